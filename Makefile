@@ -1,0 +1,35 @@
+# Quick start: `make demo` runs the main job, `make test` runs ruff and the test suite.
+# Both create .venv on first use and install the project into it.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# torch is installed on its own first, pinned to the CPU wheel kept on these machines; a plain
+# `torch` requirement would pull several GB of CUDA packages.
+TORCH := torch==2.13.0
+
+.PHONY: demo test lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q $(TORCH)
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+demo: $(VENV)/.installed
+	$(BIN)/python -m exact.moves --size 3 --moves layers --metric qtm --scramble-length 8 --seed 0
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+
+test: lint
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

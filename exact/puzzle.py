@@ -1,0 +1,158 @@
+"""The batched puzzle protocol shared by the exact and the learned solvers.
+
+A :class:`Puzzle` wraps a :class:`~exact.movetable.MoveTable` with a goal test, a batched
+expansion, a one-hot encoding for networks and seeded random walks. Everything here works on
+batches of states: uint8 (or wider) arrays of shape ``(B, P)``.
+
+*Actions* are the distinct move names of the table (``table.actions``). Unguarded puzzles (the
+cube) have one row per action; guarded puzzles (tiles) have several rows per action of which at
+most one applies in any state. :meth:`Puzzle.expand` therefore returns ``A`` children per state,
+with move id ``-1`` (and the parent copied) where the action does not apply.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from exact.errors import StateError
+from exact.movetable import MoveTable
+
+
+class Puzzle:
+    """A puzzle for batched search and learning.
+
+    Subclasses set :attr:`name`, :attr:`table`, :attr:`goal` and :attr:`num_labels`, and may
+    override :meth:`is_goal` (several goal states), :meth:`format_state` and :meth:`parse_state`.
+
+    Attributes:
+        name: Registry name, e.g. ``"cube3"``.
+        table: The move table.
+        goal: The canonical goal state, shape ``(P,)``.
+        num_labels: Number of distinct labels ``K`` (one-hot width per position).
+    """
+
+    name: str
+    table: MoveTable
+    goal: np.ndarray
+    num_labels: int
+
+    def __init__(self, name: str, table: MoveTable, goal: np.ndarray, num_labels: int) -> None:
+        self.name = name
+        self.table = table
+        self.goal = np.asarray(goal, dtype=np.uint8)
+        self.goal.setflags(write=False)
+        self.num_labels = int(num_labels)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, moves={self.table.num_moves}, P={self.num_positions})"
+
+    @property
+    def num_positions(self) -> int:
+        return self.table.num_positions
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        return self.table.actions
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.table.actions)
+
+    # ----------------------------------------------------------------- protocol
+    def states(self, states: np.ndarray) -> np.ndarray:
+        """Check and return ``states`` as a ``(B, P)`` array (a single state becomes ``B = 1``)."""
+        s = np.asarray(states)
+        if s.ndim == 1:
+            s = s[None]
+        if s.ndim != 2 or s.shape[1] != self.num_positions:
+            raise StateError(f"{self.name}: states must have shape (B, {self.num_positions}), got {np.shape(states)}")
+        return s
+
+    def is_goal(self, states: np.ndarray) -> np.ndarray:
+        """bool ``(B,)``: which states are solved."""
+        s = self.states(states)
+        return (s == self.goal).all(axis=1)
+
+    @cached_property
+    def _perms_ext(self) -> np.ndarray:
+        # One identity row after the real ones, so "action does not apply" is just index M.
+        ident = np.arange(self.num_positions, dtype=np.int64)[None]
+        return np.concatenate([self.table.perms, ident])
+
+    def choose_rows(self, states: np.ndarray) -> np.ndarray:
+        """int64 ``(B, A)``: the row of each action that applies in each state, ``-1`` if none."""
+        s = self.states(states)
+        t = self.table
+        b = s.shape[0]
+        if not t.guarded and t.num_moves == len(t.actions):
+            return np.broadcast_to(np.arange(t.num_moves, dtype=np.int64), (b, t.num_moves)).copy()
+        app = t.applicable(s)
+        choice = np.full((b, len(t.actions)), -1, dtype=np.int64)
+        for m in range(t.num_moves):
+            a = t.action_of[m]
+            free = app[:, m] & (choice[:, a] < 0)
+            choice[free, a] = m
+        return choice
+
+    def expand(self, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """All children of a batch.
+
+        Args:
+            states: ``(B, P)``.
+
+        Returns:
+            ``children`` of shape ``(B, A, P)`` (same dtype; the parent where the action does not
+            apply) and ``move_ids`` int64 ``(B, A)``: the table row taken, ``-1`` if none.
+        """
+        s = self.states(states)
+        rows = self.choose_rows(s)
+        perm = self._perms_ext[np.where(rows >= 0, rows, self.table.num_moves)]  # (B, A, P)
+        children = np.take_along_axis(s[:, None, :], perm, axis=2)
+        return children, rows
+
+    def encode(self, states: np.ndarray) -> np.ndarray:
+        """One-hot encoding for networks: float32 of shape ``(B, P * K)``, ``K = num_labels``."""
+        s = self.states(states)
+        out = np.zeros((s.shape[0], self.num_positions, self.num_labels), dtype=np.float32)
+        np.put_along_axis(out, s[..., None].astype(np.int64), 1.0, axis=2)
+        return out.reshape(s.shape[0], -1)
+
+    def random_walk(self, n: int, depth: int | np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """States reached from the goal by random applicable moves.
+
+        Args:
+            n: Number of states ``B``.
+            depth: Number of moves, one int for all or an int array of shape ``(n,)``.
+            rng: The random generator (the only source of randomness).
+
+        Returns:
+            uint8 array ``(n, P)``.
+        """
+        depths = np.broadcast_to(np.asarray(depth, dtype=np.int64), (n,))
+        if (depths < 0).any():
+            raise StateError(f"{self.name}: random_walk depth must be >= 0, got {depths.min()}")
+        s = np.broadcast_to(self.goal, (n, self.num_positions)).copy()
+        for step in range(int(depths.max(initial=0))):
+            active = depths > step
+            rows = self.choose_rows(s[active])
+            ok = rows >= 0
+            # Uniform among the applicable actions of each state.
+            score = np.where(ok, rng.random(rows.shape), -1.0)
+            pick = rows[np.arange(rows.shape[0]), score.argmax(axis=1)]
+            s[active] = np.take_along_axis(s[active], self.table.perms[pick], axis=1)
+        return s
+
+    # ----------------------------------------------------------------- text
+    def format_state(self, state: np.ndarray) -> str:
+        """Human-readable text of one state (subclasses give their own notation)."""
+        return " ".join(str(int(v)) for v in np.asarray(state))
+
+    def parse_state(self, text: str) -> np.ndarray:
+        """Inverse of :meth:`format_state`."""
+        try:
+            s = np.array([int(t) for t in text.split()], dtype=np.uint8)
+        except ValueError as exc:
+            raise StateError(f"{self.name}: cannot read state {text!r}: {exc}") from exc
+        return self.states(s)[0]

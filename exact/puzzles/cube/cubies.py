@@ -1,0 +1,189 @@
+"""Corners and middle edges: reading and writing them on a facelet state.
+
+Slots follow the kociemba package: corners URF UFL ULB UBR DFR DLF DBL DRB, edges UR UF UL UB
+DR DF DL DB FR FL BL BR. A slot lists its facelets starting with the reference facelet (the U or D
+one; for FR, FL, BL, BR edges the F or B one), corners then clockwise seen from outside.
+
+The orientation of a piece in a slot is the position (0, 1, 2 for corners, 0, 1 for edges) in the
+slot of the piece's own reference colour. Every cube reachable by turns has corner twists summing
+to 0 mod 3, edge flips summing to 0 mod 2, and the permutation parity of corners plus that of
+middle edges equal to that of the centres (equal parities when the centres are in place).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from exact.errors import FaceletError
+from exact.puzzles.cube.geometry import FACES, stickers
+
+CORNER_NAMES = ("URF", "UFL", "ULB", "UBR", "DFR", "DLF", "DBL", "DRB")
+EDGE_NAMES = ("UR", "UF", "UL", "UB", "DR", "DF", "DL", "DB", "FR", "FL", "BL", "BR")
+_NORMAL_OF = {"U": (0, 1, 0), "R": (1, 0, 0), "F": (0, 0, 1), "D": (0, -1, 0), "L": (-1, 0, 0), "B": (0, 0, -1)}
+
+
+def _facelet(n: int, centre: np.ndarray, normal: tuple[int, int, int]) -> int:
+    centres, normals = stickers(n)
+    hit = np.flatnonzero((centres == centre).all(axis=1) & (normals == normal).all(axis=1))
+    return int(hit[0])
+
+
+@cache
+def corner_slots(n: int) -> np.ndarray:
+    """int64 ``(8, 3)``: facelet indices of each corner slot, reference facelet first, clockwise."""
+    a = n - 1
+    out = []
+    for name in CORNER_NAMES:
+        normals = [_NORMAL_OF[f] for f in name]
+        centre = a * np.sum(normals, axis=0)
+        # Kociemba's letter order is clockwise for the U corners; the D corners' order
+        # (DFR: D, F, R) is clockwise too.
+        out.append([_facelet(n, centre, v) for v in normals])
+    arr = np.array(out, dtype=np.int64)
+    arr.setflags(write=False)
+    return arr
+
+
+@cache
+def edge_slots(n: int) -> np.ndarray:
+    """int64 ``(12, 2)``: facelet indices of each middle-edge slot (odd n only)."""
+    if n % 2 == 0:
+        raise FaceletError(f"a {n}x{n}x{n} cube has no middle edges (n is even)")
+    a = n - 1
+    out = []
+    for name in EDGE_NAMES:
+        normals = [_NORMAL_OF[f] for f in name]
+        centre = a * np.sum(normals, axis=0)
+        out.append([_facelet(n, centre, v) for v in normals])
+    arr = np.array(out, dtype=np.int64)
+    arr.setflags(write=False)
+    return arr
+
+
+@cache
+def centre_facelets(n: int) -> np.ndarray:
+    """int64 ``(6,)``: the central facelet of each face (odd n only)."""
+    if n % 2 == 0:
+        raise FaceletError(f"a {n}x{n}x{n} cube has no fixed centre facelets (n is even)")
+    return np.arange(6, dtype=np.int64) * n * n + (n * n) // 2
+
+
+@cache
+def _piece_colours(kind: str) -> np.ndarray:
+    names = CORNER_NAMES if kind == "corner" else EDGE_NAMES
+    return np.array([[FACES.index(f) for f in name] for name in names], dtype=np.int64)
+
+
+def corner_colours() -> np.ndarray:
+    """int64 ``(8, 3)``: colours of each corner piece, reference colour first, clockwise."""
+    return _piece_colours("corner")
+
+
+def edge_colours() -> np.ndarray:
+    """int64 ``(12, 2)``: colours of each middle-edge piece, reference colour first."""
+    return _piece_colours("edge")
+
+
+@dataclass(frozen=True)
+class Cubies:
+    """Pieces read off a state: ``perm[i]`` is the piece in slot ``i``, ``ori[i]`` its orientation."""
+
+    corner_perm: np.ndarray
+    corner_ori: np.ndarray
+    edge_perm: np.ndarray | None = None
+    edge_ori: np.ndarray | None = None
+
+
+def perm_parity(perm: np.ndarray) -> int:
+    """0 for an even permutation, 1 for an odd one."""
+    perm = np.asarray(perm)
+    seen = np.zeros(len(perm), dtype=bool)
+    parity = 0
+    for i in range(len(perm)):
+        if not seen[i]:
+            j, length = i, 0
+            while not seen[j]:
+                seen[j] = True
+                j = perm[j]
+                length += 1
+            parity ^= (length - 1) & 1
+    return parity
+
+
+def _read(
+    state: np.ndarray, slots: np.ndarray, pieces: np.ndarray, names: tuple[str, ...], kind: str, letters: str
+) -> tuple[np.ndarray, np.ndarray]:
+    k = slots.shape[1]
+    by_colours = {tuple(np.roll(p, o).tolist()): (i, o) for i, p in enumerate(pieces) for o in range(k)}
+    by_set = {frozenset(p.tolist()) for p in pieces}
+    perm = np.empty(len(slots), dtype=np.int64)
+    ori = np.empty(len(slots), dtype=np.int64)
+    for s, facelets in enumerate(slots):
+        cols = tuple(int(c) for c in state[facelets])
+        shown = "".join(letters[c] for c in cols)
+        if cols not in by_colours:
+            if frozenset(cols) in by_set and len(set(cols)) == k:
+                raise FaceletError(
+                    f"the {kind} in slot {names[s]} has colours {shown} in mirrored order: no {kind} looks like that "
+                    "(two of its stickers are swapped); check the facelets of that slot"
+                )
+            raise FaceletError(
+                f"the {kind} in slot {names[s]} has colours {shown}: no {kind} has those colours; check that slot"
+            )
+        perm[s], ori[s] = by_colours[cols]
+    if len(set(perm.tolist())) != len(perm):
+        dup = [names[p] for p in range(len(pieces)) if (perm == p).sum() > 1]
+        raise FaceletError(f"the {kind} {dup[0]} appears twice and another {kind} is missing; check the facelets")
+    return perm, ori
+
+
+def read_cubies(state: np.ndarray, n: int, letters: str = FACES) -> Cubies:
+    """Identify corners (and middle edges for odd n) of a facelet state, checking each piece.
+
+    The state's colours are taken relative to its centres for odd n: the caller maps colours so
+    that colour f is the colour of face f's home (see :func:`exact.puzzles.cube.facelets.from_facelets`).
+
+    Raises:
+        FaceletError: naming the slot with a piece that does not exist or appears twice.
+    """
+    state = np.asarray(state)
+    cp, co = _read(state, corner_slots(n), corner_colours(), CORNER_NAMES, "corner", letters)
+    if n % 2 == 1:
+        ep, eo = _read(state, edge_slots(n), edge_colours(), EDGE_NAMES, "edge", letters)
+        return Cubies(cp, co, ep, eo)
+    return Cubies(cp, co)
+
+
+def write_cubies(state: np.ndarray, n: int, cubies: Cubies) -> np.ndarray:
+    """Return a copy of ``state`` with the corners (and middle edges) set from ``cubies``."""
+    out = np.array(state, copy=True)
+    for slots, pieces, perm, ori in (
+        (corner_slots(n), corner_colours(), cubies.corner_perm, cubies.corner_ori),
+        (edge_slots(n) if cubies.edge_perm is not None else None, edge_colours(), cubies.edge_perm, cubies.edge_ori),
+    ):
+        if slots is None:
+            continue
+        for s in range(len(slots)):
+            out[slots[s]] = np.roll(pieces[perm[s]], ori[s])
+    return out
+
+
+def check_invariants(cubies: Cubies, centre_parity: int = 0) -> None:
+    """Raise :class:`FaceletError` for a twisted corner, a flipped edge or a parity error."""
+    twist = int(cubies.corner_ori.sum()) % 3
+    if twist:
+        raise FaceletError(
+            f"a twisted corner: corner orientations sum to {twist} (mod 3), a solvable cube has 0; "
+            "one corner was put in turned by a third"
+        )
+    if cubies.edge_ori is not None:
+        if int(cubies.edge_ori.sum()) % 2:
+            raise FaceletError("a flipped edge: edge orientations sum to an odd number; one edge was put in flipped")
+        if perm_parity(cubies.corner_perm) ^ perm_parity(cubies.edge_perm) != centre_parity:
+            raise FaceletError(
+                "odd permutation parity: corner and edge permutations do not have the parity a turned cube has; "
+                "two pieces were swapped"
+            )

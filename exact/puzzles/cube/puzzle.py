@@ -1,0 +1,42 @@
+"""The cube as a batched :class:`~exact.puzzle.Puzzle` (for search and learning)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from exact.errors import FaceletError
+from exact.puzzle import Puzzle
+from exact.puzzles.cube.facelets import from_facelets, to_facelets
+from exact.puzzles.cube.moves import check_size, cube_moves
+from exact.puzzles.cube.state import is_solved, solved_state
+
+
+class CubePuzzle(Puzzle):
+    """The ``n x n x n`` cube over a chosen move set and metric.
+
+    Any state with one colour per face is a goal, so for even ``n`` (and for odd ``n`` with slice
+    or rotation moves) all 24 whole-cube orientations of the solved cube count as solved.
+
+    Args:
+        n: Cube size.
+        moves: ``"faces"`` (default), ``"layers"`` or ``"wide"``.
+        metric: ``"qtm"`` (default, as DeepCubeA) or ``"htm"``.
+    """
+
+    def __init__(self, n: int, moves: str = "faces", metric: str = "qtm") -> None:
+        self.n = check_size(n)
+        self.moves = moves
+        self.metric = metric
+        super().__init__(f"cube{self.n}", cube_moves(self.n, moves, metric), solved_state(self.n), 6)
+
+    def is_goal(self, states: np.ndarray) -> np.ndarray:
+        return np.asarray(is_solved(self.states(states), self.n))
+
+    def format_state(self, state: np.ndarray) -> str:
+        return to_facelets(state)
+
+    def parse_state(self, text: str) -> np.ndarray:
+        state = from_facelets(text)
+        if state.size != self.num_positions:
+            raise FaceletError(f"{self.name} needs {self.num_positions} facelets, the string has {state.size}")
+        return state

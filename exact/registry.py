@@ -1,0 +1,85 @@
+"""One registry from puzzle names to puzzle objects.
+
+Nothing in puzzleopt branches on puzzle names: code asks :func:`get` for a
+:class:`~exact.puzzle.Puzzle` and uses its move table and protocol. New puzzles register a factory
+here (see ``docs/architecture.md``). Factories are called lazily, so importing this module does
+no work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from exact.errors import PuzzleoptError
+from exact.puzzle import Puzzle
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A registered puzzle: its factory and a one-line description."""
+
+    name: str
+    factory: Callable[..., Puzzle]
+    description: str
+
+
+_ENTRIES: dict[str, Entry] = {}
+_CACHE: dict[tuple[str, tuple[tuple[str, Any], ...]], Puzzle] = {}
+
+
+def register(name: str, factory: Callable[..., Puzzle], description: str) -> None:
+    """Register ``factory`` (called with the options given to :func:`get`) under ``name``."""
+    if name in _ENTRIES:
+        raise PuzzleoptError(f"puzzle name {name!r} is already registered")
+    _ENTRIES[name] = Entry(name, factory, description)
+
+
+def names() -> list[str]:
+    """All registered puzzle names, in registration order."""
+    return list(_ENTRIES)
+
+
+def entries() -> list[Entry]:
+    """All registry entries, in registration order."""
+    return list(_ENTRIES.values())
+
+
+def get(name: str, **options: Any) -> Puzzle:
+    """The puzzle registered under ``name``, built with ``options`` (cached per options).
+
+    Example:
+        ``get("cube3")`` (face turns, quarter-turn metric), ``get("cube3", moves="layers")``,
+        ``get("tiles15")``.
+
+    Raises:
+        PuzzleoptError: unknown name, listing the known ones.
+    """
+    entry = _ENTRIES.get(name)
+    if entry is None:
+        raise PuzzleoptError(f"unknown puzzle {name!r}; known puzzles: {', '.join(_ENTRIES)}")
+    key = (name, tuple(sorted(options.items())))
+    if key not in _CACHE:
+        _CACHE[key] = entry.factory(**options)
+    return _CACHE[key]
+
+
+def _register_builtins() -> None:
+    from exact.puzzles.cube.puzzle import CubePuzzle
+    from exact.puzzles.tiles.puzzle import TilesPuzzle
+
+    for n in range(2, 8):
+        register(
+            f"cube{n}", partial(CubePuzzle, n), f"{n}x{n}x{n} Rubik's cube (default: face turns, quarter-turn metric)"
+        )
+    for side in range(3, 8):
+        register(
+            f"tiles{side * side - 1}",
+            partial(TilesPuzzle, side, side),
+            f"{side}x{side} sliding tiles ({side * side - 1}-puzzle)",
+        )
+
+
+_register_builtins()

@@ -1,0 +1,186 @@
+"""The one result type that every solver in puzzleopt returns.
+
+A :class:`SolveResult` that carries moves is only ever made by :meth:`SolveResult.build`, which
+replays the moves on the puzzle model and raises :class:`~exact.errors.ReplayError` if they do
+not reach the goal. "Optimal" is accepted only with a lower bound equal to the length.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from exact.errors import ReplayError
+
+if TYPE_CHECKING:
+    from exact.puzzle import Puzzle
+
+
+class Status(str, Enum):
+    """How a solve ended."""
+
+    OPTIMAL = "optimal"
+    """A solution whose length equals a proven lower bound."""
+    FEASIBLE = "feasible"
+    """A solution, not proven optimal (``lower_bound`` holds what was proven)."""
+    INFEASIBLE_WITHIN_HORIZON = "infeasible_within_horizon"
+    """Proven: no solution of at most the horizon's length exists."""
+    UNSOLVABLE = "unsolvable"
+    """Proven: no solution exists at all."""
+    LIMIT = "limit"
+    """A time or node limit ended the search without a solution; ``lower_bound`` is proven."""
+
+    @property
+    def has_solution(self) -> bool:
+        return self in (Status.OPTIMAL, Status.FEASIBLE)
+
+    @property
+    def exit_code(self) -> int:
+        """The CLI exit code: 0 solved, 3 proven no solution (within the horizon), 4 limit."""
+        return {
+            Status.OPTIMAL: 0,
+            Status.FEASIBLE: 0,
+            Status.INFEASIBLE_WITHIN_HORIZON: 3,
+            Status.UNSOLVABLE: 3,
+            Status.LIMIT: 4,
+        }[self]
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What a solver found, and what it proved.
+
+    Attributes:
+        puzzle: The puzzle's name (e.g. ``"cube3"``, ``"tiles15"``).
+        start: Labels of the start state, length ``P``.
+        moves: Move names of the solution, in order (empty without a solution).
+        length: Number of moves, or ``None`` without a solution.
+        status: See :class:`Status`.
+        lower_bound: Proven lower bound on the optimal length (``None`` if nothing was proven).
+        nodes: Search nodes, branch-and-bound nodes or conflicts, as the solver counts them.
+        seconds: Wall-clock seconds of the solve.
+        solver: Solver name (``"ida*"``, ``"highs"``, ``"cp-sat"``, ...).
+        solver_version: Version string of the solver.
+        settings: The settings the solver ran with (time limit, heuristic, horizon, ...).
+        extra: Solver-specific facts (model size, timings, the scramble, ...).
+    """
+
+    puzzle: str
+    start: tuple[int, ...]
+    moves: tuple[str, ...]
+    length: int | None
+    status: Status
+    lower_bound: int | None = None
+    nodes: int | None = None
+    seconds: float = 0.0
+    solver: str = ""
+    solver_version: str = ""
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    _replayed: bool = field(default=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        status = Status(self.status)
+        object.__setattr__(self, "status", status)
+        object.__setattr__(self, "start", tuple(int(v) for v in self.start))
+        object.__setattr__(self, "moves", tuple(self.moves))
+        if status.has_solution:
+            if not self._replayed:
+                raise ReplayError("a SolveResult with moves must be made by SolveResult.build, which replays them")
+            if self.length != len(self.moves):
+                raise ReplayError(f"length {self.length} but {len(self.moves)} moves")
+            if self.lower_bound is not None and self.lower_bound > self.length:
+                raise ReplayError(f"lower bound {self.lower_bound} exceeds the solution length {self.length}")
+            if status is Status.OPTIMAL and self.lower_bound != self.length:
+                raise ReplayError(
+                    f"'optimal' needs a lower bound equal to the length {self.length}, got {self.lower_bound}"
+                )
+        elif self.moves or self.length is not None:
+            raise ReplayError(f"status {status.value!r} carries no moves")
+
+    @classmethod
+    def build(
+        cls,
+        puzzle: Puzzle,
+        start: np.ndarray,
+        moves: Sequence[int],
+        status: Status | str,
+        *,
+        lower_bound: int | None = None,
+        nodes: int | None = None,
+        seconds: float = 0.0,
+        solver: str = "",
+        solver_version: str = "",
+        settings: Mapping[str, Any] | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> SolveResult:
+        """Replay ``moves`` (row indices of ``puzzle.table``) from ``start`` and make the result.
+
+        Raises:
+            ReplayError: the moves do not apply, or do not reach the goal (a solver bug).
+        """
+        status = Status(status)
+        start = np.asarray(start)
+        moves = [int(m) for m in moves]
+        if status.has_solution:
+            try:
+                end = puzzle.table.apply(start, moves)
+            except ValueError as exc:
+                raise ReplayError(f"{solver or 'solver'}: its moves do not replay on {puzzle.name}: {exc}") from exc
+            if not bool(puzzle.is_goal(end[None])[0]):
+                raise ReplayError(
+                    f"{solver or 'solver'}: moves {puzzle.table.format(moves)!r} do not reach the goal of {puzzle.name}"
+                )
+        elif moves:
+            raise ReplayError(f"status {status.value!r} carries no moves")
+        return cls(
+            puzzle=puzzle.name,
+            start=tuple(int(v) for v in start),
+            moves=tuple(puzzle.table.names[m] for m in moves),
+            length=len(moves) if status.has_solution else None,
+            status=status,
+            lower_bound=None if lower_bound is None else int(lower_bound),
+            nodes=None if nodes is None else int(nodes),
+            seconds=float(seconds),
+            solver=solver,
+            solver_version=solver_version,
+            settings=dict(settings or {}),
+            extra=dict(extra or {}),
+            _replayed=True,
+        )
+
+    @property
+    def exit_code(self) -> int:
+        return self.status.exit_code
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (status as its string value)."""
+        d = asdict(self)
+        d.pop("_replayed")
+        d["status"] = self.status.value
+        d["start"] = list(self.start)
+        d["moves"] = list(self.moves)
+        return d
+
+    def to_json(self, **more: Any) -> str:
+        """One JSON object: the fields of :meth:`to_dict`, plus ``more`` (e.g. the scramble)."""
+        d = self.to_dict()
+        d.update(more)
+        return json.dumps(d, default=_json_default)
+
+
+def _json_default(obj: Any) -> Any:
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, Enum):
+        return obj.value
+    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")

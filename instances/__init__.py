@@ -1,0 +1,1 @@
+"""Instance generators, parsers and instance files shipped with puzzleopt."""

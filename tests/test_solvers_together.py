@@ -1,0 +1,40 @@
+"""highspy and OR-Tools in one process: with highspy 1.15 this import pair fails (google/or-tools#5246)."""
+
+from __future__ import annotations
+
+
+def test_highspy_and_ortools_solve_in_one_process() -> None:
+    import highspy
+    from ortools.sat.python import cp_model
+
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    x = h.addVariable(lb=0, ub=10)
+    y = h.addVariable(lb=0, ub=10)
+    h.addConstr(x + y >= 3)
+    h.changeColIntegrality(x.index, highspy.HighsVarType.kInteger)
+    h.minimize(2 * x + 3 * y)
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    assert abs(h.getInfo().objective_function_value - 6.0) < 1e-9
+
+    m = cp_model.CpModel()
+    a = m.new_int_var(0, 10, "a")
+    b = m.new_int_var(0, 10, "b")
+    m.add(a + b >= 3)
+    m.minimize(2 * a + 3 * b)
+    solver = cp_model.CpSolver()
+    assert solver.solve(m) == cp_model.OPTIMAL
+    assert solver.objective_value == 6
+
+
+def test_pyomo_highs_through_the_contrib_interface() -> None:
+    import pyomo.environ as pyo
+    from pyomo.contrib.solver.common.factory import SolverFactory
+
+    m = pyo.ConcreteModel()
+    m.x = pyo.Var(within=pyo.NonNegativeIntegers, bounds=(0, 10))
+    m.y = pyo.Var(within=pyo.NonNegativeIntegers, bounds=(0, 10))
+    m.c = pyo.Constraint(expr=m.x + m.y >= 3)
+    m.o = pyo.Objective(expr=2 * m.x + 3 * m.y)
+    res = SolverFactory("highs").solve(m, time_limit=10, raise_exception_on_nonoptimal_result=False)
+    assert abs(res.incumbent_objective - 6.0) < 1e-9
