@@ -1,0 +1,1 @@
+"""Puzzle packages: one sub-package per puzzle family (moves, state text, ranking)."""

@@ -1,0 +1,55 @@
+"""The sliding-tile puzzle in the batched :class:`~exact.puzzle.Puzzle` protocol."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from exact.puzzle import Puzzle
+from exact.puzzles.tiles.board import check_goal, check_shape, goal_state, is_solvable, random_state
+from exact.puzzles.tiles.moves import tile_moves
+from exact.puzzles.tiles.text import format_board, parse_board
+
+
+class TilesPuzzle(Puzzle):
+    """An ``rows x cols`` sliding-tile puzzle (conventions in :mod:`exact.puzzles.tiles`).
+
+    Args:
+        rows: Board rows (>= 2).
+        cols: Board columns (>= 2).
+        goal: ``"korf"`` (``0 1 ... N-1``, the default) or ``"blank-last"`` (``1 2 ... N-1 0``).
+
+    Attributes:
+        rows: Board rows.
+        cols: Board columns.
+        goal_kind: The goal convention.
+    """
+
+    def __init__(self, rows: int, cols: int, goal: str = "korf") -> None:
+        rows, cols = check_shape(rows, cols)
+        self.rows, self.cols, self.goal_kind = rows, cols, check_goal(goal)
+        n = rows * cols
+        name = f"tiles{n - 1}" if rows == cols else f"tiles{rows}x{cols}"
+        super().__init__(name, tile_moves(rows, cols), goal_state(rows, cols, goal), num_labels=n)
+
+    def __repr__(self) -> str:
+        return f"TilesPuzzle({self.rows}, {self.cols}, goal={self.goal_kind!r})"
+
+    def format_state(self, state: np.ndarray) -> str:
+        """One line, ``"0 1 2 ..."`` (Korf-convention text; blank 0)."""
+        return format_board(np.asarray(state), self.rows, self.cols)
+
+    def parse_state(self, text: str) -> np.ndarray:
+        """Read a board written by :meth:`format_state` (or any whitespace/comma separated text).
+
+        Returns:
+            uint8 ``(P,)``; solvability is not checked (see :meth:`is_solvable`).
+        """
+        return parse_board(text, self.rows, self.cols)
+
+    def is_solvable(self, states: np.ndarray) -> bool | np.ndarray:
+        """Whether boards ``(P,)`` or ``(B, P)`` can reach this puzzle's goal."""
+        return is_solvable(states, self.rows, self.cols, self.goal_kind)
+
+    def random_states(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """uint8 ``(n, P)``: boards uniform over the solvable ones."""
+        return random_state(self.rows, self.cols, rng, self.goal_kind, n=n)

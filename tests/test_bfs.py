@@ -1,0 +1,146 @@
+"""Breadth-first search: distance tables over ranked spaces and layer counts by row hashing."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from exact.bfs import RankedSpace, depth_counts, distance_table, layer_counts
+from exact.errors import PuzzleoptError
+from exact.movetable import MoveTable
+from exact.puzzles.tiles import TilesSpace, is_solvable, tile_moves
+from exact.ranking import permutation_rank, permutation_unrank
+
+TABLES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "distance_tables.json"
+
+# Permutations of 5 under adjacent transpositions: distance = inversion count (Mahonian numbers).
+MAHONIAN5 = [1, 4, 9, 15, 20, 22, 20, 15, 9, 4, 1]
+
+
+class PermSpace:
+    """All permutations of n, ranked by Lehmer code (a RankedSpace outside the tiles package)."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.size = n, math.factorial(n)
+
+    def rank(self, states):
+        return permutation_rank(states)
+
+    def unrank(self, ranks):
+        return permutation_unrank(ranks, self.n)
+
+
+def adjacent_swaps(n: int) -> MoveTable:
+    perms = []
+    for i in range(n - 1):
+        p = np.arange(n)
+        p[[i, i + 1]] = [i + 1, i]
+        perms.append(p)
+    return MoveTable(names=tuple(f"s{i}" for i in range(n - 1)), perms=np.array(perms), description=f"swaps{n}")
+
+
+@pytest.fixture(scope="module")
+def reference():
+    if not TABLES.exists():
+        pytest.skip(f"reference distance tables not found at {TABLES} (the shared data checkout is absent)")
+    return json.loads(TABLES.read_text())
+
+
+@pytest.fixture(scope="module")
+def puzzle8():
+    space = TilesSpace(3, 3)
+    return space, distance_table(space, tile_moves(3, 3), space.goal_states())
+
+
+def test_puzzle8_blank_corner_golden(puzzle8, reference):
+    space, dist = puzzle8
+    counts = depth_counts(dist)
+    assert dist.dtype == np.uint8 and dist.shape == (181_440,)
+    assert sum(counts) == 181_440 and (dist != 255).all()
+    assert len(counts) - 1 == 31  # diameter
+    assert counts == reference["puzzle8_blank_corner"]
+    # the two positions at distance 31 are solvable boards that rank back to themselves
+    far = space.unrank(np.flatnonzero(dist == 31))
+    assert is_solvable(far, 3, 3).all() and len(far) == 2
+
+
+def test_puzzle8_blank_centre_golden(reference):
+    space, table = TilesSpace(3, 3), tile_moves(3, 3)
+    centre = table.apply(space.goal_states()[0], "R D")  # blank at cell 4
+    assert centre[4] == 0
+    counts = depth_counts(distance_table(space, table, centre))
+    assert counts == reference["puzzle8_blank_center"]
+    assert len(counts) - 1 == 30
+
+
+def test_distance_table_small_chunks_scan_path(puzzle8):
+    # chunk_size 500 keeps at most 2,000 ranks per layer, so big layers are found by scanning.
+    space, dist = puzzle8
+    again = distance_table(space, tile_moves(3, 3), space.goal_states(), chunk_size=500)
+    np.testing.assert_array_equal(again, dist)
+
+
+def test_max_depth_and_progress(puzzle8, capsys):
+    space, dist = puzzle8
+    part = distance_table(space, tile_moves(3, 3), space.goal_states(), max_depth=10, progress=True)
+    assert depth_counts(part) == depth_counts(dist)[:11]
+    np.testing.assert_array_equal(part[dist <= 10], dist[dist <= 10])
+    assert (part[dist > 10] == 255).all()
+    assert "BFS" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "goal"), [(2, 2, "korf"), (2, 3, "korf"), (3, 2, "blank-last"), (2, 4, "korf")]
+)
+def test_parity_rule_matches_reachability(rows, cols, goal):
+    # BFS over all N!/2 boards the rule calls solvable reaches every one of them.
+    space = TilesSpace(rows, cols, goal)
+    dist = distance_table(space, tile_moves(rows, cols), space.goal_states())
+    assert (dist != 255).all()
+    assert sum(depth_counts(dist)) == math.factorial(rows * cols) // 2
+
+
+def test_layer_counts_match_distance_table(puzzle8):
+    space, dist = puzzle8
+    expected = depth_counts(dist)[:15]
+    assert layer_counts(tile_moves(3, 3), space.goal_states(), 14) == expected
+    wide = space.goal_states().astype(np.int64)  # byte order differs from value order for int64
+    assert layer_counts(tile_moves(3, 3), wide, 14, dedupe="rows", chunk_size=100) == expected
+    assert layer_counts(tile_moves(3, 3), wide, 14, dedupe="bytes", chunk_size=100) == expected
+    assert layer_counts(tile_moves(2, 2), space.goal_states()[:, :4], 50) == [1, 2, 2, 2, 2, 2, 1]
+
+
+def test_unguarded_space_and_protocol():
+    space, table = PermSpace(5), adjacent_swaps(5)
+    assert isinstance(space, RankedSpace) and isinstance(TilesSpace(3, 3), RankedSpace)
+    start = np.arange(5, dtype=np.uint8)
+    assert depth_counts(distance_table(space, table, start)) == MAHONIAN5
+    assert layer_counts(table, start, 20) == MAHONIAN5
+    # several starts: distance to the nearer one
+    two = np.stack([start, start[::-1].copy()])
+    assert depth_counts(distance_table(space, table, two)) == [2, 8, 18, 30, 40, 22]
+
+
+def test_moves_without_inverse_are_rejected():
+    cycle = MoveTable(names=("c",), perms=np.array([[1, 2, 0]]), description="3-cycle")
+    assert cycle.inverse[0] == -1
+    with pytest.raises(PuzzleoptError, match="inverse"):
+        distance_table(PermSpace(3), cycle, np.arange(3))
+    with pytest.raises(PuzzleoptError, match="inverse"):
+        layer_counts(cycle, np.arange(3), 3)
+
+
+def test_bad_arguments():
+    space, table = PermSpace(4), adjacent_swaps(4)
+    with pytest.raises(PuzzleoptError, match="max_depth"):
+        distance_table(space, table, np.arange(4), max_depth=255)
+    with pytest.raises(PuzzleoptError, match="shape"):
+        distance_table(space, table, np.arange(5))
+    with pytest.raises(PuzzleoptError, match="dedupe"):
+        layer_counts(table, np.arange(4), 2, dedupe="hash")
+    assert depth_counts(np.array([0, 1, 1, 255, 3], dtype=np.uint8)) == [1, 2, 0, 1]
+    assert depth_counts(np.full(3, 255, dtype=np.uint8)) == []
