@@ -31,20 +31,25 @@ def _facelet(n: int, centre: np.ndarray, normal: tuple[int, int, int]) -> int:
     return int(hit[0])
 
 
-@cache
-def corner_slots(n: int) -> np.ndarray:
-    """int64 ``(8, 3)``: facelet indices of each corner slot, reference facelet first, clockwise."""
-    a = n - 1
+def _slots(n: int, names: tuple[str, ...]) -> np.ndarray:
+    """Facelets of the pieces named by their faces, in the names' letter order."""
     out = []
-    for name in CORNER_NAMES:
+    for name in names:
         normals = [_NORMAL_OF[f] for f in name]
-        centre = a * np.sum(normals, axis=0)
-        # Kociemba's letter order is clockwise for the U corners; the D corners' order
-        # (DFR: D, F, R) is clockwise too.
+        centre = (n - 1) * np.sum(normals, axis=0)
         out.append([_facelet(n, centre, v) for v in normals])
     arr = np.array(out, dtype=np.int64)
     arr.setflags(write=False)
     return arr
+
+
+@cache
+def corner_slots(n: int) -> np.ndarray:
+    """int64 ``(8, 3)``: facelet indices of each corner slot, reference facelet first, clockwise.
+
+    Kociemba's letter order (URF, DFR, ...) is clockwise seen from outside for every corner.
+    """
+    return _slots(n, CORNER_NAMES)
 
 
 @cache
@@ -52,15 +57,7 @@ def edge_slots(n: int) -> np.ndarray:
     """int64 ``(12, 2)``: facelet indices of each middle-edge slot (odd n only)."""
     if n % 2 == 0:
         raise FaceletError(f"a {n}x{n}x{n} cube has no middle edges (n is even)")
-    a = n - 1
-    out = []
-    for name in EDGE_NAMES:
-        normals = [_NORMAL_OF[f] for f in name]
-        centre = a * np.sum(normals, axis=0)
-        out.append([_facelet(n, centre, v) for v in normals])
-    arr = np.array(out, dtype=np.int64)
-    arr.setflags(write=False)
-    return arr
+    return _slots(n, EDGE_NAMES)
 
 
 @cache
