@@ -12,12 +12,37 @@ with move id ``-1`` (and the parent copied) where the action does not apply.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
 from exact.errors import StateError
 from exact.movetable import MoveTable
+
+
+@dataclass(frozen=True, eq=False)
+class Goal:
+    """A goal test that exact models can state as constraints.
+
+    Either ``state`` (one goal state, shape ``(P,)``) or ``groups`` (int ``(P,)``: positions of
+    one group must all hold the same label, e.g. the facelets of one cube face; with as many
+    groups as labels, different groups hold different labels).
+    """
+
+    state: np.ndarray | None = None
+    groups: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if (self.state is None) == (self.groups is None):
+            raise StateError("a Goal needs exactly one of state= or groups=")
+
+    def holds(self, state: np.ndarray) -> bool:
+        """Whether one state ``(P,)`` satisfies the goal."""
+        s = np.asarray(state)
+        if self.state is not None:
+            return bool(np.array_equal(s, self.state))
+        return all(len(np.unique(s[self.groups == g])) == 1 for g in np.unique(self.groups))
 
 
 class Puzzle:
@@ -143,6 +168,18 @@ class Puzzle:
             pick = rows[np.arange(rows.shape[0]), score.argmax(axis=1)]
             s[active] = np.take_along_axis(s[active], self.table.perms[pick], axis=1)
         return s
+
+    def goal_spec(self) -> Goal:
+        """The goal as exact models state it (default: the one goal state)."""
+        return Goal(state=self.goal)
+
+    def frame(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Whole-puzzle rotations and reference positions, for goals up to rotation.
+
+        Returns ``None`` (the default), or ``(rotations, reference)``: int ``(R, P)`` permutations
+        of the whole puzzle (identity included) and the positions whose labels fix a rotation.
+        """
+        return None
 
     # ----------------------------------------------------------------- text
     def format_state(self, state: np.ndarray) -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from exact.errors import FaceletError
-from exact.puzzle import Puzzle
+from exact.puzzle import Goal, Puzzle
+from exact.puzzles.cube.cubies import CORNER_NAMES, centre_facelets, corner_slots
 from exact.puzzles.cube.facelets import from_facelets, to_facelets
 from exact.puzzles.cube.moves import check_size, cube_moves
-from exact.puzzles.cube.state import is_solved, solved_state
+from exact.puzzles.cube.state import is_solved, rotations, solved_state
 
 
 class CubePuzzle(Puzzle):
@@ -31,6 +32,20 @@ class CubePuzzle(Puzzle):
 
     def is_goal(self, states: np.ndarray) -> np.ndarray:
         return np.asarray(is_solved(self.states(states), self.n))
+
+    def goal_spec(self) -> Goal:
+        """One state when no move shifts the centres (odd n, outer or wide turns without
+        rotations); otherwise "every face one colour", any orientation."""
+        if self.n % 2 == 1:
+            centres = centre_facelets(self.n)
+            if (self.table.perms[:, centres] == centres).all():
+                return Goal(state=self.goal)
+        return Goal(groups=np.repeat(np.arange(6), self.n * self.n))
+
+    def frame(self) -> tuple[np.ndarray, np.ndarray]:
+        """The 24 rotations, and the centres (odd n) or the DBL corner (even n) as reference."""
+        ref = centre_facelets(self.n) if self.n % 2 else corner_slots(self.n)[CORNER_NAMES.index("DBL")]
+        return rotations(self.n), np.asarray(ref)
 
     def format_state(self, state: np.ndarray) -> str:
         return to_facelets(state)

@@ -1,0 +1,20 @@
+"""``python -m exact.cpsat --size 3 --turns 10``: solve a cube scramble with CP-SAT.
+
+Exit codes: 0 solved, 2 bad input, 3 proven infeasible within T, 4 limit reached without proof.
+"""
+
+import sys
+
+from exact import cli
+from exact.cpsat.solve import solve_cpsat
+from exact.modelcli import main_for
+
+main = main_for(
+    "python -m exact.cpsat",
+    "Shortest solution of an NxNxN cube by a CP-SAT model (OR-Tools).",
+    mip=False,
+    solve=solve_cpsat,
+)
+
+if __name__ == "__main__":
+    sys.exit(cli.run(main))

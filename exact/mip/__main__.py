@@ -1,0 +1,20 @@
+"""``python -m exact.mip --size 3 --turns 8``: solve a cube scramble with the time-indexed MIP.
+
+Exit codes: 0 solved, 2 bad input, 3 proven infeasible within T, 4 limit reached without proof.
+"""
+
+import sys
+
+from exact import cli
+from exact.mip.solve import solve_mip
+from exact.modelcli import main_for
+
+main = main_for(
+    "python -m exact.mip",
+    "Shortest solution of an NxNxN cube by a time-indexed MIP (Pyomo + HiGHS).",
+    mip=True,
+    solve=solve_mip,
+)
+
+if __name__ == "__main__":
+    sys.exit(cli.run(main))

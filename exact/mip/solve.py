@@ -1,0 +1,296 @@
+"""Solving the MIP with Pyomo (HiGHS by default) into the project's :class:`SolveResult`."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyomo.environ as pyo
+
+from exact import __version__
+from exact.errors import PuzzleoptError
+from exact.mip.build import build_mip, formulation
+from exact.puzzle import Puzzle
+from exact.result import SolveResult, Status
+from exact.timeindexed import check_horizon, check_start, prepare
+
+# Time-limit option names of the legacy Pyomo solver interfaces (seconds).
+_LEGACY_TIME_OPTION = {
+    "cbc": "seconds",
+    "glpk": "tmlim",
+    "cplex": "timelimit",
+    "gurobi": "TimeLimit",
+    "scip": "limits/time",
+}
+_LEGACY_THREAD_OPTION = {"cbc": "threads", "cplex": "threads", "gurobi": "Threads"}
+
+
+def model_size(model: pyo.ConcreteModel) -> dict[str, int]:
+    """Variables, binaries/integers and constraints of a model (fixed variables not counted)."""
+    variables = [v for v in model.component_data_objects(pyo.Var, active=True) if not v.fixed]
+    return {
+        "variables": len(variables),
+        "integer_variables": sum(1 for v in variables if v.is_integer()),
+        "constraints": sum(1 for _ in model.component_data_objects(pyo.Constraint, active=True)),
+    }
+
+
+def replay_until_goal(puzzle: Puzzle, start: np.ndarray, chosen: Sequence[int | None]) -> list[int]:
+    """The model's moves in order, cut at the first state that satisfies the goal."""
+    goal = puzzle.goal_spec()
+    state = np.asarray(start)
+    out: list[int] = []
+    if goal.holds(state):
+        return out
+    for m in chosen:
+        if m is None:
+            continue
+        state = puzzle.table.apply(state, m)
+        out.append(int(m))
+        if goal.holds(state):
+            break
+    return out
+
+
+def check_hint(puzzle: Puzzle, start: np.ndarray, hint: Sequence[int] | None, T: int) -> list[int] | None:
+    """Validate a hint (move rows): it must solve ``start`` in at most ``T`` moves."""
+    if hint is None:
+        return None
+    hint = [int(m) for m in hint]
+    end = puzzle.table.apply(np.asarray(start), hint)
+    if not puzzle.goal_spec().holds(end):
+        raise PuzzleoptError(
+            f"hint {puzzle.table.format(hint)!r} does not solve the start state; give a solving sequence"
+        )
+    if len(hint) > T:
+        raise PuzzleoptError(f"hint has {len(hint)} moves, more than the horizon T={T}; raise --turns or shorten it")
+    return hint
+
+
+def solve_mip(
+    puzzle: Puzzle,
+    start: np.ndarray,
+    T: int,
+    *,
+    formulation_name: str = "tight",
+    solver: str = "highs",
+    time_limit: float | None = None,
+    threads: int = 1,
+    hint: Sequence[int] | None = None,
+    verbose: bool = False,
+    write_model: str | None = None,
+) -> SolveResult:
+    """Shortest solution within ``T`` moves by the time-indexed MIP, with a proof status.
+
+    Args:
+        puzzle: The puzzle (its move table and goal).
+        start: The start state ``(P,)``.
+        T: Horizon.
+        formulation_name: ``"tight"`` or ``"seed"``.
+        solver: A Pyomo solver name (``"highs"`` through ``pyomo.contrib.solver``; others such as
+            ``"cbc"`` through the classic interface where installed).
+        time_limit: Seconds for the solver (``None``: no limit).
+        threads: Solver threads.
+        hint: A known solution (move rows, at most ``T``): the incumbent. The model then asks for
+            a strictly shorter one; if there is none the hint is proven optimal.
+        verbose: Show the solver log.
+        write_model: Also write the model to this ``.lp`` or ``.mps`` file.
+
+    Returns:
+        ``optimal`` (proven), ``feasible`` (limit hit with a solution; the bound is proven),
+        ``infeasible_within_horizon`` (proven: nothing within ``T``), or ``limit``.
+    """
+    T = check_horizon(T)
+    form = formulation(formulation_name)
+    if threads < 1:
+        raise PuzzleoptError(f"threads={threads} must be at least 1")
+    if time_limit is not None and not time_limit > 0:
+        raise PuzzleoptError(f"time limit {time_limit} must be a positive number of seconds")
+    start = check_start(puzzle.table, start, puzzle.num_labels)
+    hint = check_hint(puzzle, start, hint, T)
+    run = _Solver.named(solver)
+    settings = {
+        "formulation": form.name,
+        "horizon": T,
+        "solver": solver,
+        "time_limit": time_limit,
+        "threads": threads,
+        "hint": None if hint is None else puzzle.table.format(hint),
+    }
+    t0 = time.perf_counter()
+    goal = puzzle.goal_spec()
+    if goal.holds(start) or T == 0:
+        status = Status.OPTIMAL if goal.holds(start) else Status.INFEASIBLE_WITHIN_HORIZON
+        return SolveResult.build(
+            puzzle,
+            start,
+            [],
+            status,
+            lower_bound=0 if status is Status.OPTIMAL else 1,
+            seconds=time.perf_counter() - t0,
+            solver=solver,
+            solver_version=run.version(),
+            settings=settings,
+            extra={"build_seconds": 0.0, "solve_seconds": 0.0},
+        )
+    cutoff = None if hint is None else len(hint) - 1
+    problem = prepare(puzzle, start, form.reduce_frame)
+    model = build_mip(problem.table, problem.start, problem.goal, T, form.name, problem.num_labels, max_moves=cutoff)
+    build_seconds = time.perf_counter() - t0
+    size = model_size(model)
+    if write_model:
+        _write(model, write_model)
+    t1 = time.perf_counter()
+    outcome = run.solve(model, time_limit=time_limit, threads=threads, verbose=verbose)
+    solve_seconds = time.perf_counter() - t1
+    extra: dict[str, Any] = {
+        "model": size,
+        "build_seconds": build_seconds,
+        "solve_seconds": solve_seconds,
+        "termination": outcome.termination,
+    }
+    bound = None if outcome.bound is None else min(form.length_bound(outcome.bound), T + 1)
+    moves: list[int] = []
+    if outcome.has_solution:
+        chosen = [m for m in form.chosen_moves(model, puzzle.table.num_moves) if m is not None]
+        moves = replay_until_goal(puzzle, start, problem.lift(puzzle.table, start, chosen))
+        status = Status.OPTIMAL if outcome.optimal else Status.FEASIBLE
+        bound = len(moves) if outcome.optimal else bound
+    elif outcome.infeasible and hint is not None:
+        moves, status, bound = hint, Status.OPTIMAL, len(hint)  # nothing shorter than the hint exists
+    elif outcome.infeasible:
+        status, bound = Status.INFEASIBLE_WITHIN_HORIZON, T + 1
+    elif hint is not None:
+        moves, status = hint, Status.FEASIBLE
+    else:
+        status = Status.LIMIT
+    if status is Status.FEASIBLE and bound is not None and bound >= len(moves):
+        status, bound = Status.OPTIMAL, len(moves)
+    return SolveResult.build(
+        puzzle,
+        start,
+        moves,
+        status,
+        lower_bound=bound,
+        nodes=outcome.nodes,
+        seconds=time.perf_counter() - t0,
+        solver=solver,
+        solver_version=run.version(),
+        settings=settings,
+        extra=extra,
+    )
+
+
+def _write(model: pyo.ConcreteModel, path: str) -> None:
+    if not path.endswith((".lp", ".mps")):
+        raise PuzzleoptError(f"--write-model {path!r}: use a file name ending in .lp or .mps")
+    model.write(path, io_options={"symbolic_solver_labels": True})
+
+
+class _Outcome:
+    def __init__(
+        self,
+        termination: str,
+        has_solution: bool,
+        optimal: bool,
+        infeasible: bool,
+        bound: float | None,
+        nodes: int | None,
+    ) -> None:
+        self.termination, self.has_solution, self.optimal = termination, has_solution, optimal
+        self.infeasible, self.bound, self.nodes = infeasible, bound, nodes
+
+
+class _Solver:
+    """A Pyomo solver by name: the new interface where it has the solver, else the classic one."""
+
+    def __init__(self, name: str, new: Any | None, legacy: Any | None) -> None:
+        self.name, self._new, self._legacy = name, new, legacy
+
+    @classmethod
+    def named(cls, name: str) -> _Solver:
+        from pyomo.contrib.solver.common.factory import SolverFactory as NewFactory
+
+        if name in NewFactory:
+            new = NewFactory(name)
+            if new.available():
+                return cls(name, new, None)
+        try:
+            legacy = pyo.SolverFactory(name)
+            ok = legacy is not None and legacy.available(exception_flag=False)
+        except Exception:  # noqa: BLE001 - Pyomo raises many kinds for unknown names
+            ok = False
+        if not ok:
+            raise PuzzleoptError(
+                f"solver {name!r} is not known to Pyomo or not installed; use 'highs' (installed "
+                "with puzzleopt) or install the solver (e.g. Debian's coinor-cbc for 'cbc')"
+            )
+        return cls(name, None, legacy)
+
+    def version(self) -> str:
+        try:
+            v = (self._new or self._legacy).version()
+        except Exception:  # noqa: BLE001
+            return "unknown"
+        return ".".join(str(x) for x in v) if isinstance(v, tuple) else str(v)
+
+    def solve(self, model: pyo.ConcreteModel, *, time_limit: float | None, threads: int, verbose: bool) -> _Outcome:
+        return (
+            self._solve_new(model, time_limit, threads, verbose)
+            if self._new
+            else self._solve_legacy(model, time_limit, threads, verbose)
+        )
+
+    def _solve_new(self, model, time_limit, threads, verbose) -> _Outcome:
+        from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
+
+        res = self._new.solve(
+            model,
+            time_limit=time_limit,
+            threads=threads,
+            tee=verbose,
+            raise_exception_on_nonoptimal_result=False,
+            load_solutions=False,
+        )
+        tc = res.termination_condition
+        has = res.solution_status in (SolutionStatus.feasible, SolutionStatus.optimal)
+        if has:
+            res.solution_loader.load_vars()
+        nodes = getattr(res.extra_info, "mip_node_count", None)
+        bound = res.objective_bound if res.objective_bound is not None and math.isfinite(res.objective_bound) else None
+        return _Outcome(
+            tc.name,
+            has,
+            has and tc == TerminationCondition.convergenceCriteriaSatisfied,
+            tc in (TerminationCondition.provenInfeasible, TerminationCondition.infeasibleOrUnbounded),
+            bound,
+            None if nodes is None or nodes < 0 else int(nodes),
+        )
+
+    def _solve_legacy(self, model, time_limit, threads, verbose) -> _Outcome:
+        from pyomo.opt import SolverStatus, TerminationCondition
+
+        opt = self._legacy
+        if time_limit is not None and self.name in _LEGACY_TIME_OPTION:
+            opt.options[_LEGACY_TIME_OPTION[self.name]] = time_limit
+        if self.name in _LEGACY_THREAD_OPTION:
+            opt.options[_LEGACY_THREAD_OPTION[self.name]] = threads
+        res = opt.solve(model, tee=verbose, load_solutions=False)
+        tc = res.solver.termination_condition
+        has = len(res.solution) > 0 and res.solver.status in (
+            SolverStatus.ok,
+            SolverStatus.aborted,
+            SolverStatus.warning,
+        )
+        if has:
+            model.solutions.load_from(res)
+        lb = res.problem.lower_bound
+        bound = float(lb) if lb is not None and math.isfinite(float(lb)) else None
+        optimal = has and tc == TerminationCondition.optimal
+        return _Outcome(str(tc), has, optimal, tc == TerminationCondition.infeasible, bound, None)
+
+
+__all__ = ["solve_mip", "model_size", "__version__"]

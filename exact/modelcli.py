@@ -1,0 +1,137 @@
+"""The command line shared by ``python -m exact.mip`` and ``python -m exact.cpsat``.
+
+Exit codes: 0 solved (optimal or feasible), 2 bad input, 3 proven infeasible within T,
+4 limit reached without a solution.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from exact import cli, registry
+from exact.errors import PuzzleoptError
+from exact.puzzles.cube import net, scramble, to_facelets
+from exact.puzzles.cube.facelets import from_facelets
+from exact.result import SolveResult
+
+
+def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
+    p = cli.parser(prog, description)
+    p.add_argument("--size", type=int, required=True, help="cube size N (2 or more)")
+    p.add_argument("--turns", required=True, help="horizon T: the most moves allowed")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--scramble", help='start from the solved cube scrambled by these moves, e.g. "R U F\'"')
+    src.add_argument("--facelets", help="start from this facelet string (kociemba format, faces URFDLB)")
+    src.add_argument("--scramble-length", type=int, help="a seeded random scramble of this length (default: T)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random scramble (default 0)")
+    p.add_argument(
+        "--moves",
+        default="layers",
+        choices=["layers", "faces", "wide"],
+        help="move set (default layers: every layer, as the case study)",
+    )
+    p.add_argument("--metric", default="qtm", choices=["qtm", "htm"], help="metric (default qtm)")
+    p.add_argument("--time-limit", type=float, default=None, help="seconds for the solver (default: none)")
+    p.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
+    p.add_argument("--hint", help="a known solution: the incumbent; the solver looks only for shorter ones")
+    p.add_argument("--verbose", action="store_true", help="show the solver log")
+    p.add_argument("--color", action="store_true", help="draw the net with ANSI colours")
+    if mip:
+        p.add_argument("--formulation", default="tight", choices=["tight", "seed"], help="MIP formulation")
+        p.add_argument("--solver", default="highs", help="Pyomo solver name (default highs; e.g. cbc where installed)")
+        p.add_argument("--write-model", metavar="FILE", help="also write the model to FILE.lp or FILE.mps")
+    else:
+        p.add_argument(
+            "--strategy",
+            default="deepen",
+            choices=["deepen", "minimise"],
+            help="deepen: T = 1, 2, ... until feasible (default); minimise: one model of horizon T",
+        )
+    return p
+
+
+def horizon(text: str) -> int:
+    if text == "auto":
+        raise PuzzleoptError(
+            "--turns auto needs a learned solver (the hybrid layer), which is not installed yet; give a number"
+        )
+    try:
+        return int(text)
+    except ValueError:
+        raise PuzzleoptError(f"--turns {text!r} must be a whole number of moves") from None
+
+
+def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveResult]):
+    """A ``main(argv)`` for one of the two model CLIs."""
+
+    def main(argv: Sequence[str] | None = None) -> int:
+        args = parser(prog, description, mip).parse_args(argv)
+        T = horizon(args.turns)
+        puzzle = registry.get(f"cube{args.size}", moves=args.moves, metric=args.metric) if 2 <= args.size <= 7 else None
+        if puzzle is None:
+            from exact.puzzles.cube import CubePuzzle
+
+            puzzle = CubePuzzle(args.size, args.moves, args.metric)
+        table = puzzle.table
+        if args.facelets:
+            start, text = from_facelets(args.facelets), None
+            if start.size != table.num_positions:
+                raise PuzzleoptError(
+                    f"--facelets has {start.size} letters; a {args.size}x{args.size}x{args.size} "
+                    f"cube needs {table.num_positions}"
+                )
+        elif args.scramble is not None:
+            text = table.format(table.parse(args.scramble))
+            start = table.apply(puzzle.goal, text)
+        else:
+            length = T if args.scramble_length is None else args.scramble_length
+            start, text = scramble(args.size, length, np.random.default_rng(args.seed), args.moves, args.metric)
+        hint = None if args.hint is None else table.parse(args.hint)
+        kwargs = dict(time_limit=args.time_limit, threads=args.threads, hint=hint, verbose=args.verbose)
+        if mip:
+            kwargs.update(formulation_name=args.formulation, solver=args.solver, write_model=args.write_model)
+        else:
+            kwargs.update(strategy=args.strategy)
+        res = solve(puzzle, start, T, **kwargs)
+        facelets = to_facelets(start)
+        if args.json:
+            print(res.to_json(scramble=text, start_facelets=facelets, moves_set=args.moves, metric=args.metric))
+            return res.exit_code
+        _report(res, puzzle, start, text, args)
+        return res.exit_code
+
+    return main
+
+
+def _report(res: SolveResult, puzzle, start, text, args) -> None:
+    print(f"{puzzle.table.description}, horizon T = {res.settings.get('horizon')}")
+    if text is not None:
+        print(f"scramble ({len(text.split())} moves): {text or '(none)'}")
+    print(net(start, args.size, color=args.color))
+    print(f"facelets: {to_facelets(start)}")
+    what = {
+        "optimal": "optimal (proven)",
+        "feasible": f"feasible, not proven optimal (lower bound {res.lower_bound})",
+        "infeasible_within_horizon": f"no solution within {res.settings.get('horizon')} moves (proven)",
+        "unsolvable": "unsolvable (proven)",
+        "limit": f"limit reached without a solution (lower bound {res.lower_bound})",
+    }[res.status.value]
+    if res.moves:
+        print(f"solution ({res.length} moves): {' '.join(res.moves)}")
+    print(f"status: {what}")
+    model = res.extra.get("model")
+    if model:
+        print(
+            f"model: {model['variables']} variables ({model['integer_variables']} integer), "
+            f"{model['constraints']} constraints"
+        )
+    print(
+        f"build {res.extra.get('build_seconds', 0.0):.2f} s, solve {res.extra.get('solve_seconds', 0.0):.2f} s, "
+        f"total {res.seconds:.2f} s ({res.solver} {res.solver_version}); "
+        f"{'nodes' if res.solver != 'cp-sat' else 'conflicts'}: {res.nodes}"
+    )
+    print(json.dumps(res.settings))

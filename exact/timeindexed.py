@@ -1,0 +1,218 @@
+"""What the time-indexed models (MIP and CP-SAT) share: arcs, label domains, move rules.
+
+A time-indexed model of horizon ``T`` has the state at steps ``t = 0..T`` and one action per
+step ``t = 0..T-1``: a move of the table, or "done" (no move; once done, done for good). All of
+it is derived from the :class:`~exact.movetable.MoveTable`, so the same builders serve every cube
+size, move set and metric, and any puzzle whose moves are guarded permutations.
+
+* **Arcs** ``q -> d``: a move carries the label at ``q`` to ``d`` (``d`` with ``perm[d] = q``).
+  The moves of one arc are ``arc_moves[a]``; "done" uses every self-loop.
+* **Label domains** ``dom[t, p, c]``: label ``c`` can be at ``p`` at step ``t`` (reachable from
+  the start in ``t`` steps and, for a fixed goal, able to reach the goal in ``T - t``). Variables
+  outside the domain are never created.
+* **Move rules**: sequences that no shortest solution contains (a move then its inverse; two
+  moves whose product is one move or nothing, like ``R R`` in HTM; three like ``R R R`` in QTM;
+  commuting moves of one axis out of layer order). Forbidding them keeps at least one optimal
+  solution (sort each run of same-axis moves by layer; a run that then contains a collapsible
+  pair or triple was not shortest), so they are valid symmetry-breaking constraints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+import numpy as np
+
+from exact.errors import PuzzleoptError, StateError
+from exact.movetable import MoveTable
+from exact.puzzle import Goal
+
+MAX_HORIZON = 200
+
+
+def check_horizon(T: object) -> int:
+    """Validate a horizon: an integer from 0 to :data:`MAX_HORIZON`."""
+    if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or not 0 <= int(T) <= MAX_HORIZON:
+        raise PuzzleoptError(
+            f"horizon T={T!r} must be an integer from 0 to {MAX_HORIZON} (the number of turns allowed)"
+        )
+    return int(T)
+
+
+@dataclass(frozen=True)
+class Arcs:
+    """Position-to-position arcs of a move table.
+
+    Attributes:
+        src, dst: int64 ``(A,)``: arc ``a`` carries the label at ``src[a]`` to ``dst[a]``.
+        moves: For each arc, the rows that use it (tuple of ints); self-loops list the rows that
+            leave the position in place.
+        self_loop: int64 ``(P,)``: the index of the arc ``p -> p``.
+    """
+
+    src: np.ndarray
+    dst: np.ndarray
+    moves: tuple[tuple[int, ...], ...]
+    self_loop: np.ndarray
+
+
+def arcs(table: MoveTable) -> Arcs:
+    """All arcs of ``table``, self-loops included (for "done" and for positions a move keeps)."""
+    p = table.num_positions
+    by_arc: dict[tuple[int, int], list[int]] = {(i, i): [] for i in range(p)}
+    for m in range(table.num_moves):
+        for d, q in enumerate(table.perms[m].tolist()):
+            by_arc.setdefault((q, d), []).append(m)
+    keys = sorted(by_arc)
+    src = np.array([k[0] for k in keys], dtype=np.int64)
+    dst = np.array([k[1] for k in keys], dtype=np.int64)
+    index = {k: i for i, k in enumerate(keys)}
+    self_loop = np.array([index[(i, i)] for i in range(p)], dtype=np.int64)
+    return Arcs(src, dst, tuple(tuple(by_arc[k]) for k in keys), self_loop)
+
+
+def label_domains(table: MoveTable, start: np.ndarray, goal: Goal, T: int, num_labels: int) -> np.ndarray:
+    """bool ``(T+1, P, K)``: which labels each position can hold at each step.
+
+    Forward from the start along the arcs; for a fixed goal also backward from it, so a label
+    survives only where it can still reach its goal cell in the steps left.
+    """
+    a = arcs(table)
+    p = table.num_positions
+    fwd = np.zeros((T + 1, p, num_labels), dtype=bool)
+    fwd[0, np.arange(p), np.asarray(start, dtype=np.int64)] = True
+    for t in range(T):
+        np.logical_or.at(fwd[t + 1], a.dst, fwd[t][a.src])
+    if goal.state is None:
+        return fwd
+    back = np.zeros_like(fwd)
+    back[T, np.arange(p), np.asarray(goal.state, dtype=np.int64)] = True
+    for t in range(T - 1, -1, -1):
+        np.logical_or.at(back[t], a.src, back[t + 1][a.dst])
+    return fwd & back
+
+
+@dataclass(frozen=True)
+class MoveRules:
+    """Move sequences excluded without losing every optimal solution (see the module docstring).
+
+    Attributes:
+        pairs: ``(a, b)``: ``b`` never directly follows ``a``.
+        triples: ``(a, b, c)``: never three in a row.
+    """
+
+    pairs: tuple[tuple[int, int], ...]
+    triples: tuple[tuple[int, int, int], ...]
+
+
+def move_rules(table: MoveTable) -> MoveRules:
+    """The symmetry-breaking rules of ``table``."""
+    m = table.num_moves
+    pairs: set[tuple[int, int]] = set()
+    for a in range(m):
+        if table.inverse[a] >= 0:
+            pairs.add((a, int(table.inverse[a])))
+    if table.guarded:
+        return MoveRules(tuple(sorted(pairs)), ())
+    single = {p.tobytes() for p in table.perms} | {np.arange(table.num_positions).tobytes()}
+    for a, b in product(range(m), repeat=2):
+        if table.perms[a][table.perms[b]].tobytes() in single:
+            pairs.add((a, b))
+    if table.axis is not None and table.layer is not None:
+        for a, b in product(range(m), repeat=2):
+            if table.axis[a] == table.axis[b] and table.layer[b] < table.layer[a] and table.commutes[a, b]:
+                pairs.add((a, b))
+    triples: set[tuple[int, int, int]] = set()
+    groups = [range(m)] if table.axis is None else [np.flatnonzero(table.axis == x) for x in np.unique(table.axis)]
+    for group in groups:
+        for a, b, c in product(group, repeat=3):
+            if (a, b) in pairs or (b, c) in pairs:
+                continue
+            if table.perms[a][table.perms[b]][table.perms[c]].tobytes() in single:
+                triples.add((int(a), int(b), int(c)))
+    return MoveRules(tuple(sorted(pairs)), tuple(sorted(triples)))
+
+
+def check_start(table: MoveTable, start: np.ndarray, num_labels: int) -> np.ndarray:
+    """The start as int64 ``(P,)``, checked against the table's size and the label range."""
+    s = np.asarray(start)
+    if s.shape != (table.num_positions,):
+        raise StateError(f"start state must have shape ({table.num_positions},) for {table.description}, got {s.shape}")
+    if s.min(initial=0) < 0 or s.max(initial=0) >= num_labels:
+        raise StateError(f"start state labels must be in 0..{num_labels - 1}")
+    return s.astype(np.int64)
+
+
+def sequence_from_steps(chosen: list[int | None]) -> list[int]:
+    """Moves of a model solution: the move chosen at each step, ``None`` for "done"."""
+    return [m for m in chosen if m is not None]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What a time-indexed model is built for: a table, a start, a goal, and how its moves map
+    back to the puzzle's own (:meth:`lift`)."""
+
+    table: MoveTable
+    start: np.ndarray
+    goal: Goal
+    num_labels: int
+    frame: tuple[np.ndarray, np.ndarray] | None = None  # (rotations, reference) when reduced
+
+    def lift(self, original: MoveTable, start: np.ndarray, moves: list[int]) -> list[int]:
+        """The puzzle's moves for a solution of this problem (the same rows without a frame)."""
+        if self.frame is None:
+            return list(moves)
+        rotations, _ = self.frame
+        real = np.asarray(start)
+        canon = np.asarray(self.start)
+        out: list[int] = []
+        for k in moves:
+            canon = canon[self.table.perms[k]]
+            for m in range(original.num_moves):
+                nxt = real[original.perms[m]]
+                if any(np.array_equal(nxt[r], canon) for r in rotations):
+                    out.append(m)
+                    real = nxt
+                    break
+            else:  # pragma: no cover - the reduction guarantees a match
+                raise StateError("no puzzle move matches a move of the reduced model")
+        return out
+
+
+def prepare(puzzle, start: np.ndarray, reduce_frame: bool = True) -> Problem:
+    """The model's problem for ``puzzle`` from ``start``.
+
+    When the goal is "solved in any orientation" and the puzzle has a frame (its whole-puzzle
+    rotations and reference positions that fix an orientation, see ``Puzzle.frame``), the model
+    is built in the frame where the reference stays home: each move is followed by the rotation
+    that brings the reference back, the start is turned so that the reference is home, and the
+    goal becomes the one solved state. Shortest lengths are unchanged (rotations commute with
+    the goal), the goal is fixed (so label domains prune from both ends), and solutions are
+    lifted back to the puzzle's moves by :meth:`Problem.lift`.
+    """
+    table = puzzle.table
+    goal = puzzle.goal_spec()
+    s = check_start(table, start, puzzle.num_labels)
+    frame = puzzle.frame() if goal.groups is not None and reduce_frame else None
+    if frame is None:
+        return Problem(table, s, goal, puzzle.num_labels)
+    rotations, reference = frame
+    solved = np.asarray(puzzle.goal, dtype=np.int64)
+    turn = [r for r in rotations if np.array_equal(s[r][reference], solved[reference])]
+    if not turn:
+        raise StateError(f"{puzzle.name}: the start's reference pieces cannot be turned home; is it a valid state?")
+    perms = []
+    for m in range(table.num_moves):
+        back = [r for r in rotations if np.array_equal(table.perms[m][r][reference], reference)]
+        perms.append(table.perms[m][back[0]])
+    reduced = MoveTable(
+        names=table.names,
+        perms=np.stack(perms),
+        axis=table.axis,
+        layer=table.layer,
+        description=f"{table.description} (reference kept home)",
+        metadata=dict(table.metadata),
+    )
+    return Problem(reduced, s[turn[0]], Goal(state=solved), puzzle.num_labels, frame)
