@@ -17,6 +17,7 @@ from exact.errors import PuzzleoptError
 from exact.puzzles.cube import net, scramble, to_facelets
 from exact.puzzles.cube.facelets import from_facelets
 from exact.result import SolveResult
+from exact.timeindexed import check_horizon
 
 
 def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
@@ -70,7 +71,7 @@ def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveR
 
     def main(argv: Sequence[str] | None = None) -> int:
         args = parser(prog, description, mip).parse_args(argv)
-        T = horizon(args.turns)
+        T = check_horizon(horizon(args.turns))
         puzzle = registry.get(f"cube{args.size}", moves=args.moves, metric=args.metric) if 2 <= args.size <= 7 else None
         if puzzle is None:
             from exact.puzzles.cube import CubePuzzle

@@ -181,6 +181,20 @@ class Puzzle:
         """
         return None
 
+    def distinct_labels(self, state: np.ndarray) -> np.ndarray | None:
+        """The state with every position's label made unique (its home position), or ``None``.
+
+        Puzzles whose labels repeat (cube colours) but whose pieces can be told apart return
+        ``home[p]``: the goal position of the item at ``p``. Default: ``None``.
+        """
+        return None
+
+    def pieces(self) -> list[np.ndarray]:
+        """Groups of positions that always move together, each in a turning order that moves
+        preserve (cube: the facelets of each corner and edge). Used with :meth:`distinct_labels`.
+        Default: none."""
+        return []
+
     # ----------------------------------------------------------------- text
     def format_state(self, state: np.ndarray) -> str:
         """Human-readable text of one state (subclasses give their own notation)."""

@@ -159,6 +159,8 @@ class Problem:
     goal: Goal
     num_labels: int
     frame: tuple[np.ndarray, np.ndarray] | None = None  # (rotations, reference) when reduced
+    frame_start: np.ndarray | None = None  # the start, turned into the frame, in the puzzle's labels
+    pieces: tuple[np.ndarray, ...] = ()  # with distinct labels: positions that move as one piece
 
     def lift(self, original: MoveTable, start: np.ndarray, moves: list[int]) -> list[int]:
         """The puzzle's moves for a solution of this problem (the same rows without a frame)."""
@@ -166,7 +168,7 @@ class Problem:
             return list(moves)
         rotations, _ = self.frame
         real = np.asarray(start)
-        canon = np.asarray(self.start)
+        canon = np.asarray(self.frame_start)
         out: list[int] = []
         for k in moves:
             canon = canon[self.table.perms[k]]
@@ -196,8 +198,14 @@ def prepare(puzzle, start: np.ndarray, reduce_frame: bool = True) -> Problem:
     goal = puzzle.goal_spec()
     s = check_start(table, start, puzzle.num_labels)
     frame = puzzle.frame() if goal.groups is not None and reduce_frame else None
-    if frame is None:
-        return Problem(table, s, goal, puzzle.num_labels)
+    problem = Problem(table, s, goal, puzzle.num_labels)
+    if frame is not None:
+        problem = _reduce(puzzle, s, frame)
+    return _distinct(puzzle, problem)
+
+
+def _reduce(puzzle, s: np.ndarray, frame: tuple[np.ndarray, np.ndarray]) -> Problem:
+    table = puzzle.table
     rotations, reference = frame
     solved = np.asarray(puzzle.goal, dtype=np.int64)
     turn = [r for r in rotations if np.array_equal(s[r][reference], solved[reference])]
@@ -215,4 +223,43 @@ def prepare(puzzle, start: np.ndarray, reduce_frame: bool = True) -> Problem:
         description=f"{table.description} (reference kept home)",
         metadata=dict(table.metadata),
     )
-    return Problem(reduced, s[turn[0]], Goal(state=solved), puzzle.num_labels, frame)
+    start = s[turn[0]]
+    return Problem(reduced, start, Goal(state=solved), puzzle.num_labels, frame, start)
+
+
+def _distinct(puzzle, problem: Problem) -> Problem:
+    """Relabel so that no two positions share a label, where the puzzle can tell them apart.
+
+    Colours say little about which sticker is where: with every sticker its own label, each
+    label must travel from its start to its one home, the label domains shrink to the pieces'
+    own paths and the LP relaxation of the flow model tightens.
+    """
+    goal = problem.goal
+    if goal.state is None or not np.array_equal(goal.state, puzzle.goal):
+        return problem
+    home = puzzle.distinct_labels(problem.start)
+    if home is None:
+        return problem
+    p = problem.table.num_positions
+    return Problem(
+        problem.table, home, Goal(state=np.arange(p)), p, problem.frame, problem.frame_start, tuple(puzzle.pieces())
+    )
+
+
+def piece_links(pieces: tuple[np.ndarray, ...]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Pairs ``((p, i), (q, j))`` with "label i at p" equal to "label j at q" at every step.
+
+    With distinct labels (each label its home position), a piece's stickers travel together: if
+    the sticker of home ``H[k]`` is at slot position ``S[j]``, the one of ``H[k+1]`` is at
+    ``S[j+1]`` (indices cyclic, both tuples in the same turning order).
+    """
+    out = []
+    for slot in pieces:
+        for home in pieces:
+            if len(home) != len(slot):
+                continue
+            k = len(slot)
+            for o in range(k):
+                for j in range(k - 1):
+                    out.append(((int(slot[j]), int(home[(j + o) % k])), (int(slot[j + 1]), int(home[(j + 1 + o) % k]))))
+    return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,6 +62,7 @@ def build_mip(
     formulation: str = "tight",
     num_labels: int | None = None,
     max_moves: int | None = None,
+    links: Sequence[tuple[tuple[int, int], tuple[int, int]]] = (),
 ) -> pyo.ConcreteModel:
     """A time-indexed MIP whose optimum is a shortest move sequence of at most ``T`` moves.
 
@@ -76,6 +77,7 @@ def build_mip(
         num_labels: Labels ``K`` (default: the largest label in start or goal, plus one).
         max_moves: If given, also require at most this many moves (a cutoff from a known
             solution: the model is then infeasible exactly when that solution is optimal).
+        links: Label links of pieces (tight formulation; see :func:`exact.timeindexed.piece_links`).
 
     Returns:
         A ``pyomo.environ.ConcreteModel`` with variables ``y[m, t]`` for the moves.
@@ -86,7 +88,7 @@ def build_mip(
         highest = [np.max(start)] + ([np.max(goal.state)] if goal.state is not None else [])
         num_labels = int(max(highest)) + 1
     s = check_start(table, start, num_labels)
-    return FORMULATIONS[formulation_name(formulation)].build(table, s, goal, T, num_labels, max_moves)
+    return FORMULATIONS[formulation_name(formulation)].build(table, s, goal, T, num_labels, max_moves, links)
 
 
 def formulation_name(name: str) -> str:

@@ -37,9 +37,18 @@ from exact.puzzle import Goal
 
 
 def build_seed(
-    table: MoveTable, start: np.ndarray, goal: Goal, T: int, num_labels: int, max_moves: int | None = None
+    table: MoveTable,
+    start: np.ndarray,
+    goal: Goal,
+    T: int,
+    num_labels: int,
+    max_moves: int | None = None,
+    links: object = (),
 ) -> pyo.ConcreteModel:
-    """The seed model (see the module docstring); ``max_moves`` adds ``sum y <= max_moves``."""
+    """The seed model (see the module docstring); ``max_moves`` adds ``sum y <= max_moves``.
+
+    ``links`` is accepted for a common signature and ignored: the seed model is the case study's.
+    """
     M, P, K = table.num_moves, table.num_positions, num_labels
     big = K - 1
     turns = range(1, T + 1)

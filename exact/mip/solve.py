@@ -15,7 +15,14 @@ from exact.errors import PuzzleoptError
 from exact.mip.build import build_mip, formulation
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
-from exact.timeindexed import check_horizon, check_start, prepare
+from exact.timeindexed import check_horizon, check_start, piece_links, prepare
+
+# HiGHS solves the flow model's degenerate root LP far faster by interior point than by dual
+# simplex (docs/mip.md); users' solver_options override these. HiGHS 1.14's presolve declared a
+# feasible tight model infeasible (a 3-move 3x3 layers scramble, kept in tests/test_models.py;
+# its "forcing row" and "doubleton equation" rules together), so infeasibility is confirmed
+# without presolve (see solve_mip). Switching those rules off instead slowed tile models 1000x.
+_DEFAULT_OPTIONS = {"highs": {"mip_lp_solver": "ipm"}}
 
 # Time-limit option names of the legacy Pyomo solver interfaces (seconds).
 _LEGACY_TIME_OPTION = {
@@ -82,6 +89,8 @@ def solve_mip(
     hint: Sequence[int] | None = None,
     verbose: bool = False,
     write_model: str | None = None,
+    solver_options: dict[str, Any] | None = None,
+    piece_links_on: bool = False,
 ) -> SolveResult:
     """Shortest solution within ``T`` moves by the time-indexed MIP, with a proof status.
 
@@ -98,6 +107,8 @@ def solve_mip(
             a strictly shorter one; if there is none the hint is proven optimal.
         verbose: Show the solver log.
         write_model: Also write the model to this ``.lp`` or ``.mps`` file.
+        solver_options: Options passed to the solver as they are (HiGHS: option names).
+        piece_links_on: Add the piece links (T9) to the tight formulation.
 
     Returns:
         ``optimal`` (proven), ``feasible`` (limit hit with a solution; the bound is proven),
@@ -138,19 +149,47 @@ def solve_mip(
         )
     cutoff = None if hint is None else len(hint) - 1
     problem = prepare(puzzle, start, form.reduce_frame)
-    model = build_mip(problem.table, problem.start, problem.goal, T, form.name, problem.num_labels, max_moves=cutoff)
+    links = piece_links(problem.pieces) if piece_links_on else ()
+    model = build_mip(
+        problem.table,
+        problem.start,
+        problem.goal,
+        T,
+        form.name,
+        problem.num_labels,
+        max_moves=cutoff,
+        links=links,
+    )
     build_seconds = time.perf_counter() - t0
     size = model_size(model)
     if write_model:
         _write(model, write_model)
     t1 = time.perf_counter()
-    outcome = run.solve(model, time_limit=time_limit, threads=threads, verbose=verbose)
+    options = {**_DEFAULT_OPTIONS.get(solver, {}), **(solver_options or {})}
+    outcome = run.solve(model, time_limit=time_limit, threads=threads, verbose=verbose, options=options)
+    confirmed = None
+    if outcome.infeasible and solver == "highs" and options.get("presolve") != "off":
+        # An infeasibility claim ends the search for good, so it is confirmed without presolve,
+        # by a fresh HiGHS on the written model.
+        left = None if time_limit is None else time_limit - (time.perf_counter() - t1)
+        confirmed = _confirm_infeasible(model, left, threads, verbose) if left is None or left > 0 else None
+        if confirmed is False:
+            # Presolve was wrong: solve a fresh copy without it (re-solving the same model through
+            # Pyomo's persistent HiGHS interface crashed the process).
+            model = build_mip(problem.table, problem.start, problem.goal, T, form.name, problem.num_labels,
+                              max_moves=cutoff, links=links)
+            left = None if time_limit is None else max(1.0, time_limit - (time.perf_counter() - t1))
+            outcome = _Solver.named(solver).solve(model, time_limit=left, threads=threads, verbose=verbose,
+                                                  options={**options, "presolve": "off"})
+        elif confirmed is None:
+            outcome = _Outcome("maxTimeLimit", False, False, False, outcome.bound, outcome.nodes)
     solve_seconds = time.perf_counter() - t1
     extra: dict[str, Any] = {
         "model": size,
         "build_seconds": build_seconds,
         "solve_seconds": solve_seconds,
         "termination": outcome.termination,
+        "presolve_infeasibility_confirmed": confirmed,
     }
     bound = None if outcome.bound is None else min(form.length_bound(outcome.bound), T + 1)
     moves: list[int] = []
@@ -188,6 +227,27 @@ def _write(model: pyo.ConcreteModel, path: str) -> None:
     if not path.endswith((".lp", ".mps")):
         raise PuzzleoptError(f"--write-model {path!r}: use a file name ending in .lp or .mps")
     model.write(path, io_options={"symbolic_solver_labels": True})
+
+
+def _confirm_infeasible(model: pyo.ConcreteModel, time_limit: float | None, threads: int, verbose: bool) -> bool:
+    """Whether HiGHS without presolve also finds ``model`` infeasible (within the time left)."""
+    import tempfile
+
+    import highspy
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = f"{tmp}/model.mps"
+        model.write(path)
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", verbose)
+        h.readModel(path)
+    h.setOptionValue("presolve", "off")
+    h.setOptionValue("threads", threads)
+    h.setOptionValue("mip_lp_solver", "ipm")
+    if time_limit is not None:
+        h.setOptionValue("time_limit", float(time_limit))
+    h.run()
+    return h.getModelStatus() == highspy.HighsModelStatus.kInfeasible
 
 
 class _Outcome:
@@ -237,14 +297,20 @@ class _Solver:
             return "unknown"
         return ".".join(str(x) for x in v) if isinstance(v, tuple) else str(v)
 
-    def solve(self, model: pyo.ConcreteModel, *, time_limit: float | None, threads: int, verbose: bool) -> _Outcome:
-        return (
-            self._solve_new(model, time_limit, threads, verbose)
-            if self._new
-            else self._solve_legacy(model, time_limit, threads, verbose)
-        )
+    def solve(
+        self,
+        model: pyo.ConcreteModel,
+        *,
+        time_limit: float | None,
+        threads: int,
+        verbose: bool,
+        options: dict[str, Any],
+    ) -> _Outcome:
+        if self._new:
+            return self._solve_new(model, time_limit, threads, verbose, options)
+        return self._solve_legacy(model, time_limit, threads, verbose, options)
 
-    def _solve_new(self, model, time_limit, threads, verbose) -> _Outcome:
+    def _solve_new(self, model, time_limit, threads, verbose, options) -> _Outcome:
         from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
 
         res = self._new.solve(
@@ -254,6 +320,7 @@ class _Solver:
             tee=verbose,
             raise_exception_on_nonoptimal_result=False,
             load_solutions=False,
+            solver_options=dict(options),
         )
         tc = res.termination_condition
         has = res.solution_status in (SolutionStatus.feasible, SolutionStatus.optimal)
@@ -270,7 +337,7 @@ class _Solver:
             None if nodes is None or nodes < 0 else int(nodes),
         )
 
-    def _solve_legacy(self, model, time_limit, threads, verbose) -> _Outcome:
+    def _solve_legacy(self, model, time_limit, threads, verbose, options) -> _Outcome:
         from pyomo.opt import SolverStatus, TerminationCondition
 
         opt = self._legacy
@@ -278,6 +345,8 @@ class _Solver:
             opt.options[_LEGACY_TIME_OPTION[self.name]] = time_limit
         if self.name in _LEGACY_THREAD_OPTION:
             opt.options[_LEGACY_THREAD_OPTION[self.name]] = threads
+        for key, value in options.items():
+            opt.options[key] = value
         res = opt.solve(model, tee=verbose, load_solutions=False)
         tc = res.solver.termination_condition
         has = len(res.solution) > 0 and res.solver.status in (

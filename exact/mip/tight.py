@@ -18,6 +18,8 @@ Constraints (numbers as in ``docs/mip.md``):
 * (T6) guards: ``y[m,t] <= z[p,v,t]`` for each guard ``(p, v)`` of ``m``;
 * (T7) goal: ``z[p,goal[p],T] = 1``, or for groups ``z[p,c,T] = u[g(p),c]`` with ``u`` binary,
   one label per group and (as many groups as labels) one group per label;
+* (T9) pieces (with distinct labels): the stickers of one piece move together,
+  ``z[p,i,t] = z[q,j,t]`` for each link of :func:`exact.timeindexed.piece_links`;
 * (T8) symmetry breaking: ``y[a,t] + y[b,t+1] <= 1`` for each forbidden pair, and
   ``y[a,t] + y[b,t+1] + y[c,t+2] <= 2`` for each forbidden triple;
 * objective: minimise ``sum y``, the number of moves.
@@ -29,6 +31,7 @@ the one permutation chosen, so ``z`` and ``f`` follow integrally.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 import numpy as np
 import pyomo.environ as pyo
@@ -39,9 +42,20 @@ from exact.timeindexed import arcs, label_domains, move_rules
 
 
 def build_tight(
-    table: MoveTable, start: np.ndarray, goal: Goal, T: int, num_labels: int, max_moves: int | None = None
+    table: MoveTable,
+    start: np.ndarray,
+    goal: Goal,
+    T: int,
+    num_labels: int,
+    max_moves: int | None = None,
+    links: Sequence[tuple[tuple[int, int], tuple[int, int]]] = (),
 ) -> pyo.ConcreteModel:
-    """The tight model (see the module docstring); ``max_moves`` adds ``sum y <= max_moves``."""
+    """The tight model (see the module docstring).
+
+    ``max_moves`` adds ``sum y <= max_moves``; ``links`` are pairs ``((p, i), (q, j))`` with
+    ``z[p,i,t] = z[q,j,t]`` at every step (T9, stickers of one piece, see
+    :func:`exact.timeindexed.piece_links`).
+    """
     arc = arcs(table)
     dom = label_domains(table, start, goal, T, num_labels)
     rules = move_rules(table)
@@ -137,6 +151,11 @@ def build_tight(
     for a, b, c in rules.triples:
         for t in range(T - 2):
             m.symmetry.add(m.y[a, t] + m.y[b, t + 1] + m.y[c, t + 2] <= 2)
+    m.links = pyo.ConstraintList()  # (T9)
+    for t in range(1, T + 1):
+        if not fixed(t):
+            for (p, i), (q, j) in links:
+                add(m.links, z(p, i, t), z(q, j, t))
     if max_moves is not None:
         m.cutoff = pyo.Constraint(expr=sum(moves_at(t) for t in steps) <= max_moves)
     m.moves = pyo.Objective(expr=sum(moves_at(t) for t in steps), sense=pyo.minimize)

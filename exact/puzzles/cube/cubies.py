@@ -184,3 +184,31 @@ def check_invariants(cubies: Cubies, centre_parity: int = 0) -> None:
                 "odd permutation parity: corner and edge permutations do not have the parity a turned cube has; "
                 "two pieces were swapped"
             )
+
+
+def home_facelets(state: np.ndarray, n: int) -> np.ndarray | None:
+    """Where each facelet's sticker belongs in the solved cube, for n = 2 and 3.
+
+    Stickers of one colour are told apart by the piece they sit on, so the result is a
+    permutation: ``home[p]`` is the position (in the solved, standard-orientation cube) of the
+    sticker now at ``p``. Returns ``None`` for n >= 4, where centre pieces of one colour are
+    interchangeable. The centres of a 3x3x3 are taken as home (they are, unless the cube is
+    turned as a whole).
+
+    Returns:
+        int64 ``(6*n*n,)`` or ``None``.
+    """
+    if n > 3:
+        return None
+    s = np.asarray(state)
+    cub = read_cubies(s, n)
+    home = np.arange(s.size, dtype=np.int64)
+    parts = [(corner_slots(n), cub.corner_perm, cub.corner_ori)]
+    if n == 3:
+        parts.append((edge_slots(n), cub.edge_perm, cub.edge_ori))
+    for slots, perm, ori in parts:
+        k = slots.shape[1]
+        for i in range(len(slots)):
+            for j in range(k):
+                home[slots[i, j]] = slots[perm[i], (j - ori[i]) % k]
+    return home

@@ -6,7 +6,7 @@ import numpy as np
 
 from exact.errors import FaceletError
 from exact.puzzle import Goal, Puzzle
-from exact.puzzles.cube.cubies import CORNER_NAMES, centre_facelets, corner_slots
+from exact.puzzles.cube.cubies import CORNER_NAMES, centre_facelets, corner_slots, edge_slots, home_facelets
 from exact.puzzles.cube.facelets import from_facelets, to_facelets
 from exact.puzzles.cube.moves import check_size, cube_moves
 from exact.puzzles.cube.state import is_solved, rotations, solved_state
@@ -46,6 +46,19 @@ class CubePuzzle(Puzzle):
         """The 24 rotations, and the centres (odd n) or the DBL corner (even n) as reference."""
         ref = centre_facelets(self.n) if self.n % 2 else corner_slots(self.n)[CORNER_NAMES.index("DBL")]
         return rotations(self.n), np.asarray(ref)
+
+    def distinct_labels(self, state: np.ndarray) -> np.ndarray | None:
+        """Home facelet of each sticker for n = 2 and 3 (centres must be home); ``None`` otherwise."""
+        if self.n % 2 == 1 and not np.array_equal(np.asarray(state)[centre_facelets(self.n)], np.arange(6)):
+            return None
+        return home_facelets(state, self.n)
+
+    def pieces(self) -> list[np.ndarray]:
+        """Corner facelets (clockwise) and, for odd n, middle-edge facelets."""
+        out = list(corner_slots(self.n))
+        if self.n % 2 == 1:
+            out += list(edge_slots(self.n))
+        return out
 
     def format_state(self, state: np.ndarray) -> str:
         return to_facelets(state)

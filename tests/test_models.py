@@ -1,0 +1,151 @@
+"""Time-indexed MIP and CP-SAT models: the same optimum as BFS, honest statuses, hints, CLIs."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from exact import cli, registry
+from exact.bfs import depth_counts, distance_table, shortest_distance
+from exact.cpsat import solve_cpsat
+from exact.cpsat.__main__ import main as cpsat_main
+from exact.errors import PuzzleoptError
+from exact.mip import build_mip, solve_mip
+from exact.mip.__main__ import main as mip_main
+from exact.puzzles.cube import rotations, scramble
+from exact.puzzles.tiles import TilesSpace
+from exact.result import Status
+
+
+def _distance(p, start) -> int:
+    n = int(p.table.metadata["n"])
+    return shortest_distance(p.table, start, p.goal[rotations(n)], 14)
+
+
+CASES = [
+    (n, moves, metric, length)
+    for n in (2, 3)
+    for moves in ("faces", "layers")
+    for metric in ("qtm", "htm")
+    for length in ((1, 3, 6) if n == 2 else (2, 4, 5) if moves == "faces" else (1, 3, 4))
+]
+
+
+@pytest.mark.parametrize("n, moves, metric, length", CASES)
+def test_mip_equals_cpsat_equals_bfs(n: int, moves: str, metric: str, length: int) -> None:
+    p = registry.get(f"cube{n}", moves=moves, metric=metric)
+    rng = np.random.default_rng(100 * n + 10 * length + len(moves) + len(metric))
+    start, _ = scramble(n, length, rng, moves, metric)
+    d = _distance(p, start)
+    mip = solve_mip(p, start, d)
+    cp = solve_cpsat(p, start, d)
+    assert mip.status is Status.OPTIMAL and mip.length == d and mip.lower_bound == d
+    assert cp.status is Status.OPTIMAL and cp.length == d
+    # one move fewer than the distance: proven impossible
+    assert solve_cpsat(p, start, d - 1).status is Status.INFEASIBLE_WITHIN_HORIZON
+    if d <= 4 and (n == 2 or d <= 3):
+        assert solve_mip(p, start, d - 1).status is Status.INFEASIBLE_WITHIN_HORIZON
+        # a longer horizon still gives the shortest solution (the "done" chain)
+        assert solve_mip(p, start, d + 2).length == d
+        assert solve_cpsat(p, start, d + 2, strategy="minimise").length == d
+
+
+def test_3x3_depth_6_mip_and_cpsat() -> None:
+    p = registry.get("cube3", moves="faces", metric="qtm")
+    start, _ = scramble(3, 6, np.random.default_rng(0), "faces", "qtm")
+    d = _distance(p, start)
+    assert d == 6
+    assert solve_mip(p, start, 6).length == 6
+    assert solve_cpsat(p, start, 6).length == 6
+
+
+@pytest.mark.parametrize("n, seq", [(2, "R U F'"), (2, "R U2"), (3, "R U'"), (3, "M E")])
+def test_seed_equals_tight(n: int, seq: str) -> None:
+    p = registry.get(f"cube{n}", moves="layers", metric="qtm")
+    start = p.table.apply(p.goal, seq)
+    tight = solve_mip(p, start, len(p.table.parse(seq)))
+    seed = solve_mip(p, start, len(p.table.parse(seq)), formulation_name="seed")
+    assert seed.status is Status.OPTIMAL and tight.status is Status.OPTIMAL
+    assert seed.length == tight.length == _distance(p, start)
+
+
+def test_tiles_models_equal_the_bfs_table() -> None:
+    p = registry.get("tiles8")
+    space = TilesSpace(3, 3)
+    dist = distance_table(space, p.table, p.goal)
+    assert depth_counts(dist)[:3] == [1, 2, 4]
+    rng = np.random.default_rng(4)
+    for depth in (3, 6, 8):
+        start = p.random_walk(1, 40, rng)[0]
+        while dist[space.rank(start[None])[0]] != depth:
+            start = p.random_walk(1, int(rng.integers(depth, 3 * depth)), rng)[0]
+        mip = solve_mip(p, start, depth)
+        cp = solve_cpsat(p, start, depth)
+        assert mip.length == cp.length == depth
+        assert solve_cpsat(p, start, depth - 1).status is Status.INFEASIBLE_WITHIN_HORIZON
+    seed = solve_mip(p, p.table.apply(p.goal, p.table.parse("R D L", start=p.goal)), 3, formulation_name="seed")
+    assert seed.status is Status.OPTIMAL and seed.length == 3
+
+
+def test_hints() -> None:
+    p = registry.get("cube3", moves="faces", metric="htm")
+    start = p.table.apply(p.goal, "R U F2 L'")
+    optimal = p.table.parse("L F2 U' R'")
+    padded = p.table.parse("L F2 U' D D' R'")
+    for solve in (solve_mip, solve_cpsat):
+        r = solve(p, start, 6, hint=optimal)
+        assert r.status is Status.OPTIMAL and r.length == 4
+        r = solve(p, start, 6, hint=padded)
+        assert r.status is Status.OPTIMAL and r.length == 4
+        with pytest.raises(PuzzleoptError, match="does not solve"):
+            solve(p, start, 6, hint=p.table.parse("R"))
+        with pytest.raises(PuzzleoptError, match="more than the horizon"):
+            solve(p, start, 3, hint=optimal)
+
+
+def test_limits_are_honest() -> None:
+    p = registry.get("cube3", moves="layers", metric="qtm")
+    start, _ = scramble(3, 9, np.random.default_rng(1), "layers", "qtm")
+    r = solve_cpsat(p, start, 9, time_limit=0.05)
+    assert r.status in (Status.LIMIT, Status.OPTIMAL)
+    if r.status is Status.LIMIT:
+        assert r.length is None and r.lower_bound <= 9 and r.exit_code == 4
+
+
+def test_build_mip_is_pure() -> None:
+    p = registry.get("cube2", moves="faces", metric="htm")
+    start = p.table.apply(p.goal, "R U")
+    a = build_mip(p.table, start, p.goal_spec(), 3)
+    b = build_mip(p.table, start, p.goal_spec(), 3)
+    assert a is not b and a.nvariables() == b.nvariables() and a.nconstraints() == b.nconstraints()
+
+
+def test_cli_json_and_exit_codes(capsys) -> None:
+    for main in (mip_main, cpsat_main):
+        code = main(["--size", "2", "--turns", "3", "--scramble", "R U F", "--moves", "faces", "--json"])
+        out = json.loads(capsys.readouterr().out)
+        assert code == 0 and out["status"] == "optimal" and out["length"] == 3 and out["scramble"] == "R U F"
+        code = main(["--size", "2", "--turns", "2", "--scramble", "R U F", "--moves", "faces"])
+        assert code == cli.EXIT_NO_SOLUTION
+        assert "no solution within 2 moves" in capsys.readouterr().out
+    code = mip_main(["--size", "3", "--turns", "2", "--scramble", "R U'", "--formulation", "seed"])
+    assert code == 0 and "solution (2 moves)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, pattern",
+    [
+        (["--size", "3", "--turns", "-1"], "horizon"),
+        (["--size", "1", "--turns", "3"], "cube size"),
+        (["--size", "3", "--turns", "x"], "--turns"),
+        (["--size", "3", "--turns", "3", "--facelets", "UUUX"], "facelet string"),
+        (["--size", "3", "--turns", "3", "--scramble", "R Q"], "unknown move 'Q'"),
+        (["--size", "3", "--turns", "3", "--solver", "no-such-solver"], "no-such-solver"),
+    ],
+)
+def test_cli_bad_input(argv, pattern, capsys) -> None:
+    assert cli.run(mip_main, argv) == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and pattern in err
