@@ -176,11 +176,20 @@ def solve_mip(
         if confirmed is False:
             # Presolve was wrong: solve a fresh copy without it (re-solving the same model through
             # Pyomo's persistent HiGHS interface crashed the process).
-            model = build_mip(problem.table, problem.start, problem.goal, T, form.name, problem.num_labels,
-                              max_moves=cutoff, links=links)
+            model = build_mip(
+                problem.table,
+                problem.start,
+                problem.goal,
+                T,
+                form.name,
+                problem.num_labels,
+                max_moves=cutoff,
+                links=links,
+            )
             left = None if time_limit is None else max(1.0, time_limit - (time.perf_counter() - t1))
-            outcome = _Solver.named(solver).solve(model, time_limit=left, threads=threads, verbose=verbose,
-                                                  options={**options, "presolve": "off"})
+            outcome = _Solver.named(solver).solve(
+                model, time_limit=left, threads=threads, verbose=verbose, options={**options, "presolve": "off"}
+            )
         elif confirmed is None:
             outcome = _Outcome("maxTimeLimit", False, False, False, outcome.bound, outcome.nodes)
     solve_seconds = time.perf_counter() - t1
