@@ -19,6 +19,7 @@ size, move set and metric, and any puzzle whose moves are guarded permutations.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -26,7 +27,7 @@ import numpy as np
 
 from exact.errors import PuzzleoptError, StateError
 from exact.movetable import MoveTable
-from exact.puzzle import Goal
+from exact.puzzle import Goal, Puzzle
 
 MAX_HORIZON = 200
 
@@ -263,3 +264,47 @@ def piece_links(pieces: tuple[np.ndarray, ...]) -> list[tuple[tuple[int, int], t
                 for j in range(k - 1):
                     out.append(((int(slot[j]), int(home[(j + o) % k])), (int(slot[j + 1]), int(home[(j + 1 + o) % k]))))
     return out
+
+
+def replay_until_goal(puzzle: Puzzle, start: np.ndarray, chosen: Sequence[int | None]) -> list[int]:
+    """The model's moves in order, cut at the first state that satisfies the goal."""
+    goal = puzzle.goal_spec()
+    state = np.asarray(start)
+    out: list[int] = []
+    if goal.holds(state):
+        return out
+    for m in chosen:
+        if m is None:
+            continue
+        state = puzzle.table.apply(state, m)
+        out.append(int(m))
+        if goal.holds(state):
+            break
+    return out
+
+
+def check_solve_args(
+    puzzle, start: np.ndarray, T: int, threads: int, time_limit: float | None, hint: Sequence[int] | None
+) -> tuple[np.ndarray, list[int] | None]:
+    """Validate what every time-indexed solve takes; returns the start (int64) and the hint."""
+    if threads < 1:
+        raise PuzzleoptError(f"threads={threads} must be at least 1")
+    if time_limit is not None and not time_limit > 0:
+        raise PuzzleoptError(f"time limit {time_limit} must be a positive number of seconds")
+    start = check_start(puzzle.table, start, puzzle.num_labels)
+    return start, check_hint(puzzle, start, hint, T)
+
+
+def check_hint(puzzle: Puzzle, start: np.ndarray, hint: Sequence[int] | None, T: int) -> list[int] | None:
+    """Validate a hint (move rows): it must solve ``start`` in at most ``T`` moves."""
+    if hint is None:
+        return None
+    hint = [int(m) for m in hint]
+    end = puzzle.table.apply(np.asarray(start), hint)
+    if not puzzle.goal_spec().holds(end):
+        raise PuzzleoptError(
+            f"hint {puzzle.table.format(hint)!r} does not solve the start state; give a solving sequence"
+        )
+    if len(hint) > T:
+        raise PuzzleoptError(f"hint has {len(hint)} moves, more than the horizon T={T}; raise --turns or shorten it")
+    return hint

@@ -11,10 +11,9 @@ from ortools.sat.python import cp_model
 
 from exact.cpsat.model import build_cpsat
 from exact.errors import PuzzleoptError
-from exact.mip.solve import check_hint, replay_until_goal
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
-from exact.timeindexed import check_horizon, check_start, prepare
+from exact.timeindexed import check_horizon, check_solve_args, prepare, replay_until_goal
 
 STRATEGIES = ("deepen", "minimise")
 
@@ -50,12 +49,7 @@ def solve_cpsat(
     T = check_horizon(T)
     if strategy not in STRATEGIES:
         raise PuzzleoptError(f"strategy {strategy!r} is unknown: use one of {', '.join(STRATEGIES)}")
-    if threads < 1:
-        raise PuzzleoptError(f"threads={threads} must be at least 1")
-    if time_limit is not None and not time_limit > 0:
-        raise PuzzleoptError(f"time limit {time_limit} must be a positive number of seconds")
-    start = check_start(puzzle.table, start, puzzle.num_labels)
-    hint = check_hint(puzzle, start, hint, T)
+    start, hint = check_solve_args(puzzle, start, T, threads, time_limit, hint)
     settings = {
         "strategy": strategy,
         "horizon": T,

@@ -15,7 +15,7 @@ from exact.errors import PuzzleoptError
 from exact.mip.build import build_mip, formulation
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
-from exact.timeindexed import check_horizon, check_start, piece_links, prepare
+from exact.timeindexed import check_horizon, check_solve_args, piece_links, prepare, replay_until_goal
 
 # HiGHS solves the flow model's degenerate root LP far faster by interior point than by dual
 # simplex (docs/mip.md); users' solver_options override these. HiGHS 1.14's presolve declared a
@@ -43,38 +43,6 @@ def model_size(model: pyo.ConcreteModel) -> dict[str, int]:
         "integer_variables": sum(1 for v in variables if v.is_integer()),
         "constraints": sum(1 for _ in model.component_data_objects(pyo.Constraint, active=True)),
     }
-
-
-def replay_until_goal(puzzle: Puzzle, start: np.ndarray, chosen: Sequence[int | None]) -> list[int]:
-    """The model's moves in order, cut at the first state that satisfies the goal."""
-    goal = puzzle.goal_spec()
-    state = np.asarray(start)
-    out: list[int] = []
-    if goal.holds(state):
-        return out
-    for m in chosen:
-        if m is None:
-            continue
-        state = puzzle.table.apply(state, m)
-        out.append(int(m))
-        if goal.holds(state):
-            break
-    return out
-
-
-def check_hint(puzzle: Puzzle, start: np.ndarray, hint: Sequence[int] | None, T: int) -> list[int] | None:
-    """Validate a hint (move rows): it must solve ``start`` in at most ``T`` moves."""
-    if hint is None:
-        return None
-    hint = [int(m) for m in hint]
-    end = puzzle.table.apply(np.asarray(start), hint)
-    if not puzzle.goal_spec().holds(end):
-        raise PuzzleoptError(
-            f"hint {puzzle.table.format(hint)!r} does not solve the start state; give a solving sequence"
-        )
-    if len(hint) > T:
-        raise PuzzleoptError(f"hint has {len(hint)} moves, more than the horizon T={T}; raise --turns or shorten it")
-    return hint
 
 
 def solve_mip(
@@ -116,12 +84,7 @@ def solve_mip(
     """
     T = check_horizon(T)
     form = formulation(formulation_name)
-    if threads < 1:
-        raise PuzzleoptError(f"threads={threads} must be at least 1")
-    if time_limit is not None and not time_limit > 0:
-        raise PuzzleoptError(f"time limit {time_limit} must be a positive number of seconds")
-    start = check_start(puzzle.table, start, puzzle.num_labels)
-    hint = check_hint(puzzle, start, hint, T)
+    start, hint = check_solve_args(puzzle, start, T, threads, time_limit, hint)
     run = _Solver.named(solver)
     settings = {
         "formulation": form.name,
@@ -150,16 +113,13 @@ def solve_mip(
     cutoff = None if hint is None else len(hint) - 1
     problem = prepare(puzzle, start, form.reduce_frame)
     links = piece_links(problem.pieces) if piece_links_on else ()
-    model = build_mip(
-        problem.table,
-        problem.start,
-        problem.goal,
-        T,
-        form.name,
-        problem.num_labels,
-        max_moves=cutoff,
-        links=links,
-    )
+
+    def build() -> pyo.ConcreteModel:
+        return build_mip(
+            problem.table, problem.start, problem.goal, T, form.name, problem.num_labels, max_moves=cutoff, links=links
+        )
+
+    model = build()
     build_seconds = time.perf_counter() - t0
     size = model_size(model)
     if write_model:
@@ -176,16 +136,7 @@ def solve_mip(
         if confirmed is False:
             # Presolve was wrong: solve a fresh copy without it (re-solving the same model through
             # Pyomo's persistent HiGHS interface crashed the process).
-            model = build_mip(
-                problem.table,
-                problem.start,
-                problem.goal,
-                T,
-                form.name,
-                problem.num_labels,
-                max_moves=cutoff,
-                links=links,
-            )
+            model = build()
             left = None if time_limit is None else max(1.0, time_limit - (time.perf_counter() - t1))
             outcome = _Solver.named(solver).solve(
                 model, time_limit=left, threads=threads, verbose=verbose, options={**options, "presolve": "off"}
