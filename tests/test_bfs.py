@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,8 +12,6 @@ from exact.errors import PuzzleoptError
 from exact.movetable import MoveTable
 from exact.puzzles.tiles import TilesSpace, is_solvable, tile_moves
 from exact.ranking import permutation_rank, permutation_unrank
-
-TABLES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "distance_tables.json"
 
 # Permutations of 5 under adjacent transpositions: distance = inversion count (Mahonian numbers).
 MAHONIAN5 = [1, 4, 9, 15, 20, 22, 20, 15, 9, 4, 1]
@@ -44,10 +40,8 @@ def adjacent_swaps(n: int) -> MoveTable:
 
 
 @pytest.fixture(scope="module")
-def reference():
-    if not TABLES.exists():
-        pytest.skip(f"reference distance tables not found at {TABLES} (the shared data checkout is absent)")
-    return json.loads(TABLES.read_text())
+def reference(distance_tables):
+    return distance_tables
 
 
 @pytest.fixture(scope="module")
