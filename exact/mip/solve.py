@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
-from exact import __version__
 from exact.errors import PuzzleoptError
 from exact.mip.build import build_mip, formulation
 from exact.puzzle import Puzzle
@@ -322,4 +321,4 @@ class _Solver:
         return _Outcome(str(tc), has, optimal, tc == TerminationCondition.infeasible, bound, None)
 
 
-__all__ = ["solve_mip", "model_size", "__version__"]
+__all__ = ["model_size", "solve_mip"]
