@@ -82,23 +82,18 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     methods = args.methods.split(",")
     grid = QUICK if args.quick else FULL
-    rows = []
     t0 = time.time()
-    for n, T in grid:
-        row = [f"{n}x{n}", str(T)]
+
+    def cells(n: int, T: int) -> list[str]:
+        out = []
         for method in methods:
             res = [run(method, n, T, seed, args.time_limit, args.threads) for seed in range(args.seeds)]
-            row.append(cell(res))
-            print(n, T, method, row[-1], flush=True)
-        rows.append(row)
-    case_rows = []
-    if not args.quick:
-        for n, T, label in CASE_STUDY:
-            row = [label]
-            for method in methods:
-                res = [run(method, n, T, seed, args.time_limit, args.threads) for seed in range(args.seeds)]
-                row.append(cell(res))
-            case_rows.append(row)
+            out.append(cell(res))
+            print(n, T, method, out[-1], flush=True)
+        return out
+
+    rows = [[f"{n}x{n}", str(T)] + cells(n, T) for n, T in grid]
+    case_rows = [] if args.quick else [[label] + cells(n, T) for n, T, label in CASE_STUDY]
     cmd = "python benchmarks/mip.py " + " ".join(argv if argv is not None else sys.argv[1:])
     lines = [
         "# Benchmark: time-indexed MIP (seed, tight) and CP-SAT",

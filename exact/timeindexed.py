@@ -145,11 +145,6 @@ def check_start(table: MoveTable, start: np.ndarray, num_labels: int) -> np.ndar
     return s.astype(np.int64)
 
 
-def sequence_from_steps(chosen: list[int | None]) -> list[int]:
-    """Moves of a model solution: the move chosen at each step, ``None`` for "done"."""
-    return [m for m in chosen if m is not None]
-
-
 @dataclass(frozen=True)
 class Problem:
     """What a time-indexed model is built for: a table, a start, a goal, and how its moves map

@@ -31,7 +31,6 @@ class CpsatModel:
     model: cp_model.CpModel
     y: dict[tuple[int, int], cp_model.IntVar]
     T: int
-    trivially_infeasible: bool
 
     def chosen_moves(self, solver: cp_model.CpSolver, num_moves: int) -> list[int | None]:
         out: list[int | None] = []
@@ -142,4 +141,4 @@ def build_cpsat(
         never = mdl.new_bool_var("never")  # reachability alone refutes this horizon
         mdl.add(never == 1)
         mdl.add(never == 0)
-    return CpsatModel(mdl, y, T, infeasible)
+    return CpsatModel(mdl, y, T)
