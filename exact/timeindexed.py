@@ -10,6 +10,10 @@ size, move set and metric, and any puzzle whose moves are guarded permutations.
 * **Label domains** ``dom[t, p, c]``: label ``c`` can be at ``p`` at step ``t`` (reachable from
   the start in ``t`` steps and, for a fixed goal, able to reach the goal in ``T - t``). Variables
   outside the domain are never created.
+* **Move parity**: when every move is an odd permutation and the labels are distinct, the
+  number of moves of any solution has the parity of the start's permutation (relative to the
+  goal): the face-turn QTM cube and the sliding tiles. The models then only consider lengths of
+  that parity (:func:`move_parity`).
 * **Move rules**: sequences that no shortest solution contains (a move then its inverse; two
   moves whose product is one move or nothing, like ``R R`` in HTM; three like ``R R R`` in QTM;
   commuting moves of one axis out of layer order). Forbidding them keeps at least one optimal
@@ -28,6 +32,7 @@ import numpy as np
 from exact.errors import PuzzleoptError, StateError
 from exact.movetable import MoveTable
 from exact.puzzle import Goal, Puzzle
+from exact.ranking import permutation_parity
 
 MAX_HORIZON = 200
 
@@ -92,6 +97,27 @@ def label_domains(table: MoveTable, start: np.ndarray, goal: Goal, T: int, num_l
     for t in range(T - 1, -1, -1):
         np.logical_or.at(back[t], a.src, back[t + 1][a.dst])
     return fwd & back
+
+
+def move_parity(table: MoveTable, start: np.ndarray, goal: Goal) -> int | None:
+    """The parity (0 or 1) every solution length has, or ``None`` when lengths of both parities
+    may occur.
+
+    With distinct labels a state is a permutation of the goal; if every move is an odd
+    permutation of the positions, each move flips the state's parity, so a solution has as many
+    moves, modulo 2, as the start's parity relative to the goal.
+    """
+    s = np.asarray(start, dtype=np.int64)
+    if goal.state is None or np.unique(s).size != s.size:
+        return None
+    g = np.asarray(goal.state, dtype=np.int64)
+    if np.unique(g).size != g.size or not np.array_equal(np.sort(s), np.sort(g)):
+        return None
+    if not permutation_parity(table.perms, check=False).all():
+        return None
+    where = np.empty_like(g)
+    where[g] = np.arange(g.size)  # the goal position of each label
+    return int(permutation_parity(where[s][None, :], check=False)[0])
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ import pyomo.environ as pyo
 
 from exact.movetable import MoveTable
 from exact.puzzle import Goal
-from exact.timeindexed import arcs, label_domains, move_rules
+from exact.timeindexed import arcs, label_domains, move_parity, move_rules
 
 
 def build_tight(
@@ -156,6 +156,10 @@ def build_tight(
         if not fixed(t):
             for (p, i), (q, j) in links:
                 add(m.links, z(p, i, t), z(q, j, t))
+    parity = move_parity(table, start, goal)
+    if parity is not None:  # (T10) the number of moves has the start's parity
+        m.half = pyo.Var(domain=pyo.NonNegativeIntegers, bounds=(0, T // 2))
+        m.parity = pyo.Constraint(expr=sum(moves_at(t) for t in steps) == 2 * m.half + parity)
     if max_moves is not None:
         m.cutoff = pyo.Constraint(expr=sum(moves_at(t) for t in steps) <= max_moves)
     m.moves = pyo.Objective(expr=sum(moves_at(t) for t in steps), sense=pyo.minimize)
