@@ -12,9 +12,9 @@ import csv
 import io
 import json
 import os
-import tempfile
 from pathlib import Path
 
+from exact.atomic import write_chunks
 from exact.errors import PuzzleoptError
 from exact.movetable import MoveTable
 from exact.puzzles.cube.geometry import FACES
@@ -55,16 +55,4 @@ def _frc(i: int, n: int) -> tuple[str, int, int]:
 
 def write_atomic(path: str | os.PathLike, text: str) -> Path:
     """Write ``text`` to ``path`` through a temporary file and a rename, so no half file is left."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return write_chunks(path, [text.encode("utf-8")])

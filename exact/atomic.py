@@ -1,0 +1,32 @@
+"""Atomic file writes: a temporary file in the same folder, fsync, then a rename."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+
+def write_chunks(path: str | os.PathLike, chunks: Iterable[bytes | np.ndarray]) -> Path:
+    """Write ``chunks`` to ``path`` so that readers see the old file or the whole new one.
+
+    Nothing is left behind on failure, Ctrl-C included.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            for chunk in chunks:
+                fh.write(chunk)
+            fh.flush()
+            # Without fsync a crash after the rename can leave a complete name over empty data.
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path

@@ -1,0 +1,115 @@
+"""``python -m exact.ida``: optimal sliding-tile solutions by IDA* with pattern databases.
+
+Examples::
+
+    python -m exact.ida --puzzle tiles15 --tiles "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
+    python -m exact.ida --puzzle tiles15 --instances korf100.tsv --heuristic pdb-663 --json
+
+``--instances`` reads one board per line (the tiles as numbers; a TSV with a ``tiles`` column and
+an optional ``optimal_length`` column, checked when present), shows a progress bar and ends with
+a summary table. Exit codes: 0 every board solved, 2 bad input, 3 a board is unsolvable, 4 a
+limit was reached (or a known optimal length was not matched: never expected, and loud).
+"""
+
+from __future__ import annotations
+
+import csv
+import statistics
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from exact import cli, registry
+from exact.errors import PuzzleoptError
+from exact.ida.solve import ida_tiles
+from exact.pdb.catalog import tile_heuristic, tile_heuristics
+from exact.result import Status
+
+
+def _parser():
+    p = cli.parser("python -m exact.ida", "Optimal sliding-tile solutions by IDA*.")
+    p.add_argument("--puzzle", required=True, help="tiles8, tiles15, tiles24, ... (Korf's goal: blank first)")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--tiles", help='the board, row-major, blank = 0, e.g. "1 0 2 3 4 5 6 7 8"')
+    src.add_argument("--instances", metavar="FILE", help="a file of boards: one per line, or a TSV with a tiles column")
+    p.add_argument("--heuristic", help="manhattan, manhattan-lc or pdb-<partition> (default: the strongest built in)")
+    p.add_argument("--no-mirror", action="store_true", help="pattern databases without the reflected lookup")
+    p.add_argument("--pdb-dir", help="where pattern databases are kept (default: the user cache)")
+    p.add_argument("--time-limit", type=float, help="seconds per board (default: none)")
+    p.add_argument("--node-limit", type=int, help="generated nodes per board (default: none)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    return p
+
+
+def _read_instances(path: str) -> list[tuple[str, np.ndarray, int | None]]:
+    file = Path(path)
+    if not file.is_file():
+        raise PuzzleoptError(f"--instances {path!r}: no such file")
+    lines = [ln for ln in file.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    out = []
+    if lines and "tiles" in lines[0].split("\t"):
+        for i, row in enumerate(csv.DictReader(lines, delimiter="\t")):
+            known = row.get("optimal_length")
+            out.append((row.get("id") or str(i + 1), row["tiles"], int(known) if known else None))
+    else:
+        out = [(str(i + 1), ln, None) for i, ln in enumerate(lines)]
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    puzzle = registry.get(args.puzzle)
+    if not hasattr(puzzle, "rows"):
+        raise PuzzleoptError(f"--puzzle {args.puzzle}: exact.ida solves tile puzzles (tiles8, tiles15, ...)")
+    rows, cols = puzzle.rows, puzzle.cols
+    name = args.heuristic or tile_heuristics(rows, cols)[-1]
+    # Read every board before loading (or building) any table, so bad input fails at once.
+    boards = [("1", puzzle.parse_state(args.tiles), None)] if args.tiles is not None else None
+    if boards is None:
+        boards = [(i, puzzle.parse_state(t), k) for i, t, k in _read_instances(args.instances)]
+    h = tile_heuristic(name, rows, cols, pdb_dir=args.pdb_dir, mirror=not args.no_mirror, progress=not args.no_progress)
+    if args.tiles is not None:
+        res = ida_tiles(puzzle, boards[0][1], h, time_limit=args.time_limit, node_limit=args.node_limit)
+        if args.json:
+            print(res.to_json())
+        else:
+            if res.length is None:
+                why = res.extra.get("proof", f"proven lower bound {res.lower_bound}")
+                print(f"{puzzle.name} with {h.name}: {res.status.value} ({why})")
+            else:
+                print(f"{puzzle.name} with {h.name}: {res.status.value}, {res.length} moves")
+                print(" ".join(res.moves))
+            print(f"nodes {res.nodes:,}, {res.seconds:.3f} s")
+        return res.status.exit_code
+    results, worst = [], cli.EXIT_OK
+    for ident, board, known in tqdm(boards, disable=args.no_progress, desc=f"{puzzle.name} {h.name}", file=sys.stderr):
+        res = ida_tiles(puzzle, board, h, time_limit=args.time_limit, node_limit=args.node_limit)
+        mismatch = known is not None and res.status is Status.OPTIMAL and res.length != known
+        results.append((ident, res, known, mismatch))
+        code = cli.EXIT_LIMIT if mismatch else res.status.exit_code
+        worst = max(worst, code)
+        if args.json:
+            print(res.to_json(id=ident, known_optimal=known))
+    if not args.json:
+        print(f"{'id':>6} {'length':>6} {'known':>6} {'status':>9} {'nodes':>14} {'seconds':>9}")
+        for ident, res, known, mismatch in results:
+            flag = "  MISMATCH" if mismatch else ""
+            print(
+                f"{ident:>6} {res.length if res.length is not None else '-':>6} {known if known else '-':>6} "
+                f"{res.status.value:>9} {res.nodes:>14,} {res.seconds:>9.3f}{flag}"
+            )
+        secs = [r.seconds for _, r, _, _ in results]
+        nodes = sum(r.nodes for _, r, _, _ in results)
+        solved = sum(r.status is Status.OPTIMAL for _, r, _, _ in results)
+        print(
+            f"{solved}/{len(results)} optimal; {sum(secs):.2f} s in all (median {statistics.median(secs):.3f} s), "
+            f"{nodes:,} nodes, {nodes / max(sum(secs), 1e-9) / 1e6:.2f} M nodes/s"
+        )
+    return worst
+
+
+if __name__ == "__main__":
+    sys.exit(cli.run(main))

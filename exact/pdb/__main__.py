@@ -1,0 +1,161 @@
+"""``python -m exact.pdb``: build, list, verify and remove stored pattern databases.
+
+::
+
+    python -m exact.pdb build tiles15-555-a        # build (or just verify) named catalog tables
+    python -m exact.pdb build all --force          # rebuild every catalog table
+    python -m exact.pdb list                       # what is stored, with sizes and status
+    python -m exact.pdb --json verify              # check every stored table (sha256 included)
+    python -m exact.pdb rm tiles15-555-a           # delete a stored table
+
+Tables live in :func:`exact.pdb.store.default_dir` unless ``--pdb-dir`` says otherwise. Names
+come from :func:`exact.pdb.catalog.catalog`; ``verify`` checks a stored table against its
+catalog spec when the catalog knows it, else its own metadata only (format, size, sha256).
+
+Exit codes: 0 done (``verify``: every table is ok), 1 ``verify`` found a missing or bad table,
+2 bad input (unknown table name, bad option; one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from exact import cli
+from exact.pdb.catalog import catalog
+from exact.pdb.store import PdbError, check, check_stored, default_dir, list_tables, load, remove
+
+EXIT_BAD_TABLE = 1
+EPILOG = "exit codes: 0 done, 1 verify found a missing or bad table, 2 bad input"
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = cli.parser("python -m exact.pdb", "Build, list, verify and remove stored pattern databases.")
+    p.epilog = EPILOG
+    p.add_argument(
+        "--pdb-dir", type=Path, default=None, metavar="DIR", help=f"where tables live (default {default_dir()})"
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar while building")
+    sub = p.add_subparsers(dest="command", required=True, metavar="{build,list,verify,rm}")
+    b = sub.add_parser("build", help="build catalog tables that are missing or invalid")
+    b.add_argument("names", nargs="+", metavar="NAME", help="catalog table names, or 'all'")
+    b.add_argument("--force", action="store_true", help="rebuild even when the stored table is valid")
+    sub.add_parser("list", help="one line per stored table")
+    v = sub.add_parser("verify", help="check stored tables (all if no NAME is given)")
+    v.add_argument("names", nargs="*", metavar="NAME")
+    r = sub.add_parser("rm", help="delete stored tables")
+    r.add_argument("names", nargs="+", metavar="NAME")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand (see the module docstring); returns the exit code."""
+    args = _parser().parse_args(argv)
+    directory = default_dir() if args.pdb_dir is None else args.pdb_dir
+    if args.command == "build":
+        return _build(args.names, directory, args.force, not args.no_progress, args.json)
+    if args.command == "list":
+        return _list(directory, args.json)
+    if args.command == "verify":
+        return _verify(args.names, directory, args.json)
+    return _rm(args.names, directory, args.json)
+
+
+def _known(specs: dict) -> str:
+    return ", ".join(sorted(specs)) if specs else "none (the catalog is empty)"
+
+
+def _build(names: list[str], directory: Path, force: bool, progress: bool, as_json: bool) -> int:
+    specs = catalog()
+    if "all" in names:
+        names = sorted(specs)
+    unknown = [n for n in names if n not in specs]
+    if unknown:
+        known = _known(specs)
+        raise PdbError(f"unknown table name(s) {', '.join(unknown)}; known names: {known}; 'all' builds every one")
+    report = []
+    for name in dict.fromkeys(names):  # keeps order, drops repeats
+        announced: list[str] = []
+
+        def log(message: str, announced: list[str] = announced) -> None:
+            announced.append(message)
+            print(message, file=sys.stderr)
+
+        table = load(specs[name](), directory, rebuild=force, progress=progress, log=log)
+        # load() announces every build through log, so a silent load found a valid table.
+        report.append({**table.meta, "built": bool(announced)})
+        del table
+    if as_json:
+        print(json.dumps(report))
+    elif not report:
+        print("the catalog is empty: nothing to build")
+    for meta in [] if as_json else report:
+        how = f"built in {meta['build_seconds']:.1f} s" if meta["built"] else "already valid"
+        print(f"{meta['name']}: {how}, {meta['entries']} entries, {meta['bytes'] / 1e6:.1f} MB in {directory}")
+    return cli.EXIT_OK
+
+
+def _list(directory: Path, as_json: bool) -> int:
+    tables = list_tables(directory)
+    if as_json:
+        print(json.dumps(tables))
+        return cli.EXIT_OK
+    if not tables:
+        print(f"no tables in {directory}")
+        return cli.EXIT_OK
+    rows = [("name", "entries", "packed", "MB", "build s", "status")]
+    for t in tables:
+        size = f"{t['bytes'] / 1e6:.1f}" if isinstance(t.get("bytes"), int) else "?"
+        secs = t.get("build_seconds")
+        secs = f"{secs:.1f}" if isinstance(secs, (int, float)) else "?"
+        rows.append((t["name"], str(t.get("entries", "?")), str(t.get("packed", "?")), size, secs, t["status"]))
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    for r in rows:
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))), r[5])
+    return cli.EXIT_OK
+
+
+def _stored_names(directory: Path) -> list[str]:
+    # From the file names alone: list_tables() would hash every table just to name it.
+    return sorted({p.stem for p in directory.glob("*.json")} | {p.stem for p in directory.glob("*.bin")})
+
+
+def _verify(names: list[str], directory: Path, as_json: bool) -> int:
+    specs = catalog()
+    if not names:
+        names = _stored_names(directory)
+    results = []
+    for name in dict.fromkeys(names):
+        reason = check(specs[name](), directory) if name in specs else check_stored(name, directory)
+        results.append({"name": name, "status": "ok" if reason is None else reason})
+    if as_json:
+        print(json.dumps(results))
+    elif not results:
+        print(f"no tables in {directory}")
+    for r in [] if as_json else results:
+        print(f"{r['name']}: {r['status']}")
+    return cli.EXIT_OK if all(r["status"] == "ok" for r in results) else EXIT_BAD_TABLE
+
+
+def _rm(names: list[str], directory: Path, as_json: bool) -> int:
+    stored = set(_stored_names(directory))
+    missing = [n for n in names if n not in stored]
+    if missing:
+        # Nothing is removed unless every name is there, so a typo does not half-run the command.
+        raise PdbError(
+            f"no stored table named {', '.join(missing)} in {directory}; 'python -m exact.pdb list' shows what is there"
+        )
+    removed = [n for n in dict.fromkeys(names) if remove(n, directory)]
+    if as_json:
+        print(json.dumps({"removed": removed, "directory": str(directory)}))
+    else:
+        for name in removed:
+            print(f"removed {name} from {directory}")
+    return cli.EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(cli.run(main))

@@ -1,0 +1,83 @@
+"""The named tables that ``python -m exact.pdb`` and the solvers know, and the tile heuristics
+built from them.
+
+Tile partitions (Korf's goal, cells numbered row-major, the blank home at cell 0)::
+
+     0  1  2  3     555: a = 1 2 3 5 6, b = 4 8 9 12 13, c = 7 10 11 14 15
+     4  5  6  7     663: a = 1 2 3 5 6 7, b = 4 8 9 12 13 14, c = 10 11 15
+     8  9 10 11
+    12 13 14 15
+
+On the 8-puzzle, ``44`` is ``1 2 3 4`` and ``5 6 7 8``. Not built yet: the 7-8 partition of the
+15-puzzle and the 6-6-6-6 of the 24-puzzle (their builders' states, ``16!/8!`` and ``25!/18!``
+with the blank, need a disk-based or blank-free builder; see docs/pdb.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from exact.errors import PuzzleoptError
+from exact.pdb.build import build_tile_pattern
+from exact.pdb.heuristic import TileHeuristic, additive, manhattan
+from exact.pdb.pattern import TilePattern, check_partition
+from exact.pdb.store import TableSpec, load
+
+PARTITIONS: dict[tuple[int, int], dict[str, list[tuple[int, ...]]]] = {
+    (3, 3): {"44": [(1, 2, 3, 4), (5, 6, 7, 8)]},
+    (4, 4): {
+        "555": [(1, 2, 3, 5, 6), (4, 8, 9, 12, 13), (7, 10, 11, 14, 15)],
+        "663": [(1, 2, 3, 5, 6, 7), (4, 8, 9, 12, 13, 14), (10, 11, 15)],
+    },
+}
+
+
+def tile_spec(pattern: TilePattern) -> TableSpec:
+    """The stored table of one tile pattern (one byte per entry: values reach 30 and more)."""
+    return TableSpec(
+        name=pattern.name,
+        puzzle=f"tiles{pattern.cells - 1}",
+        pattern={"rows": pattern.rows, "cols": pattern.cols, "tiles": list(pattern.tiles), "goal": "korf"},
+        entries=pattern.entries,
+        packed=False,
+        build=lambda advance: build_tile_pattern(pattern, advance),
+        progress_total=pattern.states,
+    )
+
+
+def catalog() -> dict[str, Callable[[], TableSpec]]:
+    """Table name -> a function that returns its spec (cheap: nothing is built)."""
+    out: dict[str, Callable[[], TableSpec]] = {}
+    for (rows, cols), parts in PARTITIONS.items():
+        for groups in parts.values():
+            for pattern in check_partition(rows, cols, groups):
+                out[pattern.name] = lambda p=pattern: tile_spec(p)
+    return out
+
+
+def tile_heuristics(rows: int, cols: int) -> list[str]:
+    """The heuristic names for a board: ``manhattan``, ``manhattan-lc`` and ``pdb-<partition>``."""
+    return ["manhattan", "manhattan-lc"] + [f"pdb-{k}" for k in PARTITIONS.get((rows, cols), {})]
+
+
+def tile_heuristic(
+    name: str,
+    rows: int,
+    cols: int,
+    *,
+    pdb_dir: str | Path | None = None,
+    mirror: bool = True,
+    progress: bool = True,
+) -> TileHeuristic:
+    """A tile heuristic by name; pattern tables are loaded from ``pdb_dir`` (the user cache by
+    default) and built there first when missing or damaged.
+    """
+    known = tile_heuristics(rows, cols)
+    if name not in known:
+        raise PuzzleoptError(f"heuristic {name!r} is unknown for {rows}x{cols} boards; use one of {', '.join(known)}")
+    if name.startswith("manhattan"):
+        return manhattan(rows, cols, linear_conflicts=name == "manhattan-lc")
+    patterns = check_partition(rows, cols, PARTITIONS[(rows, cols)][name[4:]])
+    tables = [load(tile_spec(p), pdb_dir, progress=progress).data for p in patterns]
+    return additive(name, patterns, tables, mirror=mirror and rows == cols)

@@ -1,0 +1,163 @@
+"""Tile pattern databases and IDA*: lower bounds against BFS, optimal lengths, honest limits."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exact import registry
+from exact.bfs import distance_table
+from exact.ida import ida_tiles
+from exact.ida.__main__ import main as ida_main
+from exact.pdb import TilePattern, additive, manhattan, tile_heuristic
+from exact.pdb.build import build_tile_pattern
+from exact.pdb.catalog import tile_spec
+from exact.pdb.store import check
+from exact.puzzles.tiles import TilesSpace
+from exact.result import Status
+from tests.conftest import SHARED_DATA
+
+
+@pytest.fixture(scope="module")
+def eight():
+    p = registry.get("tiles8")
+    space = TilesSpace(3, 3)
+    dist = distance_table(space, p.table, p.goal)
+    patterns = [TilePattern(3, 3, (1, 2, 3, 4)), TilePattern(3, 3, (5, 6, 7, 8))]
+    tables = [build_tile_pattern(q) for q in patterns]
+    return p, space, dist, patterns, tables
+
+
+def _heuristics(patterns, tables):
+    return [
+        manhattan(3, 3, linear_conflicts=False),
+        manhattan(3, 3),
+        additive("pdb-44", patterns, tables, mirror=False),
+        additive("pdb-44", patterns, tables, mirror=True),
+    ]
+
+
+def test_heuristics_are_lower_bounds(eight) -> None:
+    p, space, dist, patterns, tables = eight
+    states = space.unrank(np.random.default_rng(0).integers(0, len(dist), 3000))
+    d = dist[space.rank(states)].astype(np.int64)
+    for h in _heuristics(patterns, tables):
+        assert h.admissible
+        v = h(states)
+        assert (v <= d).all(), h.name
+        assert (v[d == 0] == 0).all()
+    for q, t in zip(patterns, tables):  # each pattern alone, and the two together (additivity)
+        assert (t[q.rank(states)] <= d).all()
+    both = tables[0][patterns[0].rank(states)].astype(int) + tables[1][patterns[1].rank(states)]
+    assert (both <= d).all() and both.mean() > 0.7 * d.mean()
+
+
+def test_consistent_heuristics_change_by_at_most_one_per_move(eight) -> None:
+    p, space, dist, patterns, tables = eight
+    states = space.unrank(np.random.default_rng(1).integers(0, len(dist), 500))
+    children, ids = p.expand(states)
+    for h in _heuristics(patterns, tables):
+        if not h.consistent:
+            continue
+        hs = h(states)
+        for a in range(children.shape[1]):
+            ok = ids[:, a] >= 0
+            assert (np.abs(h(children[ok, a]) - hs[ok]) <= 1).all(), h.name
+
+
+def test_table_values_are_exact_pattern_distances(eight) -> None:
+    # the goal placement is 0, and a value is never more than the full puzzle's distance of any
+    # state with that placement; the largest value of the 1-2-3-4 pattern is reached
+    p, space, dist, patterns, tables = eight
+    q, t = patterns[0], tables[0]
+    assert t[q.rank(p.goal[None])[0]] == 0
+    assert len(t) == 9 * 8 * 7 * 6 and t.max() < 255
+
+
+@given(st.permutations(list(range(9))))
+def test_pattern_rank_is_in_range_and_matches_positions(perm) -> None:
+    q = TilePattern(3, 3, (2, 5, 7))
+    board = np.array(perm, dtype=np.uint8)
+    r = int(q.rank(board[None])[0])
+    assert 0 <= r < q.entries
+    cells = [int(np.flatnonzero(board == t)[0]) for t in q.tiles]
+    assert q.positions(board[None])[0].tolist() == cells
+
+
+def test_ida_equals_bfs_on_the_8_puzzle(eight) -> None:
+    p, space, dist, patterns, tables = eight
+    rng = np.random.default_rng(2)
+    states = space.unrank(rng.integers(0, len(dist), 60))
+    for h in (manhattan(3, 3), additive("pdb-44", patterns, tables)):
+        for s in states:
+            r = ida_tiles(p, s, h)
+            assert r.status is Status.OPTIMAL and r.length == dist[space.rank(s[None])[0]] == r.lower_bound
+
+
+def test_limits_and_unsolvable(eight) -> None:
+    p, space, dist, patterns, tables = eight
+    far = space.unrank(int(np.flatnonzero(dist == dist.max())[0]))
+    r = ida_tiles(p, far, manhattan(3, 3, linear_conflicts=False), node_limit=50)
+    assert r.status is Status.LIMIT and r.length is None
+    assert manhattan(3, 3, False)(far[None])[0] <= r.lower_bound <= dist.max()
+    bad = p.goal.copy()
+    bad[[1, 2]] = bad[[2, 1]]
+    assert ida_tiles(p, bad, manhattan(3, 3)).status is Status.UNSOLVABLE
+
+
+KORF_SLICE = ("2", "9", "12", "56")  # among the easiest of Korf's 100 for the 5-5-5 tables
+
+
+@pytest.fixture(scope="module")
+def korf_rows():
+    path = SHARED_DATA / "tiles" / "korf100.tsv"
+    if not path.exists():
+        pytest.skip(f"reference data {path} is not present (it lives beside the repository, in ../shared/data)")
+    with open(path) as fh:
+        return {row["id"]: row for row in csv.DictReader(fh, delimiter="\t")}
+
+
+def test_korf_slice_with_555(tmp_path_factory, korf_rows) -> None:
+    pdb_dir = tmp_path_factory.mktemp("pdb")
+    h = tile_heuristic("pdb-555", 4, 4, pdb_dir=pdb_dir, progress=False)
+    p = registry.get("tiles15")
+    for ident in KORF_SLICE:
+        row = korf_rows[ident]
+        r = ida_tiles(p, p.parse_state(row["tiles"]), h, time_limit=120)
+        assert r.status is Status.OPTIMAL and r.length == int(row["optimal_length"]), ident
+
+
+def test_damaged_table_is_rebuilt(tmp_path, eight) -> None:
+    messages: list[str] = []
+    h = tile_heuristic("pdb-44", 3, 3, pdb_dir=tmp_path, progress=False)
+    pattern = TilePattern(3, 3, (1, 2, 3, 4))
+    path = tmp_path / f"{pattern.name}.bin"
+    raw = bytearray(path.read_bytes())
+    raw[100] ^= 0x7
+    path.write_bytes(bytes(raw))
+    assert "corrupt" in check(tile_spec(pattern), tmp_path)
+    from exact.pdb import store
+
+    again = store.load(tile_spec(pattern), tmp_path, progress=False, log=messages.append)
+    assert messages and "rebuilding" in messages[0]
+    assert np.array_equal(np.asarray(again.data), eight[4][0])
+    assert tile_heuristic("pdb-44", 3, 3, pdb_dir=tmp_path, progress=False).tables.tobytes() == h.tables.tobytes()
+
+
+def test_cli(tmp_path, capsys) -> None:
+    f = tmp_path / "boards.tsv"
+    f.write_text("id\ttiles\toptimal_length\na\t1 2 0 3 4 5 6 7 8\t2\nb\t3 1 2 0 4 5 6 7 8\t1\n")
+    assert ida_main(["--puzzle", "tiles8", "--instances", str(f), "--pdb-dir", str(tmp_path), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "2/2 optimal" in out
+    assert ida_main(["--puzzle", "tiles8", "--tiles", "1 0 2 3 4 5 6 7 8", "--heuristic", "manhattan", "--json"]) == 0
+    assert '"status": "optimal"' in capsys.readouterr().out
+    from exact import cli
+
+    assert cli.run(ida_main, ["--puzzle", "tiles8", "--tiles", "1 0 2"]) == 2
+    assert "expected 9 numbers" in capsys.readouterr().err
+    assert cli.run(ida_main, ["--puzzle", "tiles8", "--tiles", "0 1 2 3 4 5 6 8 7", "--heuristic", "manhattan"]) == 3
