@@ -9,7 +9,7 @@
 
 from exact.pdb.catalog import PARTITIONS, catalog, tile_heuristic, tile_heuristics
 from exact.pdb.heuristic import TileHeuristic, additive, manhattan
-from exact.pdb.pattern import TilePattern
+from exact.pdb.pattern import TilePattern, check_partition
 from exact.pdb.store import PdbError, Table, TableSpec, default_dir, load
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "TilePattern",
     "additive",
     "catalog",
+    "check_partition",
     "default_dir",
     "load",
     "manhattan",
