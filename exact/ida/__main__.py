@@ -4,6 +4,7 @@ Examples::
 
     python -m exact.ida --puzzle tiles15 --tiles "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
     python -m exact.ida --puzzle tiles15 --instances korf100.tsv --heuristic pdb-663 --json
+    python -m exact.ida --puzzle cube3 --scramble "R U F' L2 D B'" --metric htm
 
 ``--instances`` reads one board per line (the tiles as numbers; a TSV with a ``tiles`` column and
 an optional ``optimal_length`` column, checked when present), shows a progress bar and ends with
@@ -24,16 +25,19 @@ from tqdm import tqdm
 
 from exact import cli, registry
 from exact.errors import PuzzleoptError
-from exact.ida.solve import ida_tiles
+from exact.ida.solve import ida_cube, ida_tiles
 from exact.pdb.catalog import tile_heuristic, tile_heuristics
 from exact.result import Status
 
 
 def _parser():
     p = cli.parser("python -m exact.ida", "Optimal sliding-tile solutions by IDA*.")
-    p.add_argument("--puzzle", required=True, help="tiles8, tiles15, tiles24, ... (Korf's goal: blank first)")
+    p.add_argument("--puzzle", required=True, help="tiles8, tiles15, ... (Korf's goal: blank first) or cube3")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--tiles", help='the board, row-major, blank = 0, e.g. "1 0 2 3 4 5 6 7 8"')
+    src.add_argument("--scramble", help="cube3: start from the solved cube turned by these face moves")
+    src.add_argument("--facelets", help="cube3: the start as 54 facelets (kociemba's URFDLB), centres home")
+    p.add_argument("--metric", default="htm", choices=["htm", "qtm"], help="cube3: the metric (default htm)")
     src.add_argument("--instances", metavar="FILE", help="a file of boards: one per line, or a TSV with a tiles column")
     p.add_argument("--heuristic", help="manhattan, manhattan-lc or pdb-<partition> (default: the strongest built in)")
     p.add_argument("--no-mirror", action="store_true", help="pattern databases without the reflected lookup")
@@ -59,8 +63,40 @@ def _read_instances(path: str) -> list[tuple[str, np.ndarray, int | None]]:
     return out
 
 
+def _cube(args) -> int:
+    if args.tiles is not None or args.instances is not None:
+        raise PuzzleoptError("--puzzle cube3 takes --scramble or --facelets, not --tiles or --instances")
+    puzzle = registry.get("cube3", moves="faces", metric=args.metric)
+    if args.scramble is not None:
+        start = puzzle.table.apply(puzzle.goal, args.scramble)
+    else:
+        start = puzzle.parse_state(args.facelets)
+    res = ida_cube(
+        puzzle,
+        start,
+        pdb_dir=args.pdb_dir,
+        time_limit=args.time_limit,
+        node_limit=args.node_limit,
+        progress=not args.no_progress,
+    )
+    if args.json:
+        print(res.to_json(scramble=args.scramble, facelets=puzzle.format_state(start)))
+    else:
+        print(
+            f"cube3 ({args.metric.upper()}) with Korf's tables: {res.status.value}, "
+            + (f"{res.length} moves" if res.length is not None else f"proven lower bound {res.lower_bound}")
+        )
+        print(" ".join(res.moves))
+        print(f"nodes {res.nodes:,}, {res.seconds:.3f} s")
+    return res.status.exit_code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.puzzle == "cube3":
+        return _cube(args)
+    if args.scramble is not None or args.facelets is not None:
+        raise PuzzleoptError(f"--scramble and --facelets are for --puzzle cube3, not {args.puzzle}")
     puzzle = registry.get(args.puzzle)
     if not hasattr(puzzle, "rows"):
         raise PuzzleoptError(f"--puzzle {args.puzzle}: exact.ida solves tile puzzles (tiles8, tiles15, ...)")

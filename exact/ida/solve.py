@@ -8,7 +8,7 @@ import numba
 import numpy as np
 
 from exact.errors import PuzzleoptError
-from exact.ida.tiles import EXHAUSTED, FOUND, TileSearch
+from exact.ida.tiles import EXHAUSTED, FOUND, PAUSED, TileSearch
 from exact.pdb.heuristic import TileHeuristic
 from exact.result import SolveResult, Status
 
@@ -50,26 +50,29 @@ def ida_tiles(
 
     def result(moves, status, bound, nodes, extra=None):
         rows = puzzle.table.parse(" ".join(moves), start) if moves else []
-        return SolveResult.build(
-            puzzle,
-            start,
-            rows,
-            status,
-            lower_bound=bound,
-            nodes=nodes,
-            seconds=time.perf_counter() - t0,
-            solver="ida*",
-            solver_version=f"puzzleopt numba {numba.__version__}",
-            settings=settings,
-            extra=extra or {},
-        )
+        return _result(puzzle, start, rows, status, bound, nodes, t0, settings, extra)
 
     if not puzzle.is_solvable(start):
         return result([], Status.UNSOLVABLE, None, 0, {"proof": "permutation parity differs from the blank's"})
-    search = TileSearch.create(start, heuristic)
-    bound, nodes, iterations = search.root_h, 0, []
     if bool(puzzle.is_goal(start[None])[0]):
         return result([], Status.OPTIMAL, 0, 0)
+    search = TileSearch.create(start, heuristic)
+    code, bound, nodes, iterations = deepen(search, t0, time_limit, node_limit)
+    if code == FOUND:
+        # every threshold below `bound` was exhausted, so no solution is shorter
+        moves = search.moves()
+        return result(moves, Status.OPTIMAL, len(moves), nodes, {"iterations": iterations})
+    return result([], Status.LIMIT, bound, nodes, {"iterations": iterations})
+
+
+def deepen(search, t0: float, time_limit: float | None, node_limit: int | None):
+    """Run IDA* iterations on a resumable ``search`` until it finds a solution or a limit.
+
+    Returns:
+        (code, bound, nodes, iterations): ``FOUND`` or ``PAUSED`` (a limit); ``bound`` is the
+        solution length when found, else the proven lower bound.
+    """
+    bound, nodes, iterations = search.root_h, 0, []
     while True:
         search.restart()
         it_nodes = 0
@@ -77,16 +80,92 @@ def ida_tiles(
             budget = CHUNK if node_limit is None else min(CHUNK, node_limit - nodes)
             if budget <= 0 or (time_limit is not None and time.perf_counter() - t0 > time_limit):
                 iterations.append({"bound": bound, "nodes": it_nodes, "complete": False})
-                return result([], Status.LIMIT, bound, nodes, {"iterations": iterations})
+                return PAUSED, bound, nodes, iterations
             code, k = search.run(bound, budget)
             nodes += k
             it_nodes += k
             if code == FOUND:
                 iterations.append({"bound": bound, "nodes": it_nodes, "complete": False})
-                moves = search.moves()
-                # every threshold below `bound` was exhausted, so no solution is shorter
-                return result(moves, Status.OPTIMAL, len(moves), nodes, {"iterations": iterations})
+                return FOUND, bound, nodes, iterations
             if code == EXHAUSTED:
                 break
         iterations.append({"bound": bound, "nodes": it_nodes, "complete": True})
         bound = int(search.acc[0])
+
+
+def _result(puzzle, start, rows, status, bound, nodes, t0, settings, extra) -> SolveResult:
+    return SolveResult.build(
+        puzzle,
+        start,
+        rows,
+        status,
+        lower_bound=bound,
+        nodes=nodes,
+        seconds=time.perf_counter() - t0,
+        solver="ida*",
+        solver_version=f"puzzleopt numba {numba.__version__}",
+        settings=settings,
+        extra=extra or {},
+    )
+
+
+def ida_cube(
+    puzzle,
+    start: np.ndarray,
+    *,
+    pdb_dir=None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    progress: bool = True,
+    patterns=None,
+) -> SolveResult:
+    """A shortest solution of a 3x3x3 by IDA* with Korf's three pattern databases.
+
+    Args:
+        puzzle: A ``cube3`` puzzle with the ``faces`` move set (QTM or HTM).
+        start: Facelet state ``(54,)`` with the centres home (face moves never turn them).
+        pdb_dir: Where the tables are kept (the user cache by default); built there on first use
+            (a few minutes each on one core).
+        time_limit, node_limit: As in :func:`ida_tiles`.
+    """
+    from exact.ida.cube import CubeSearch
+    from exact.pdb.catalog import cube_spec
+    from exact.pdb.cube import cubie_moves, korf_patterns
+    from exact.pdb.store import load
+    from exact.puzzles.cube.cubies import centre_facelets, read_cubies
+    from exact.timeindexed import move_rules
+
+    table = puzzle.table
+    meta = table.metadata
+    if meta.get("n") != 3 or meta.get("moves") != "faces":
+        raise PuzzleoptError(f"IDA* on the cube needs cube3 with the faces move set, not {table.description}")
+    start = np.asarray(start)
+    if not np.array_equal(start[centre_facelets(3)], np.arange(6)):
+        raise PuzzleoptError("the start's centres are not home: turn the whole cube first (face moves never move them)")
+    metric = meta.get("metric", "htm")
+    names = "korf" if patterns is None else "+".join(p.name for p in patterns)
+    settings = {"heuristic": f"{names}-{metric}", "time_limit": time_limit, "node_limit": node_limit}
+    t0 = time.perf_counter()
+    if bool(puzzle.is_goal(start[None])[0]):
+        return _result(puzzle, start, [], Status.OPTIMAL, 0, 0, t0, settings, {})
+    c = read_cubies(start, 3)
+    pos_ori = []
+    for perm, ori in ((c.corner_perm, c.corner_ori), (c.edge_perm, c.edge_ori)):
+        pos = np.empty(len(perm), np.int64)
+        pos[perm] = np.arange(len(perm))
+        pos_ori += [pos, np.asarray(ori, np.int64)[pos]]
+    tables = []
+    for pattern in patterns or korf_patterns(metric):
+        stored = load(cube_spec(pattern), pdb_dir, progress=progress)
+        tables += [np.asarray(stored.data), np.array(pattern.pieces, np.int64)]
+    forbid = np.zeros((table.num_moves, table.num_moves), dtype=np.bool_)
+    for a, b in move_rules(table).pairs:
+        forbid[a, b] = True
+    search = CubeSearch.create(tuple(pos_ori), cubie_moves(table), forbid, tuple(tables))
+    code, bound, nodes, iterations = deepen(search, t0, time_limit, node_limit)
+    if code == FOUND:
+        moves = search.moves()
+        return _result(
+            puzzle, start, moves, Status.OPTIMAL, len(moves), nodes, t0, settings, {"iterations": iterations}
+        )
+    return _result(puzzle, start, [], Status.LIMIT, bound, nodes, t0, settings, {"iterations": iterations})

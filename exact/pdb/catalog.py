@@ -19,7 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from exact.errors import PuzzleoptError
+from exact.moves import cube_moves
 from exact.pdb.build import build_tile_pattern
+from exact.pdb.cube import CubePattern, build_cube_pattern, korf_patterns
 from exact.pdb.heuristic import TileHeuristic, additive, manhattan
 from exact.pdb.pattern import TilePattern, check_partition
 from exact.pdb.store import TableSpec, load
@@ -46,9 +48,24 @@ def tile_spec(pattern: TilePattern) -> TableSpec:
     )
 
 
+def cube_spec(pattern: CubePattern) -> TableSpec:
+    """The stored table of a 3x3x3 pattern (4 bits per entry: cube values stay below 16)."""
+    return TableSpec(
+        name=pattern.name,
+        puzzle="cube3",
+        pattern={"kind": pattern.kind, "pieces": list(pattern.pieces), "metric": pattern.metric, "moves": "faces"},
+        entries=pattern.entries,
+        packed=True,
+        build=lambda advance: build_cube_pattern(pattern, cube_moves(3, "faces", pattern.metric), advance),
+    )
+
+
 def catalog() -> dict[str, Callable[[], TableSpec]]:
     """Table name -> a function that returns its spec (cheap: nothing is built)."""
     out: dict[str, Callable[[], TableSpec]] = {}
+    for metric in ("htm", "qtm"):
+        for cp in korf_patterns(metric):
+            out[cp.name] = lambda p=cp: cube_spec(p)
     for (rows, cols), parts in PARTITIONS.items():
         for groups in parts.values():
             for pattern in check_partition(rows, cols, groups):

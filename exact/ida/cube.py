@@ -1,0 +1,162 @@
+"""IDA* for the 3x3x3 with Korf's pattern databases, in numba.
+
+The state is tracked piece by piece (:mod:`exact.pdb.cube`), one row per depth, so that undoing
+a move is going up a row. Move pruning uses the project's move rules
+(:func:`exact.timeindexed.move_rules`): never the same face twice in a row, opposite faces in
+one order. ``h = max`` of the three tables (4-bit packed). Like the tile search, the kernel
+stops after a node budget and resumes, so limits are checked between budgets.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from exact.ida.tiles import EXHAUSTED, FOUND, PAUSED
+from exact.pdb.cube import pattern_rank
+
+
+@njit(cache=True)
+def _nibble(data, i):  # pragma: no cover - numba
+    b = data[i >> 1]
+    return (b >> 4) if (i & 1) else (b & 15)
+
+
+@njit(cache=True)
+def _lookup(data, pos, ori, pieces, slots, base):  # pragma: no cover - numba
+    k = pieces.shape[0]
+    free = k - 1 if k == slots else k  # all pieces: the last orientation follows from the others
+    return _nibble(data, pattern_rank(pos, ori, pieces, slots, base, free))
+
+
+@njit(cache=True)
+def cube_h(cpos, cori, epos, eori, corners, cpieces, edges_a, apieces, edges_b, bpieces):  # pragma: no cover
+    h = _lookup(corners, cpos, cori, cpieces, 8, 3)
+    a = _lookup(edges_a, epos, eori, apieces, 12, 2)
+    if a > h:
+        h = a
+    b = _lookup(edges_b, epos, eori, bpieces, 12, 2)
+    if b > h:
+        h = b
+    return np.int64(h)
+
+
+@njit(cache=True)
+def _search(
+    cp,
+    co,
+    ep,
+    eo,
+    depth,
+    tried,
+    path,
+    acc,
+    bound,
+    budget,
+    forbid,
+    cto,
+    ctw,
+    eto,
+    eflip,
+    corners,
+    cpieces,
+    edges_a,
+    apieces,
+    edges_b,
+    bpieces,
+):  # pragma: no cover - numba
+    moves = cto.shape[0]
+    nodes = 0
+    while True:
+        if nodes >= budget:
+            return PAUSED, nodes
+        d = depth[0]
+        if tried[d] >= moves:
+            if d == 0:
+                return EXHAUSTED, nodes
+            depth[0] = d - 1
+            continue
+        m = tried[d]
+        tried[d] = m + 1
+        if d > 0 and forbid[path[d - 1], m]:
+            continue
+        for i in range(8):
+            s = cp[d, i]
+            cp[d + 1, i] = cto[m, s]
+            co[d + 1, i] = (co[d, i] + ctw[m, s]) % 3
+        for i in range(12):
+            s = ep[d, i]
+            ep[d + 1, i] = eto[m, s]
+            eo[d + 1, i] = (eo[d, i] + eflip[m, s]) % 2
+        nodes += 1
+        h = cube_h(cp[d + 1], co[d + 1], ep[d + 1], eo[d + 1], corners, cpieces, edges_a, apieces, edges_b, bpieces)
+        f = d + 1 + h
+        if f > bound:
+            if f < acc[0]:
+                acc[0] = f
+            continue
+        path[d] = m
+        if h == 0:
+            solved = True
+            for i in range(8):
+                if cp[d + 1, i] != i or co[d + 1, i] != 0:
+                    solved = False
+            for i in range(12):
+                if ep[d + 1, i] != i or eo[d + 1, i] != 0:
+                    solved = False
+            if solved:
+                depth[0] = d + 1
+                return FOUND, nodes
+        depth[0] = d + 1
+        tried[d + 1] = 0
+
+
+class CubeSearch:
+    """The resumable state of one IDA* run on a 3x3x3 (made by :meth:`create`)."""
+
+    @classmethod
+    def create(cls, pos_ori, cubie_moves, forbid, tables, max_depth: int = 40) -> CubeSearch:
+        """``pos_ori``: (corner pos, corner ori, edge pos, edge ori) of the start, piece by piece;
+        ``tables``: (corner data, corner pieces, edges-a data, pieces, edges-b data, pieces)."""
+        self = cls()
+        rows = max_depth + 2
+        self.cp = np.zeros((rows, 8), np.int64)
+        self.co = np.zeros((rows, 8), np.int64)
+        self.ep = np.zeros((rows, 12), np.int64)
+        self.eo = np.zeros((rows, 12), np.int64)
+        self.cp[0], self.co[0], self.ep[0], self.eo[0] = pos_ori
+        self.depth = np.zeros(1, np.int64)
+        self.tried = np.zeros(rows, np.int64)
+        self.path = np.zeros(rows, np.int64)
+        self.acc = np.array([np.iinfo(np.int64).max], np.int64)
+        self.forbid = forbid
+        self.cm = (cubie_moves.corner_to, cubie_moves.corner_twist, cubie_moves.edge_to, cubie_moves.edge_flip)
+        self.tables = tables
+        self.root_h = int(cube_h(self.cp[0], self.co[0], self.ep[0], self.eo[0], *tables))
+        return self
+
+    def restart(self) -> None:
+        self.depth[0] = 0
+        self.tried[0] = 0
+        self.acc[0] = np.iinfo(np.int64).max
+
+    def run(self, bound: int, budget: int) -> tuple[int, int]:
+        code, nodes = _search(
+            self.cp,
+            self.co,
+            self.ep,
+            self.eo,
+            self.depth,
+            self.tried,
+            self.path,
+            self.acc,
+            bound,
+            budget,
+            self.forbid,
+            *self.cm,
+            *self.tables,
+        )
+        return int(code), int(nodes)
+
+    def moves(self) -> list[int]:
+        return [int(m) for m in self.path[: int(self.depth[0])]]

@@ -1,0 +1,174 @@
+"""Cube pattern databases (Korf 1997): corners, and two sets of six edges, for the 3x3x3.
+
+Pieces are tracked piece by piece: ``pos[i]`` is the slot of piece ``i`` and ``ori[i]`` its twist
+(corners: 0..2, edges: 0..1), in the slot and piece order of :mod:`exact.puzzles.cube.cubies`
+(kociemba's). A move sends the piece in slot ``s`` to slot ``to[m, s]`` and adds
+``twist[m, s]`` to its orientation; both are read off the facelet move table
+(:func:`cubie_moves`), so the same code serves QTM and HTM.
+
+A pattern is a set of ``k`` pieces of one kind. Its rank is the rank of their slots as a partial
+permutation, times ``base ** free``, plus their orientations as digits (``free = k - 1`` for all
+eight corners, whose last twist follows from the others; ``k`` otherwise). Tables: the corners
+``8! * 3^7 = 88,179,840`` entries, six edges ``12!/6! * 2^6 = 42,577,920``, each 4 bits.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from exact.errors import PuzzleoptError
+from exact.movetable import MoveTable
+from exact.puzzles.cube.cubies import read_cubies
+from exact.puzzles.cube.state import solved_state
+from exact.ranking import partial_rank_row, partial_unrank_row
+
+
+@dataclass(frozen=True)
+class CubieMoves:
+    """Piece moves of a 3x3x3 face-move table.
+
+    Attributes:
+        corner_to, edge_to: int64 ``(M, 8)``, ``(M, 12)``: slot a piece in slot ``s`` goes to.
+        corner_twist, edge_flip: int64, same shapes: orientation added to a piece leaving ``s``.
+    """
+
+    corner_to: np.ndarray
+    corner_twist: np.ndarray
+    edge_to: np.ndarray
+    edge_flip: np.ndarray
+
+
+def cubie_moves(table: MoveTable) -> CubieMoves:
+    """Read the piece moves off a 3x3x3 facelet move table whose moves keep the centres."""
+    if table.metadata.get("n") != 3 or table.guarded:
+        raise PuzzleoptError(f"cube pattern databases need a 3x3x3 face-move table, not {table.description}")
+    solved = solved_state(3)
+    centres = solved[[4, 13, 22, 31, 40, 49]]
+    out = {k: np.zeros((table.num_moves, n), dtype=np.int64) for k, n in (("ct", 8), ("cw", 8), ("et", 12), ("ew", 12))}
+    for m in range(table.num_moves):
+        s = solved[table.perms[m]]
+        if not np.array_equal(s[[4, 13, 22, 31, 40, 49]], centres):
+            raise PuzzleoptError(f"move {table.names[m]} turns a centre: only face moves are supported")
+        c = read_cubies(s, 3)
+        # slot d now holds the piece that was in slot perm[d] (home = its slot), twisted by ori[d]
+        for d in range(8):
+            out["ct"][m, c.corner_perm[d]] = d
+            out["cw"][m, c.corner_perm[d]] = c.corner_ori[d]
+        for d in range(12):
+            out["et"][m, c.edge_perm[d]] = d
+            out["ew"][m, c.edge_perm[d]] = c.edge_ori[d]
+    return CubieMoves(out["ct"], out["cw"], out["et"], out["ew"])
+
+
+@dataclass(frozen=True)
+class CubePattern:
+    """``pieces`` of one kind (``"corners"`` or ``"edges"``) under one metric."""
+
+    kind: str
+    pieces: tuple[int, ...]
+    metric: str
+
+    @property
+    def slots(self) -> int:
+        return 8 if self.kind == "corners" else 12
+
+    @property
+    def base(self) -> int:
+        return 3 if self.kind == "corners" else 2
+
+    @property
+    def free(self) -> int:
+        return len(self.pieces) - 1 if len(self.pieces) == self.slots else len(self.pieces)
+
+    @property
+    def entries(self) -> int:
+        return math.perm(self.slots, len(self.pieces)) * self.base**self.free
+
+    @property
+    def name(self) -> str:
+        return f"cube3-{self.metric}-{self.kind}-" + ".".join(str(p) for p in self.pieces)
+
+
+KORF = ((("corners", tuple(range(8)))), ("edges", tuple(range(6))), ("edges", tuple(range(6, 12))))
+
+
+def korf_patterns(metric: str) -> list[CubePattern]:
+    """Korf's three tables: the corners, edges 0-5 and edges 6-11."""
+    return [CubePattern(kind, pieces, metric) for kind, pieces in KORF]
+
+
+@njit(cache=True)
+def pattern_rank(pos, ori, pieces, slots, base, free):  # pragma: no cover - numba
+    k = pieces.shape[0]
+    cells = np.empty(k, np.int64)
+    r = np.int64(0)
+    for i in range(k):
+        cells[i] = pos[pieces[i]]
+    r = partial_rank_row(cells, slots)
+    for i in range(free):
+        r = r * base + ori[pieces[i]]
+    return r
+
+
+@njit(cache=True)
+def _expand_layer(dist, depth, k, slots, base, free, to, tw):  # pragma: no cover - numba
+    """Mark every unseen neighbour of the states at ``depth`` with ``depth + 1``; count them."""
+    moves = to.shape[0]
+    cells = np.empty(k, np.int64)
+    digits = np.empty(k, np.int64)
+    chosen = np.empty(k, np.int64)
+    ori = np.empty(k, np.int64)
+    ncells = np.empty(k, np.int64)
+    nori = np.empty(k, np.int64)
+    scale = base**free
+    found = 0
+    for r in range(dist.shape[0]):
+        if dist[r] != depth:
+            continue
+        partial_unrank_row(r // scale, slots, cells, digits, chosen)
+        rest = r % scale
+        total = 0
+        for i in range(free - 1, -1, -1):
+            ori[i] = rest % base
+            rest //= base
+            total += ori[i]
+        if free < k:
+            ori[k - 1] = (base - total % base) % base
+        for m in range(moves):
+            for i in range(k):
+                ncells[i] = to[m, cells[i]]
+                nori[i] = (ori[i] + tw[m, cells[i]]) % base
+            nr = partial_rank_row(ncells, slots)
+            for i in range(free):
+                nr = nr * base + nori[i]
+            if dist[nr] == 255:
+                dist[nr] = depth + 1
+                found += 1
+    return found
+
+
+def build_cube_pattern(pattern: CubePattern, table: MoveTable, advance=None) -> np.ndarray:
+    """The distances of ``pattern`` (uint8 ``(pattern.entries,)``) by BFS from the solved cube."""
+    cm = cubie_moves(table)
+    to, tw = (cm.corner_to, cm.corner_twist) if pattern.kind == "corners" else (cm.edge_to, cm.edge_flip)
+    dist = np.full(pattern.entries, 255, dtype=np.uint8)
+    k = len(pattern.pieces)
+    home = np.array(pattern.pieces, dtype=np.int64)  # piece i home in slot i, untwisted
+    dist[int(partial_rank_row(home, pattern.slots)) * pattern.base**pattern.free] = 0
+    if advance is not None:
+        advance(1)
+    depth = 0
+    while True:
+        found = _expand_layer(dist, depth, k, pattern.slots, pattern.base, pattern.free, to, tw)
+        if advance is not None:
+            advance(int(found))
+        if not found:
+            break
+        depth += 1
+    if (dist == 255).any():  # pragma: no cover - every placement is reachable
+        raise PuzzleoptError(f"{pattern.name}: some placements were never reached")
+    return dist

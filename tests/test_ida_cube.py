@@ -1,0 +1,79 @@
+"""Cube IDA*: piece moves against the facelets, optimal lengths against BFS, honest limits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from exact import cli, registry
+from exact.bfs import shortest_distance
+from exact.ida import ida_cube
+from exact.ida.__main__ import main as ida_main
+from exact.moves import cube_moves
+from exact.pdb.cube import CubePattern, build_cube_pattern, cubie_moves
+from exact.puzzles.cube import rotations, scramble
+from exact.puzzles.cube.cubies import read_cubies
+from exact.puzzles.cube.state import solved_state
+from exact.result import Status
+
+
+@pytest.mark.parametrize("metric", ["htm", "qtm"])
+def test_piece_moves_follow_the_facelets(metric: str) -> None:
+    t = cube_moves(3, "faces", metric)
+    cm = cubie_moves(t)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        s = solved_state(3)
+        pos, ori, epos, eori = np.arange(8), np.zeros(8, int), np.arange(12), np.zeros(12, int)
+        for m in rng.integers(0, t.num_moves, 15):
+            s = t.apply(s, [int(m)])
+            ori, pos = (ori + cm.corner_twist[m, pos]) % 3, cm.corner_to[m, pos]
+            eori, epos = (eori + cm.edge_flip[m, epos]) % 2, cm.edge_to[m, epos]
+        c = read_cubies(s, 3)
+        assert (c.corner_perm[pos] == np.arange(8)).all() and (c.corner_ori[pos] == ori).all()
+        assert (c.edge_perm[epos] == np.arange(12)).all() and (c.edge_ori[epos] == eori).all()
+
+
+def _small(metric: str) -> list[CubePattern]:
+    return [
+        CubePattern("corners", (0, 1, 2, 3), metric),
+        CubePattern("edges", (0, 1, 2, 3), metric),
+        CubePattern("edges", (4, 5, 6, 7), metric),
+    ]
+
+
+def test_pattern_tables_reach_every_placement() -> None:
+    t = cube_moves(3, "faces", "htm")
+    p = CubePattern("edges", (0, 1, 2, 3), "htm")
+    d = build_cube_pattern(p, t)
+    assert d.size == 12 * 11 * 10 * 9 * 16 and (d == 0).sum() == 1 and d.max() < 16
+
+
+@pytest.mark.parametrize("metric", ["htm", "qtm"])
+def test_ida_equals_bfs(tmp_path_factory, metric: str) -> None:
+    pdb_dir = tmp_path_factory.mktemp(f"pdb-{metric}")
+    p = registry.get("cube3", moves="faces", metric=metric)
+    rng = np.random.default_rng(11)
+    for length in (1, 2, 3, 4, 5, 6):
+        start, _ = scramble(3, length, rng, "faces", metric)
+        d = shortest_distance(p.table, start, p.goal[rotations(3)], 8)
+        r = ida_cube(p, start, pdb_dir=pdb_dir, patterns=_small(metric), progress=False)
+        assert r.status is Status.OPTIMAL and r.length == d == r.lower_bound, (metric, length)
+        assert r.extra["iterations"][0]["bound"] <= d  # the heuristic at the start is a lower bound
+
+
+def test_limit_is_honest(tmp_path) -> None:
+    p = registry.get("cube3", moves="faces", metric="htm")
+    start, _ = scramble(3, 9, np.random.default_rng(3), "faces", "htm")
+    r = ida_cube(p, start, pdb_dir=tmp_path, patterns=_small("htm"), node_limit=1000, progress=False)
+    assert r.status is Status.LIMIT and r.length is None and 1 <= r.lower_bound <= 9
+
+
+def test_bad_cube_input(capsys) -> None:
+    assert cli.run(ida_main, ["--puzzle", "cube3", "--scramble", "R Q"]) == 2
+    assert "Q" in capsys.readouterr().err
+    assert cli.run(ida_main, ["--puzzle", "tiles15", "--scramble", "R"]) == 2
+    turned = registry.get("cube3", moves="layers").table.apply(solved_state(3), "x")
+    p = registry.get("cube3", moves="faces", metric="htm")
+    with pytest.raises(ValueError, match="centres"):
+        ida_cube(p, turned, progress=False)
