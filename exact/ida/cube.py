@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from exact.ida.tiles import EXHAUSTED, FOUND, PAUSED
+from exact.ida.tiles import EXHAUSTED, FOUND, PAUSED, ResumableSearch
 from exact.pdb.cube import pattern_rank
 
 
@@ -111,7 +111,7 @@ def _search(
         tried[d + 1] = 0
 
 
-class CubeSearch:
+class CubeSearch(ResumableSearch):
     """The resumable state of one IDA* run on a 3x3x3 (made by :meth:`create`)."""
 
     @classmethod
@@ -125,20 +125,12 @@ class CubeSearch:
         self.ep = np.zeros((rows, 12), np.int64)
         self.eo = np.zeros((rows, 12), np.int64)
         self.cp[0], self.co[0], self.ep[0], self.eo[0] = pos_ori
-        self.depth = np.zeros(1, np.int64)
-        self.tried = np.zeros(rows, np.int64)
-        self.path = np.zeros(rows, np.int64)
-        self.acc = np.array([np.iinfo(np.int64).max], np.int64)
+        self._stack(rows)
         self.forbid = forbid
         self.cm = (cubie_moves.corner_to, cubie_moves.corner_twist, cubie_moves.edge_to, cubie_moves.edge_flip)
         self.tables = tables
         self.root_h = int(cube_h(self.cp[0], self.co[0], self.ep[0], self.eo[0], *tables))
         return self
-
-    def restart(self) -> None:
-        self.depth[0] = 0
-        self.tried[0] = 0
-        self.acc[0] = np.iinfo(np.int64).max
 
     def run(self, bound: int, budget: int) -> tuple[int, int]:
         code, nodes = _search(

@@ -150,7 +150,30 @@ def _search(
         tried[d + 1] = 0
 
 
-class TileSearch:
+class ResumableSearch:
+    """What the IDA* driver (:func:`exact.ida.solve.deepen`) needs of a search: the arrays of the
+    depth-first search, ``root_h``, :meth:`restart`, ``run(bound, budget)`` and ``moves()``."""
+
+    depth: np.ndarray
+    tried: np.ndarray
+    path: np.ndarray
+    acc: np.ndarray
+    root_h: int
+
+    def _stack(self, rows: int) -> None:
+        self.depth = np.zeros(1, dtype=np.int64)
+        self.tried = np.zeros(rows, dtype=np.int64)
+        self.path = np.zeros(rows, dtype=np.int64)
+        self.acc = np.array([np.iinfo(np.int64).max], dtype=np.int64)
+
+    def restart(self) -> None:
+        """Begin a new iteration (the search is back at the root after an exhausted one)."""
+        self.depth[0] = 0
+        self.tried[0] = 0
+        self.acc[0] = np.iinfo(np.int64).max
+
+
+class TileSearch(ResumableSearch):
     """The resumable state of one IDA* run on a tile board (made by :meth:`create`)."""
 
     @classmethod
@@ -163,26 +186,17 @@ class TileSearch:
         self.pos = np.empty(n, dtype=np.int64)
         self.pos[self.board] = np.arange(n)
         self.blank = np.array([int(self.pos[0])], dtype=np.int64)
-        self.depth = np.zeros(1, dtype=np.int64)
-        self.tried = np.zeros(max_depth + 2, dtype=np.int64)
-        self.path = np.zeros(max_depth + 2, dtype=np.int64)
+        self._stack(max_depth + 2)
         npat = max(len(heuristic.pat_k), 1)
         self.hp = np.zeros((max_depth + 2, npat), dtype=np.int64)
         self.hm = np.zeros((max_depth + 2, npat), dtype=np.int64)
         self.hval = np.zeros(max_depth + 2, dtype=np.int64)
-        self.acc = np.array([np.iinfo(np.int64).max], dtype=np.int64)
         self.nbr = neighbours(heuristic.rows, heuristic.cols)
         hh = heuristic
         buf = np.empty(max(hh.pat_tiles.shape[1], 1), np.int64)
         self.root_h = int(_h_full(self.board, self.pos, self.hp, self.hm, 0, buf, *heuristic.kernel_arrays()))
         self.hval[0] = self.root_h
         return self
-
-    def restart(self) -> None:
-        """Begin a new iteration (the board is back at the root after an exhausted one)."""
-        self.depth[0] = 0
-        self.tried[0] = 0
-        self.acc[0] = np.iinfo(np.int64).max
 
     def run(self, bound: int, budget: int) -> tuple[int, int]:
         code, nodes = _search(
