@@ -77,3 +77,17 @@ def test_bad_cube_input(capsys) -> None:
     p = registry.get("cube3", moves="faces", metric="htm")
     with pytest.raises(ValueError, match="centres"):
         ida_cube(p, turned, progress=False)
+
+
+@pytest.mark.parametrize("metric", ["qtm", "htm"])
+def test_cube2_table_walk_is_optimal(tmp_path_factory, metric: str) -> None:
+    from exact.ida.walk import solve_cube2
+
+    pdb_dir = tmp_path_factory.mktemp(f"cube2-{metric}")
+    p = registry.get("cube2", moves="faces", metric=metric)
+    rng = np.random.default_rng(21)
+    for length in (0, 1, 3, 5, 7):
+        start, _ = scramble(2, length, rng, "faces", metric)
+        d = shortest_distance(p.table, start, p.goal[rotations(2)], 10)
+        r = solve_cube2(p, start, pdb_dir=pdb_dir, progress=False)
+        assert r.status is Status.OPTIMAL and r.length == d == r.lower_bound

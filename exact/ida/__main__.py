@@ -5,6 +5,7 @@ Examples::
     python -m exact.ida --puzzle tiles15 --tiles "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
     python -m exact.ida --puzzle tiles15 --instances korf100.tsv --heuristic pdb-663 --json
     python -m exact.ida --puzzle cube3 --scramble "R U F' L2 D B'" --metric htm
+    python -m exact.ida --puzzle cube2 --scramble "R U F' L2 D B'" --metric qtm   # a table walk
 
 ``--instances`` reads one board per line (the tiles as numbers; a TSV with a ``tiles`` column and
 an optional ``optimal_length`` column, checked when present), shows a progress bar and ends with
@@ -26,6 +27,7 @@ from tqdm import tqdm
 from exact import cli, registry
 from exact.errors import PuzzleoptError
 from exact.ida.solve import ida_cube, ida_tiles
+from exact.ida.walk import solve_cube2
 from exact.pdb.catalog import tile_heuristic, tile_heuristics
 from exact.result import Status
 
@@ -35,9 +37,9 @@ def _parser():
     p.add_argument("--puzzle", required=True, help="tiles8, tiles15, ... (Korf's goal: blank first) or cube3")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--tiles", help='the board, row-major, blank = 0, e.g. "1 0 2 3 4 5 6 7 8"')
-    src.add_argument("--scramble", help="cube3: start from the solved cube turned by these face moves")
-    src.add_argument("--facelets", help="cube3: the start as 54 facelets (kociemba's URFDLB), centres home")
-    p.add_argument("--metric", default="htm", choices=["htm", "qtm"], help="cube3: the metric (default htm)")
+    src.add_argument("--scramble", help="cube2/cube3: start from the solved cube turned by these face moves")
+    src.add_argument("--facelets", help="cube2/cube3: the start as facelets (kociemba's URFDLB), centres home")
+    p.add_argument("--metric", default="htm", choices=["htm", "qtm"], help="cube2/cube3: the metric (default htm)")
     src.add_argument("--instances", metavar="FILE", help="a file of boards: one per line, or a TSV with a tiles column")
     p.add_argument("--heuristic", help="manhattan, manhattan-lc or pdb-<partition> (default: the strongest built in)")
     p.add_argument("--no-mirror", action="store_true", help="pattern databases without the reflected lookup")
@@ -65,25 +67,29 @@ def _read_instances(path: str) -> list[tuple[str, np.ndarray, int | None]]:
 
 def _cube(args) -> int:
     if args.tiles is not None or args.instances is not None:
-        raise PuzzleoptError("--puzzle cube3 takes --scramble or --facelets, not --tiles or --instances")
-    puzzle = registry.get("cube3", moves="faces", metric=args.metric)
+        raise PuzzleoptError(f"--puzzle {args.puzzle} takes --scramble or --facelets, not --tiles or --instances")
+    puzzle = registry.get(args.puzzle, moves="faces", metric=args.metric)
     if args.scramble is not None:
         start = puzzle.table.apply(puzzle.goal, args.scramble)
     else:
         start = puzzle.parse_state(args.facelets)
-    res = ida_cube(
-        puzzle,
-        start,
-        pdb_dir=args.pdb_dir,
-        time_limit=args.time_limit,
-        node_limit=args.node_limit,
-        progress=not args.no_progress,
-    )
+    if args.puzzle == "cube2":  # a walk of at most 14 steps: no limit can bind
+        res = solve_cube2(puzzle, start, pdb_dir=args.pdb_dir, progress=not args.no_progress)
+    else:
+        res = ida_cube(
+            puzzle,
+            start,
+            pdb_dir=args.pdb_dir,
+            time_limit=args.time_limit,
+            node_limit=args.node_limit,
+            progress=not args.no_progress,
+        )
     if args.json:
         print(res.to_json(scramble=args.scramble, facelets=puzzle.format_state(start)))
     else:
+        how = "its complete distance table" if args.puzzle == "cube2" else "Korf's tables"
         print(
-            f"cube3 ({args.metric.upper()}) with Korf's tables: {res.status.value}, "
+            f"{args.puzzle} ({args.metric.upper()}) with {how}: {res.status.value}, "
             + (f"{res.length} moves" if res.length is not None else f"proven lower bound {res.lower_bound}")
         )
         print(" ".join(res.moves))
@@ -93,7 +99,7 @@ def _cube(args) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.puzzle == "cube3":
+    if args.puzzle in ("cube2", "cube3"):
         return _cube(args)
     if args.scramble is not None or args.facelets is not None:
         raise PuzzleoptError(f"--scramble and --facelets are for --puzzle cube3, not {args.puzzle}")
