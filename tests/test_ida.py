@@ -161,3 +161,27 @@ def test_cli(tmp_path, capsys) -> None:
     assert cli.run(ida_main, ["--puzzle", "tiles8", "--tiles", "1 0 2"]) == 2
     assert "expected 9 numbers" in capsys.readouterr().err
     assert cli.run(ida_main, ["--puzzle", "tiles8", "--tiles", "0 1 2 3 4 5 6 8 7", "--heuristic", "manhattan"]) == 3
+
+
+def test_best_first_search(eight) -> None:
+    from exact.astar import best_first
+
+    p, space, dist, patterns, tables = eight
+    h = additive("pdb-44", patterns, tables)  # admissible, not consistent: nodes get reopened
+    for s in space.unrank(np.random.default_rng(9).integers(0, len(dist), 25)):
+        d = int(dist[space.rank(s[None])[0]])
+        r = best_first(p, s, h, admissible=True)
+        assert r.status is Status.OPTIMAL and r.length == d
+        w = best_first(p, s, h, weight=0.5, admissible=True)
+        assert w.status is Status.FEASIBLE and w.length >= d
+    far = space.unrank(int(np.flatnonzero(dist == dist.max())[0]))
+    lim = best_first(p, far, manhattan(3, 3), admissible=True, node_limit=10)
+    assert lim.status is Status.LIMIT and lim.lower_bound <= dist.max()
+    from exact.puzzles.tiles import TilesPuzzle
+
+    small = TilesPuzzle(2, 3)
+    bad = small.goal.copy()
+    bad[[1, 2]] = bad[[2, 1]]
+    # the other half of the 2x3 board: the open list runs dry after its 360 states
+    r = best_first(small, bad, manhattan(2, 3), admissible=True)
+    assert r.status is Status.UNSOLVABLE and r.nodes == 360
