@@ -54,19 +54,12 @@ def best_first(
     heap = [(h0, 0, tie, key0)]
     expanded = 0
 
+    done = SolveResult.recorder(
+        puzzle, start, solver="best-first", solver_version="puzzleopt", settings=settings, since=t0
+    )
+
     def result(moves, status, bound):
-        return SolveResult.build(
-            puzzle,
-            start,
-            moves,
-            status,
-            lower_bound=bound,
-            nodes=expanded,
-            seconds=time.perf_counter() - t0,
-            solver="best-first",
-            solver_version="puzzleopt",
-            settings=settings,
-        )
+        return done(moves, status, bound, expanded)
 
     optimal = admissible and weight == 1.0
     while heap:

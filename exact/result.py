@@ -8,7 +8,8 @@ not reach the goal. "Optimal" is accepted only with a lower bound equal to the l
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
@@ -102,6 +103,38 @@ class SolveResult:
                 )
         elif self.moves or self.length is not None:
             raise ReplayError(f"status {status.value!r} carries no moves")
+
+    @classmethod
+    def recorder(
+        cls,
+        puzzle: Puzzle,
+        start: np.ndarray,
+        *,
+        solver: str,
+        solver_version: str,
+        settings: Mapping[str, Any],
+        since: float,
+    ) -> Callable[..., SolveResult]:
+        """A function ``done(moves, status, bound=None, nodes=None, extra=None)`` that builds this
+        solver's results (through :meth:`build`, so they are replayed), timed from ``since``
+        (a ``time.perf_counter()`` reading)."""
+
+        def done(moves, status, bound=None, nodes=None, extra=None) -> SolveResult:
+            return cls.build(
+                puzzle,
+                start,
+                moves,
+                status,
+                lower_bound=bound,
+                nodes=nodes,
+                seconds=time.perf_counter() - since,
+                solver=solver,
+                solver_version=solver_version,
+                settings=settings,
+                extra=extra,
+            )
+
+        return done
 
     @classmethod
     def build(

@@ -61,20 +61,10 @@ def solve_cpsat(
     t0 = time.perf_counter()
     version = ortools.__version__
 
+    done = SolveResult.recorder(puzzle, start, solver="cp-sat", solver_version=version, settings=settings, since=t0)
+
     def result(moves, status, bound, conflicts, extra):
-        return SolveResult.build(
-            puzzle,
-            start,
-            moves,
-            status,
-            lower_bound=bound,
-            nodes=conflicts,
-            seconds=time.perf_counter() - t0,
-            solver="cp-sat",
-            solver_version=version,
-            settings=settings,
-            extra=extra,
-        )
+        return done(moves, status, bound, conflicts, extra)
 
     goal = puzzle.goal_spec()
     if goal.holds(start):

@@ -94,19 +94,9 @@ def deepen(search, t0: float, time_limit: float | None, node_limit: int | None):
 
 
 def _result(puzzle, start, rows, status, bound, nodes, t0, settings, extra) -> SolveResult:
-    return SolveResult.build(
-        puzzle,
-        start,
-        rows,
-        status,
-        lower_bound=bound,
-        nodes=nodes,
-        seconds=time.perf_counter() - t0,
-        solver="ida*",
-        solver_version=f"puzzleopt numba {numba.__version__}",
-        settings=settings,
-        extra=extra or {},
-    )
+    version = f"puzzleopt numba {numba.__version__}"
+    done = SolveResult.recorder(puzzle, start, solver="ida*", solver_version=version, settings=settings, since=t0)
+    return done(rows, status, bound, nodes, extra or {})
 
 
 def ida_cube(
