@@ -17,10 +17,19 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
 
+def shared_data(relative: str) -> Path:
+    """The path of a reference file in ``../shared/data``; the test is skipped without it.
+
+    The reference data lives beside the repository and is never copied into it (project rule),
+    so a checkout without it cannot run these comparisons; every other test still runs.
+    """
+    path = SHARED_DATA / relative
+    if not path.exists():
+        pytest.skip(f"reference data {path} is not present (it lives beside the repository, in ../shared/data)")
+    return path
+
+
 @pytest.fixture(scope="session")
 def distance_tables() -> dict:
     """The published distance distributions in ``../shared/data/distance_tables.json``."""
-    path = SHARED_DATA / "distance_tables.json"
-    if not path.exists():
-        pytest.skip(f"reference data {path} is not present (it lives beside the repository, in ../shared/data)")
-    return json.loads(path.read_text())
+    return json.loads(shared_data("distance_tables.json").read_text())

@@ -19,7 +19,7 @@ from exact.pdb.catalog import tile_spec
 from exact.pdb.store import check
 from exact.puzzles.tiles import TilesSpace
 from exact.result import Status
-from tests.conftest import SHARED_DATA
+from tests.conftest import shared_data
 
 
 @pytest.fixture(scope="module")
@@ -114,9 +114,7 @@ KORF_SLICE = ("2", "9", "12", "56")  # among the easiest of Korf's 100 for the 5
 
 @pytest.fixture(scope="module")
 def korf_rows():
-    path = SHARED_DATA / "tiles" / "korf100.tsv"
-    if not path.exists():
-        pytest.skip(f"reference data {path} is not present (it lives beside the repository, in ../shared/data)")
+    path = shared_data("tiles/korf100.tsv")
     with open(path) as fh:
         return {row["id"]: row for row in csv.DictReader(fh, delimiter="\t")}
 

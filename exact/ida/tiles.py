@@ -51,7 +51,6 @@ def _search(
     path,
     hp,
     hm,
-    hval,
     acc,
     bound,
     budget,
@@ -136,7 +135,6 @@ def _search(
             blank[0] = b
             continue
         path[d] = k
-        hval[d + 1] = h
         if h == 0:
             goal = True
             for i in range(n):
@@ -190,12 +188,10 @@ class TileSearch(ResumableSearch):
         npat = max(len(heuristic.pat_k), 1)
         self.hp = np.zeros((max_depth + 2, npat), dtype=np.int64)
         self.hm = np.zeros((max_depth + 2, npat), dtype=np.int64)
-        self.hval = np.zeros(max_depth + 2, dtype=np.int64)
         self.nbr = neighbours(heuristic.rows, heuristic.cols)
         hh = heuristic
         buf = np.empty(max(hh.pat_tiles.shape[1], 1), np.int64)
         self.root_h = int(_h_full(self.board, self.pos, self.hp, self.hm, 0, buf, *heuristic.kernel_arrays()))
-        self.hval[0] = self.root_h
         return self
 
     def run(self, bound: int, budget: int) -> tuple[int, int]:
@@ -208,7 +204,6 @@ class TileSearch(ResumableSearch):
             self.path,
             self.hp,
             self.hm,
-            self.hval,
             self.acc,
             bound,
             budget,
