@@ -8,9 +8,15 @@ import numba
 import numpy as np
 
 from exact.errors import PuzzleoptError
+from exact.ida.cube import CubeSearch
 from exact.ida.tiles import EXHAUSTED, FOUND, PAUSED, TileSearch
+from exact.pdb.catalog import cube_spec
+from exact.pdb.cube import CubePattern, cubie_moves, korf_patterns
 from exact.pdb.heuristic import TileHeuristic
+from exact.pdb.store import load
+from exact.puzzles.cube.cubies import centre_facelets, read_cubies
 from exact.result import SolveResult, Status
+from exact.timeindexed import move_rules
 
 CHUNK = 2_000_000  # nodes between two looks at the clock (well under a second)
 
@@ -99,32 +105,45 @@ def _result(puzzle, start, rows, status, bound, nodes, t0, settings, extra) -> S
     return done(rows, status, bound, nodes, extra or {})
 
 
+def cube_tables(
+    metric: str, *, pdb_dir=None, patterns: list[CubePattern] | None = None, progress: bool = True
+) -> tuple:
+    """The three tables :func:`ida_cube` takes, loaded (built on first use) once for many solves.
+
+    Returns:
+        (corner data, corner pieces, edges data, pieces, edges data, pieces): packed uint8 tables
+        and int64 piece lists, Korf's by default.
+    """
+    out = []
+    for pattern in patterns or korf_patterns(metric):
+        stored = load(cube_spec(pattern), pdb_dir, progress=progress)
+        out += [np.asarray(stored.data), np.array(pattern.pieces, np.int64)]
+    return tuple(out)
+
+
 def ida_cube(
     puzzle,
     start: np.ndarray,
     *,
+    tables: tuple | None = None,
     pdb_dir=None,
     time_limit: float | None = None,
     node_limit: int | None = None,
     progress: bool = True,
-    patterns=None,
+    patterns: list[CubePattern] | None = None,
 ) -> SolveResult:
     """A shortest solution of a 3x3x3 by IDA* with Korf's three pattern databases.
 
     Args:
         puzzle: A ``cube3`` puzzle with the ``faces`` move set (QTM or HTM).
         start: Facelet state ``(54,)`` with the centres home (face moves never turn them).
-        pdb_dir: Where the tables are kept (the user cache by default); built there on first use
-            (a few minutes each on one core).
+        tables: From :func:`cube_tables` for this metric (pass them when solving many cubes);
+            otherwise they are loaded from ``pdb_dir`` (the user cache by default) and built
+            there on first use (a few minutes each on one core).
         time_limit, node_limit: As in :func:`ida_tiles`.
+        patterns: Three :class:`~exact.pdb.cube.CubePattern` (corners, edges, edges) in place of
+            Korf's (smaller ones build in seconds, for tests); ``h`` is their maximum.
     """
-    from exact.ida.cube import CubeSearch
-    from exact.pdb.catalog import cube_spec
-    from exact.pdb.cube import cubie_moves, korf_patterns
-    from exact.pdb.store import load
-    from exact.puzzles.cube.cubies import centre_facelets, read_cubies
-    from exact.timeindexed import move_rules
-
     table = puzzle.table
     meta = table.metadata
     if meta.get("n") != 3 or meta.get("moves") != "faces":
@@ -138,20 +157,18 @@ def ida_cube(
     t0 = time.perf_counter()
     if bool(puzzle.is_goal(start[None])[0]):
         return _result(puzzle, start, [], Status.OPTIMAL, 0, 0, t0, settings, {})
+    if tables is None:
+        tables = cube_tables(metric, pdb_dir=pdb_dir, patterns=patterns, progress=progress)
     c = read_cubies(start, 3)
     pos_ori = []
     for perm, ori in ((c.corner_perm, c.corner_ori), (c.edge_perm, c.edge_ori)):
         pos = np.empty(len(perm), np.int64)
         pos[perm] = np.arange(len(perm))
         pos_ori += [pos, np.asarray(ori, np.int64)[pos]]
-    tables = []
-    for pattern in patterns or korf_patterns(metric):
-        stored = load(cube_spec(pattern), pdb_dir, progress=progress)
-        tables += [np.asarray(stored.data), np.array(pattern.pieces, np.int64)]
     forbid = np.zeros((table.num_moves, table.num_moves), dtype=np.bool_)
     for a, b in move_rules(table).pairs:
         forbid[a, b] = True
-    search = CubeSearch.create(tuple(pos_ori), cubie_moves(table), forbid, tuple(tables))
+    search = CubeSearch.create(tuple(pos_ori), cubie_moves(table), forbid, tables)
     code, bound, nodes, iterations = deepen(search, t0, time_limit, node_limit)
     if code == FOUND:
         moves = search.moves()
