@@ -60,6 +60,11 @@ def cell(results) -> str:
     )
 
 
+def markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """The lines of a Markdown table."""
+    return ["| " + " | ".join(r) + " |" for r in [header, ["---"] * len(header), *rows]]
+
+
 def machine() -> str:
     try:
         cpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
@@ -111,19 +116,10 @@ def main(argv=None) -> int:
         "",
         "The issue's targets, and which are met, are listed in `docs/mip.md` (section Targets).",
         "",
-        "| cube | T | " + " | ".join(methods) + " |",
-        "|---|---|" + "---|" * len(methods),
+        *markdown_table(["cube", "T", *methods], rows),
     ]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
     if case_rows:
-        lines += [
-            "",
-            "## The case study's cases",
-            "",
-            "| case | " + " | ".join(methods) + " |",
-            "|---|" + "---|" * len(methods),
-        ]
-        lines += ["| " + " | ".join(r) + " |" for r in case_rows]
+        lines += ["", "## The case study's cases", "", *markdown_table(["case", *methods], case_rows)]
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text("\n".join(lines) + "\n")
     print("wrote", args.out)
