@@ -2,13 +2,15 @@
 
 Writes docs/benchmarks/mip.md. Usage:
 
-    python benchmarks/mip.py                  # the full grid of the issue (hours)
-    python benchmarks/mip.py --quick          # a small grid (minutes)
-    python benchmarks/mip.py --time-limit 600 --seeds 3 --out docs/benchmarks/mip.md
+    python benchmarks/mip.py --time-limit 60 --reach 600   # the issue's grid, and how far T goes
+    python benchmarks/mip.py --quick                        # a small grid (minutes)
 
 Each cell is the median over seeds of the seconds to a proven status (or the limit), with the
 model size and build seconds of the first seed. Scrambles are seeded (``scramble`` with
 ``numpy.random.default_rng(seed)``) in the case study's move set (every layer, quarter turns).
+Once a method reaches the limit on every seed of a cube size, its larger horizons for that size
+are skipped (they only take longer). ``--reach S``: for each method and cube size, scrambles of
+length T = 1, 2, ... (seed 0) with a limit of S seconds each, up to the first T not proven.
 """
 
 from __future__ import annotations
@@ -83,22 +85,44 @@ def main(argv=None) -> int:
     ap.add_argument("--time-limit", type=float, default=600.0)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--methods", default=",".join(METHODS))
+    ap.add_argument("--reach", type=float, default=0.0, help="seconds per solve for 'how far T goes' (0: skip)")
+    ap.add_argument("--reach-sizes", default="3", help="cube sizes for --reach")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "mip.md"))
     args = ap.parse_args(argv)
     methods = args.methods.split(",")
     grid = QUICK if args.quick else FULL
     t0 = time.time()
 
-    def cells(n: int, T: int) -> list[str]:
+    gave_up: dict[tuple[str, int], int] = {}
+
+    def cells(n: int, T: int, skip: bool = True) -> list[str]:
         out = []
         for method in methods:
+            if skip and (method, n) in gave_up:
+                out.append(f"skipped (limit on every seed at T = {gave_up[method, n]})")
+                continue
             res = [run(method, n, T, seed, args.time_limit, args.threads) for seed in range(args.seeds)]
+            if all(r.status.value == "limit" for r in res):
+                gave_up.setdefault((method, n), T)
             out.append(cell(res))
             print(n, T, method, out[-1], flush=True)
         return out
 
     rows = [[f"{n}x{n}", str(T)] + cells(n, T) for n, T in grid]
-    case_rows = [] if args.quick else [[label] + cells(n, T) for n, T, label in CASE_STUDY]
+    case_rows = [] if args.quick else [[label] + cells(n, T, skip=False) for n, T, label in CASE_STUDY]
+    reach_rows = []
+    for n in [int(x) for x in args.reach_sizes.split(",")] if args.reach else []:
+        row = [f"{n}x{n}"]
+        for method in methods:
+            best, T, seconds = 0, 1, 0.0
+            while T <= 20:
+                r = run(method, n, T, 0, args.reach, args.threads)
+                print("reach", n, method, T, r.status.value, f"{r.seconds:.1f}", flush=True)
+                if r.status.value not in ("optimal", "infeasible_within_horizon"):
+                    break
+                best, seconds, T = T, r.seconds, T + 1
+            row.append(f"T = {best} ({seconds:.1f} s); T = {T} not proven in {args.reach:.0f} s")
+        reach_rows.append(row)
     cmd = "python benchmarks/mip.py " + " ".join(argv if argv is not None else sys.argv[1:])
     lines = [
         "# Benchmark: time-indexed MIP (seed, tight) and CP-SAT",
@@ -120,6 +144,17 @@ def main(argv=None) -> int:
     ]
     if case_rows:
         lines += ["", "## The case study's cases", "", *markdown_table(["case", *methods], case_rows)]
+    if reach_rows:
+        lines += [
+            "",
+            f"## How far T goes within {args.reach:.0f} s",
+            "",
+            f"Scrambles of length T = 1, 2, ... (seed 0), each solved with a limit of {args.reach:.0f} s, up to "
+            "the first T not proven (a 2x2 scramble's optimum may be below T once T passes its diameter; "
+            "the largest T tried is 20).",
+            "",
+            *markdown_table(["cube", *methods], reach_rows),
+        ]
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text("\n".join(lines) + "\n")
     print("wrote", args.out)

@@ -34,6 +34,18 @@ from exact.puzzle import Goal
 from exact.timeindexed import label_domains, move_parity, move_rules
 
 
+def time_order(T: int) -> list[int]:
+    """Steps in time order: the search extends the solution from the start."""
+    return list(range(T))
+
+
+def middle_order(T: int) -> list[int]:
+    """Steps from the middle outwards: each choice cuts the distance between the two ends that
+    propagation has to bridge (measured: about a quarter of the conflicts of the time order on
+    refutations)."""
+    return sorted(range(T), key=lambda t: abs(2 * t - (T - 1)))
+
+
 @dataclass
 class CpsatModel:
     """A built CP-SAT model and its move literals ``y[(m, t)]``."""
@@ -41,11 +53,20 @@ class CpsatModel:
     model: cp_model.CpModel
     y: dict[tuple[int, int], cp_model.IntVar]
     T: int
+    num_moves: int
 
-    def chosen_moves(self, solver: cp_model.CpSolver, num_moves: int) -> list[int | None]:
+    def branching(self, order: Sequence[int]) -> cp_model.CpModel:
+        """A copy of the model whose search branches on the moves of the steps in ``order``."""
+        mdl = self.model.clone()
+        mdl.proto.search_strategy.clear()
+        lits = [mdl.get_bool_var_from_proto_index(self.y[m, t].index) for t in order for m in range(self.num_moves)]
+        mdl.add_decision_strategy(lits, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+        return mdl
+
+    def chosen_moves(self, solver: cp_model.CpSolver) -> list[int | None]:
         out: list[int | None] = []
         for t in range(self.T):
-            pick = [m for m in range(num_moves) if (m, t) in self.y and solver.boolean_value(self.y[m, t])]
+            pick = [m for m in range(self.num_moves) if solver.boolean_value(self.y[m, t])]
             out.append(pick[0] if pick else None)
         return out
 
@@ -62,6 +83,28 @@ def modelled_labels(start: np.ndarray, num_labels: int, pieces: Sequence[np.ndar
     return np.flatnonzero(keep)
 
 
+class _Proto:
+    """Constraints written straight into the model's proto with integer literals (``v`` for
+    variable ``v``, ``~v == -v - 1`` for its negation), built with numpy: the Python wrappers
+    cost about as much as solving the smaller horizons (measured)."""
+
+    def __init__(self, mdl: cp_model.CpModel):
+        self.mdl = mdl
+        self.add = mdl.proto.constraints.add
+        self.true = mdl.new_constant(1).index
+        self.false = ~self.true
+
+    def bools(self, n: int, name: str) -> np.ndarray:
+        return np.array([self.mdl.new_bool_var(f"{name}{i}").index for i in range(n)], dtype=np.int64)
+
+    def clauses(self, rows: np.ndarray | list) -> None:
+        for row in rows.tolist() if isinstance(rows, np.ndarray) else rows:
+            self.add().bool_or.literals.extend(row)
+
+    def exactly_one(self, lits) -> None:
+        self.add().exactly_one.literals.extend(np.asarray(lits, dtype=np.int64).tolist())
+
+
 def build_cpsat(
     table: MoveTable,
     start: np.ndarray,
@@ -73,7 +116,8 @@ def build_cpsat(
     max_moves: int | None = None,
     pieces: Sequence[np.ndarray] = (),
 ) -> CpsatModel:
-    """The CP-SAT model (see the module docstring).
+    """The CP-SAT model (see the module docstring); its search branches on the moves in time order
+    (:meth:`CpsatModel.branching` gives other orders).
 
     Args:
         table, start, goal, T, num_labels: The problem (``start`` int ``(P,)``).
@@ -87,6 +131,7 @@ def build_cpsat(
     rules = move_rules(table)
     M, P = table.num_moves, table.num_positions
     mdl = cp_model.CpModel()
+    out = _Proto(mdl)
     infeasible = not dom[0, np.arange(P), np.asarray(start)].all() or not dom.any(axis=2).all()
     fixed_end = goal.state is not None
     distinct = np.unique(np.asarray(start)).size == P
@@ -100,89 +145,70 @@ def build_cpsat(
         for piece in pieces:
             in_piece[np.asarray(piece)] = True
 
-    z: dict[tuple[int, int, int], object] = {}
+    # z[t, p, c]: the literal "label c at p at step t" (the constant false outside the domain).
+    z = np.full((T + 1, P, num_labels), out.false, dtype=np.int64)
     for t in range(T + 1):
-        fixed = t == 0 or (t == T and fixed_end)
-        for p in range(P):
-            for c in np.flatnonzero(dom[t, p]):
-                z[p, int(c), t] = True if fixed else mdl.new_bool_var(f"z{p}_{c}_{t}")
-        if fixed:
+        if t == 0 or (t == T and fixed_end):
+            z[t][dom[t]] = out.true
             continue
+        z[t][dom[t]] = out.bools(int(dom[t].sum()), f"z{t}_")
         if reduced:
             for piece in pieces:  # each slot holds one modelled label
-                mdl.add_exactly_one([z[p, int(c), t] for p in piece for c in np.flatnonzero(dom[t, p])])
+                out.exactly_one(z[t, np.asarray(piece)][dom[t, np.asarray(piece)]])
         for p in range(P) if not reduced else np.flatnonzero(~in_piece):
-            mdl.add_exactly_one([z[p, int(c), t] for c in np.flatnonzero(dom[t, p])])
+            out.exactly_one(z[t, p][dom[t, p]])
         if distinct:
             for c in labels:
-                mdl.add_exactly_one([z[int(p), int(c), t] for p in np.flatnonzero(dom[t, :, c])])
+                out.exactly_one(z[t, :, c][dom[t, :, c]])
 
-    def lit(p: int, c: int, t: int):
-        return z.get((p, c, t), False)
-
-    y = {(m, t): mdl.new_bool_var(f"y{m}_{t}") for m in range(M) for t in range(T)}
-    done = {} if exact_moves else {t: mdl.new_bool_var(f"done{t}") for t in range(T)}
+    y = {(m, t): mdl.new_bool_var(f"y{m}_{t}") for t in range(T) for m in range(M)}
+    Y = np.array([[y[m, t].index for m in range(M)] for t in range(T)], dtype=np.int64).reshape(T, M)
+    D = None if exact_moves else out.bools(T, "done")
     for t in range(T):
-        mdl.add_exactly_one([y[m, t] for m in range(M)] + ([done[t]] if done else []))
-        if done and t + 1 < T:
-            mdl.add_implication(done[t], done[t + 1])
+        out.exactly_one(list(Y[t]) + ([D[t]] if D is not None else []))
+    if D is not None and T > 1:
+        out.clauses(np.stack([~D[:-1], D[1:]], axis=1))
 
-    def implies(premises, conclusions) -> None:
-        # all premises -> one of the conclusions; constants are folded, trivial clauses dropped.
-        out = []
-        for x in premises:
-            if x is False:
-                return
-            if x is not True:
-                out.append(x.Not())
-        for x in conclusions:
-            if x is True:
-                return
-            if x is not False:
-                out.append(x)
-        mdl.add_bool_or(out)
-
-    def carry(act, q: int, d: int, t: int) -> None:
-        for c in np.flatnonzero(dom[t, q] | dom[t + 1, d]):
-            a, b = lit(q, int(c), t), lit(d, int(c), t + 1)
-            implies([act, a], [b])
-            implies([act, b], [a])
-
+    # Transitions, both ways: act and z[q,c,t] -> z[d,c,t+1]; act and z[d,c,t+1] -> z[q,c,t].
+    carriers = _carriers(table) if distinct else {}
+    actions = [(m, table.perms[m]) for m in range(M)] + ([(None, np.arange(P))] if D is not None else [])
     for t in range(T):
+        after = z[t + 1]
+        for m, q in actions:
+            act = Y[t, m] if m is not None else D[t]
+            before = z[t, q]
+            fwd = (before != out.false) & (after != out.true)
+            back = (after != out.false) & (before != out.true)
+            na = np.full(int(fwd.sum()), ~act)
+            out.clauses(np.stack([na, ~before[fwd], after[fwd]], axis=1))
+            nb = np.full(int(back.sum()), ~act)
+            out.clauses(np.stack([nb, ~after[back], before[back]], axis=1))
         for m in range(M):
-            for d, q in enumerate(table.perms[m].tolist()):
-                carry(y[m, t], q, d, t)
             for gp, gv in zip(table.guard_pos[m], table.guard_val[m]):
                 if gp >= 0:
-                    implies([y[m, t]], [lit(int(gp), int(gv), t)])
-        if done:
-            for p in range(P):
-                carry(done[t], p, p, t)
+                    out.clauses([[~int(Y[t, m]), int(z[t, gp, gv])]])
         if distinct:
-            _explanations(table, dom, labels, t, y, done, lit, implies)
+            _explanations(carriers, labels, z[t], z[t + 1], Y[t], None if D is None else int(D[t]), out)
     if not fixed_end:
         groups = np.asarray(goal.groups)
         names = [int(g) for g in np.unique(groups)]
-        u = {(g, c): mdl.new_bool_var(f"u{g}_{c}") for g in names for c in range(num_labels)}
+        u = {g: out.bools(num_labels, f"u{g}_") for g in names}
         for g in names:
-            mdl.add_exactly_one([u[g, c] for c in range(num_labels)])
+            out.exactly_one(u[g])
         if len(names) == num_labels:
             for c in range(num_labels):
-                mdl.add_exactly_one([u[g, c] for g in names])
+                out.exactly_one([u[g][c] for g in names])
         for p in range(P):
-            for c in range(num_labels):
-                zz = lit(p, c, T)
-                if zz is False:
-                    mdl.add(u[int(groups[p]), c] == 0)
-                else:
-                    mdl.add(zz == u[int(groups[p]), c])
-    for a, b in rules.pairs:
-        for t in range(T - 1):
-            mdl.add_bool_or([y[a, t].Not(), y[b, t + 1].Not()])
-    for a, b, c in rules.triples:
-        for t in range(T - 2):
-            mdl.add_bool_or([y[a, t].Not(), y[b, t + 1].Not(), y[c, t + 2].Not()])
-    # Branch on the moves in time order: with the transitions both ways, each choice propagates
+            uu, zz = u[int(groups[p])], z[T, p]
+            out.clauses(np.stack([~zz, uu], axis=1))  # z[p,c,T] == u[group(p), c]
+            out.clauses(np.stack([zz, ~uu], axis=1))
+    if T > 1 and rules.pairs:
+        a, b = np.array(rules.pairs).T
+        out.clauses(np.stack([~Y[:-1, a], ~Y[1:, b]], axis=2).reshape(-1, 2))
+    if T > 2 and rules.triples:
+        a, b, c = np.array(rules.triples).T
+        out.clauses(np.stack([~Y[:-2, a], ~Y[1:-1, b], ~Y[2:, c]], axis=2).reshape(-1, 3))
+    # Branch on the moves step by step: with the transitions both ways, each choice propagates
     # the labels' positions, which is what makes the search fast (measured; see docs/mip.md).
     mdl.add_decision_strategy(
         [y[m, t] for t in range(T) for m in range(M)], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE
@@ -197,23 +223,33 @@ def build_cpsat(
             mdl.add(total <= max_moves)
         mdl.minimize(total)
     if infeasible:
-        never = mdl.new_bool_var("never")  # reachability alone refutes this horizon
-        mdl.add(never == 1)
-        mdl.add(never == 0)
-    return CpsatModel(mdl, y, T)
+        out.clauses([[out.false]])  # reachability alone refutes this horizon
+    return CpsatModel(mdl, y, T, M)
 
 
-def _explanations(table: MoveTable, dom, labels, t: int, y, done, lit, implies) -> None:
-    """With distinct labels: label ``c`` at ``q`` then at ``d`` means an action carrying ``q`` to ``d``."""
-    M = table.num_moves
-    carriers: dict[tuple[int, int], list[int]] = {}
-    for m in range(M):
+def _carriers(table: MoveTable) -> dict[tuple[int, int], list[int]]:
+    """The moves that carry position ``q`` to ``d``, for each ``(q, d)``."""
+    out: dict[tuple[int, int], list[int]] = {}
+    for m in range(table.num_moves):
         for d, q in enumerate(table.perms[m].tolist()):
-            carriers.setdefault((q, d), []).append(m)
-    for c in labels:
-        for q in np.flatnonzero(dom[t, :, c]).tolist():
-            for d in np.flatnonzero(dom[t + 1, :, c]).tolist():
-                ms = carriers.get((q, d), [])
-                acts = [y[m, t] for m in ms] + ([done[t]] if done and q == d else [])
-                if len(acts) < M + (1 if done else 0):
-                    implies([lit(q, int(c), t), lit(d, int(c), t + 1)], acts)
+            out.setdefault((q, d), []).append(m)
+    return out
+
+
+def _explanations(carriers, labels, now, after, Yt, done, out: _Proto) -> None:
+    """With distinct labels: label ``c`` at ``q`` then at ``d`` means an action carrying ``q`` to
+    ``d`` (``now``, ``after``: the literals ``z[t]``, ``z[t+1]``; ``Yt``: the moves of step ``t``)."""
+    everything = len(Yt) + (done is not None)
+    rows = []
+    Yl = Yt.tolist()
+    for c in labels.tolist():
+        qs = np.flatnonzero(now[:, c] != out.false).tolist()
+        ds = np.flatnonzero(after[:, c] != out.false).tolist()
+        nq, nd = (~now[:, c]).tolist(), (~after[:, c]).tolist()
+        for q in qs:
+            for d in ds:
+                ms = carriers.get((q, d), ())
+                acts = [Yl[m] for m in ms] + ([done] if done is not None and q == d else [])
+                if len(acts) < everything:
+                    rows.append([nq[q], nd[d], *acts])
+    out.clauses(rows)

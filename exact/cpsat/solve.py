@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 
@@ -9,7 +10,7 @@ import numpy as np
 import ortools
 from ortools.sat.python import cp_model
 
-from exact.cpsat.model import build_cpsat
+from exact.cpsat.model import CpsatModel, build_cpsat, middle_order, time_order
 from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
@@ -88,22 +89,13 @@ def solve_cpsat(
             pieces=problem.pieces,
         )
         extra["build_seconds"] += time.perf_counter() - tb
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = threads
-        # Presolve took longer than the proofs it prepared; a fixed search over the moves in time
-        # order proved and found depth-8 3x3 solutions fastest (measured, docs/mip.md).
-        solver.parameters.cp_model_presolve = False
-        if exact:
-            solver.parameters.search_branching = cp_model.FIXED_SEARCH
-        solver.parameters.random_seed = seed
-        solver.parameters.log_search_progress = verbose
+        left = None
         if time_limit is not None:
             left = time_limit - (time.perf_counter() - t0)
             if left <= 0:
                 return None, None, built
-            solver.parameters.max_time_in_seconds = left
         ts = time.perf_counter()
-        status = solver.solve(built.model)
+        status, solver = _solve(built, exact, threads, left, seed, verbose)
         extra["solve_seconds"] += time.perf_counter() - ts
         conflicts += int(solver.num_conflicts)
         extra["horizons"].append(
@@ -112,7 +104,7 @@ def solve_cpsat(
         return status, solver, built
 
     def lifted(solver, built):
-        chosen = [m for m in built.chosen_moves(solver, problem.table.num_moves) if m is not None]
+        chosen = [m for m in built.chosen_moves(solver) if m is not None]
         return replay_until_goal(puzzle, start, problem.lift(puzzle.table, start, chosen))
 
     parity = move_parity(problem.table, problem.start, problem.goal)
@@ -155,3 +147,59 @@ def solve_cpsat(
     if hint is not None:
         return result(hint, Status.FEASIBLE, bound, conflicts, extra)
     return result([], Status.LIMIT, bound, conflicts, extra)
+
+
+def _params(solver: cp_model.CpSolver, workers: int, fixed: bool, left: float | None, seed: int, verbose: bool) -> None:
+    solver.parameters.num_workers = workers
+    # Presolve took longer than the proofs it prepared; a fixed search over the moves, step by
+    # step, proved and found depth-8 3x3 solutions fastest (measured, docs/mip.md).
+    solver.parameters.cp_model_presolve = False
+    if fixed:
+        solver.parameters.search_branching = cp_model.FIXED_SEARCH
+    solver.parameters.random_seed = seed
+    solver.parameters.log_search_progress = verbose
+    if left is not None:
+        solver.parameters.max_time_in_seconds = left
+
+
+def _solve(built: CpsatModel, exact: bool, threads: int, left: float | None, seed: int, verbose: bool):
+    """Solve one horizon; returns ``(status, solver)``.
+
+    A minimisation runs CP-SAT's own portfolio. A fixed horizon (``exact``) branches on the moves:
+    with one thread from the middle step outwards; with more, a race between the middle-out and
+    the time order, one worker each (the first to finish wins, the other is stopped), because
+    which order finds a solution sooner varies from scramble to scramble while their best is
+    steady (measured, docs/mip.md). Statuses are the same whichever wins; the solution may differ.
+    """
+    if not exact or threads == 1:
+        solver = cp_model.CpSolver()
+        _params(solver, threads, exact, left, seed, verbose)
+        model = built.branching(middle_order(built.T)) if exact else built.model
+        return solver.solve(model), solver
+    orders = [time_order(built.T), middle_order(built.T)]
+    solvers = [cp_model.CpSolver() for _ in orders]
+    for i, solver in enumerate(solvers):
+        _params(solver, threads - 1 if i == 0 else 1, True, left, seed, verbose and i == 0)
+    models = [built.branching(order) for order in orders]
+    finished: list[tuple[int, int]] = []
+    decided = threading.Event()
+
+    def run(i: int) -> None:
+        status = solvers[i].solve(models[i])
+        finished.append((i, status))
+        if status != cp_model.UNKNOWN:
+            decided.set()
+
+    workers = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(orders))]
+    for w in workers:
+        w.start()
+    while any(w.is_alive() for w in workers):
+        if decided.wait(0.05):  # stop the others; repeated, since a stop sent before a solve starts is lost
+            for solver in solvers:
+                solver.stop_search()
+            time.sleep(0.01)
+    for w in workers:
+        w.join()
+    decided = [f for f in finished if f[1] != cp_model.UNKNOWN]
+    i, status = decided[0] if decided else finished[0]
+    return status, solvers[i]
