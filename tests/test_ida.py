@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import csv
+import itertools
 
+import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import given
@@ -18,6 +20,7 @@ from exact.pdb.build import build_tile_pattern
 from exact.pdb.catalog import tile_spec
 from exact.pdb.store import check
 from exact.puzzles.tiles import TilesSpace
+from exact.ranking import partial_permutation_count, partial_permutation_rank
 from exact.result import Status
 from tests.conftest import shared_data
 
@@ -67,6 +70,28 @@ def test_consistent_heuristics_change_by_at_most_one_per_move(eight) -> None:
         for a in range(children.shape[1]):
             ok = ids[:, a] >= 0
             assert (np.abs(h(children[ok, a]) - hs[ok]) <= 1).all(), h.name
+
+
+@pytest.mark.parametrize("rows,cols,tiles", [(3, 3, (1, 2, 3, 4)), (3, 3, (2, 5, 7)), (2, 4, (1, 2, 6))])
+def test_builder_equals_dijkstra_on_the_abstract_space(rows, cols, tiles) -> None:
+    # An independent reference: networkx's Dijkstra over (pattern tile cells, blank cell), a
+    # pattern-tile move costing 1 and any other blank move 0, then the least over the blank.
+    n = rows * cols
+    g = nx.DiGraph()
+    for cells in itertools.permutations(range(n), len(tiles) + 1):
+        *tile_cells, blank = cells
+        r, c = divmod(blank, cols)
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                t = (r + dr) * cols + c + dc
+                moved = [blank if x == t else x for x in tile_cells]
+                g.add_edge(cells, (*moved, t), weight=int(t in tile_cells))
+    dist = nx.single_source_dijkstra_path_length(g.reverse(), (*tiles, 0))
+    want = np.full(partial_permutation_count(n, len(tiles)), 255)
+    for cells, d in dist.items():
+        i = int(partial_permutation_rank(np.array(cells[:-1]), n))
+        want[i] = min(want[i], d)
+    assert np.array_equal(build_tile_pattern(TilePattern(rows, cols, tiles)), want)
 
 
 def test_table_values_are_exact_pattern_distances(eight) -> None:

@@ -28,7 +28,7 @@ from exact import cli, registry
 from exact.errors import PuzzleoptError
 from exact.ida.solve import ida_cube, ida_tiles
 from exact.ida.walk import solve_cube2
-from exact.pdb.catalog import tile_heuristic, tile_heuristics
+from exact.pdb.catalog import default_tile_heuristic, tile_heuristic
 from exact.result import Status
 
 
@@ -41,7 +41,10 @@ def _parser():
     src.add_argument("--facelets", help="cube2/cube3: the start as facelets (kociemba's URFDLB), centres home")
     p.add_argument("--metric", default="htm", choices=["htm", "qtm"], help="cube2/cube3: the metric (default htm)")
     src.add_argument("--instances", metavar="FILE", help="a file of boards: one per line, or a TSV with a tiles column")
-    p.add_argument("--heuristic", help="manhattan, manhattan-lc or pdb-<partition> (default: the strongest built in)")
+    p.add_argument(
+        "--heuristic",
+        help="manhattan, manhattan-lc or pdb-<partition> (default: pdb-44 / pdb-663 / pdb-6666 by board)",
+    )
     p.add_argument("--no-mirror", action="store_true", help="pattern databases without the reflected lookup")
     p.add_argument("--pdb-dir", help="where pattern databases are kept (default: the user cache)")
     p.add_argument("--time-limit", type=float, help="seconds per board (default: none)")
@@ -107,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(puzzle, "rows"):
         raise PuzzleoptError(f"--puzzle {args.puzzle}: exact.ida solves tile puzzles (tiles8, tiles15, ...)")
     rows, cols = puzzle.rows, puzzle.cols
-    name = args.heuristic or tile_heuristics(rows, cols)[-1]
+    name = args.heuristic or default_tile_heuristic(rows, cols)
     # Read every board before loading (or building) any table, so bad input fails at once.
     boards = [("1", puzzle.parse_state(args.tiles), None)] if args.tiles is not None else None
     if boards is None:

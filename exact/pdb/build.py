@@ -4,9 +4,11 @@ A state is the cells of the pattern tiles and of the blank (see :mod:`exact.pdb.
 blank moves to a neighbour cell; when that cell holds a pattern tile, the tile slides and the
 move costs 1, otherwise it costs 0 (a tile of another pattern moved, which that pattern counts).
 So the distances of disjoint patterns add up to a lower bound (Korf & Felner's additive PDBs).
-The search goes by cost layers: first every state of cost ``d`` reachable by free moves (a
-queue), then the cost-1 moves out of them seed layer ``d + 1``. The table keeps, for each
-placement of the pattern tiles, the least cost over the blank's cells.
+The search goes by cost layers: first every state of cost ``d`` reachable by free moves (the blank
+flooding the cells of other tiles, within one placement of the pattern tiles), then the cost-1
+moves out of them seed layer ``d + 1``. States are ranked placement-major (the blank's index among
+the free cells last), so a placement's states are one row; both phases scan the rows in
+parallel. The table keeps, for each placement, the least cost over the blank's cells.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from exact.pdb.pattern import TilePattern
 from exact.ranking import partial_rank_row, partial_unrank_row
@@ -34,54 +36,122 @@ def neighbours(rows: int, cols: int) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
-def _layer(dist, cur, ncur, nxt, depth, n, k1, nbr):  # pragma: no cover - numba
-    """Close layer ``depth`` under free moves (appending to ``cur``), then seed the next layer.
+@njit(cache=True, parallel=True)
+def _close(dist, touched, depth, n, k, nbr):  # pragma: no cover - numba
+    """Phase 1 of layer ``depth``: within each placement, flood the blank from every state of
+    cost ``depth`` through the cells no pattern tile holds (free moves). Each placement's states
+    are one row of ``dist`` and only that row is written, so rows run in parallel. Only rows
+    that ``touched`` marks with ``depth`` (they got states of this cost) are read. Returns the
+    number of states of cost ``depth``."""
+    f = n - k
+    rows = dist.shape[0] // f
+    total = 0
+    for p in prange(rows):
+        if touched[p] != depth:
+            continue
+        base = p * f
+        seeds = 0
+        for i in range(f):
+            if dist[base + i] == depth:
+                seeds += 1
+        if seeds == 0:
+            continue
+        items = np.empty(k, np.int64)
+        digits = np.empty(k, np.int64)
+        chosen = np.empty(k, np.int64)
+        partial_unrank_row(p, n, items, digits, chosen)
+        digit_of = np.full(n, -1, np.int64)  # cell -> its index among the free cells, or -1
+        cell_of = np.empty(f, np.int64)
+        j = 0
+        for c in range(n):
+            if j < k and chosen[j] == c:
+                j += 1
+            else:
+                digit_of[c] = c - j
+                cell_of[c - j] = c
+        stack = np.empty(f, np.int64)
+        top = 0
+        for i in range(f):
+            if dist[base + i] == depth:
+                stack[top] = i
+                top += 1
+        count = top
+        while top > 0:
+            top -= 1
+            c = cell_of[stack[top]]
+            for d in range(4):
+                t = nbr[c, d]
+                if t >= 0 and digit_of[t] >= 0 and dist[base + digit_of[t]] == UNSEEN:
+                    dist[base + digit_of[t]] = depth
+                    stack[top] = digit_of[t]
+                    top += 1
+                    count += 1
+        total += count
+    return total
 
-    Returns (states in this layer, states seeded into ``nxt``).
-    """
-    items = np.empty(k1, np.int64)
-    digits = np.empty(k1, np.int64)
-    chosen = np.empty(k1, np.int64)
-    occ = np.full(n, -1, np.int64)
-    nn = 0
-    i = 0
-    while i < ncur:
-        s = cur[i]
-        i += 1
-        partial_unrank_row(s, n, items, digits, chosen)
-        for j in range(k1):
-            occ[items[j]] = j
-        blank = items[k1 - 1]
-        for d in range(4):
-            t = nbr[blank, d]
-            if t < 0:
+
+@njit(cache=True, parallel=True)
+def _advance(dist, touched, depth, n, k, nbr):  # pragma: no cover - numba
+    """Phase 2 of layer ``depth``: from each state of cost ``depth``, slide a pattern tile into
+    the blank (cost 1), give unseen successors ``depth + 1`` and mark their rows in ``touched``.
+    Rows run in parallel; two rows may mark the same successor or row, but only ever with the
+    same value (a row marked ``depth`` may be re-marked ``depth + 1`` meanwhile, so both are
+    read). Returns the number marked (an upper bound when rows race)."""
+    f = n - k
+    rows = dist.shape[0] // f
+    total = 0
+    for p in prange(rows):
+        if touched[p] != depth and touched[p] != depth + 1:
+            continue
+        base = p * f
+        any_here = False
+        for i in range(f):
+            if dist[base + i] == depth:
+                any_here = True
+                break
+        if not any_here:
+            continue
+        items = np.empty(k, np.int64)
+        digits = np.empty(k, np.int64)
+        chosen = np.empty(k, np.int64)
+        partial_unrank_row(p, n, items, digits, chosen)
+        tile_at = np.full(n, -1, np.int64)
+        for j in range(k):
+            tile_at[items[j]] = j
+        below = np.empty(n, np.int64)  # free cells below each cell
+        j = 0
+        for c in range(n):
+            below[c] = c - j
+            if tile_at[c] >= 0:
+                j += 1
+        count = 0
+        for c in range(n):
+            if tile_at[c] >= 0 or dist[base + below[c]] != depth:
                 continue
-            j = occ[t]
-            items[k1 - 1] = t
-            if j >= 0:
-                items[j] = blank
-            r = partial_rank_row(items, n)
-            if dist[r] == 255:
-                if j < 0:  # a free move: same layer
-                    dist[r] = depth
-                    cur[ncur] = r
-                    ncur += 1
-                else:
-                    dist[r] = depth + 1
-                    nxt[nn] = r
-                    nn += 1
-            items[k1 - 1] = blank
-            if j >= 0:
+            for d in range(4):
+                t = nbr[c, d]
+                if t < 0 or tile_at[t] < 0:
+                    continue
+                j = tile_at[t]
+                items[j] = c
+                q = partial_rank_row(items, n)
                 items[j] = t
-        for j in range(k1):
-            occ[items[j]] = -1
-    return ncur, nn
+                # the blank moves to t; the free cells are the old ones with c swapped for t
+                digit = below[t] - (1 if c < t else 0)
+                if dist[q * f + digit] == UNSEEN:
+                    dist[q * f + digit] = depth + 1
+                    touched[q] = depth + 1
+                    count += 1
+        total += count
+    return total
 
 
 def build_tile_pattern(pattern: TilePattern, advance: Callable[[int], None] | None = None) -> np.ndarray:
     """The table of ``pattern``: uint8 ``(pattern.entries,)``, the least number of pattern-tile
     moves that bring the pattern tiles home, whatever the other tiles do.
+
+    Memory: one byte per builder state (``pattern.states``; 4.2 GB for 8 tiles of the
+    15-puzzle) and one per placement, no queue: each layer scans the rows it reached.
 
     Args:
         pattern: The pattern.
@@ -90,21 +160,21 @@ def build_tile_pattern(pattern: TilePattern, advance: Callable[[int], None] | No
     """
     n, k = pattern.cells, len(pattern.tiles)
     dist = np.full(pattern.states, UNSEEN, dtype=np.uint8)
-    cur = np.empty(pattern.states, dtype=np.int64)
-    nxt = np.empty(pattern.states, dtype=np.int64)
+    touched = np.full(pattern.entries, UNSEEN, dtype=np.uint8)  # the last layer that reached each row
     goal = np.array(list(pattern.tiles) + [0], dtype=np.int64)  # tile v home at cell v, blank at 0
     g = int(partial_rank_row(goal, n))
     dist[g] = 0
-    cur[0] = g
-    ncur, depth = 1, 0
+    touched[g // (n - k)] = 0
     nbr = neighbours(pattern.rows, pattern.cols)
-    while ncur:
+    depth = 0
+    while True:
         if depth >= UNSEEN - 1:  # pragma: no cover - no tile board is this deep
             raise OverflowError("pattern distances exceed 254")
-        done, nn = _layer(dist, cur, ncur, nxt, depth, n, k + 1, nbr)
+        done = _close(dist, touched, depth, n, k, nbr)
+        if done == 0:
+            break
         if advance is not None:
             advance(int(done))
-        cur, nxt = nxt, cur
-        ncur, depth = nn, depth + 1
-    del cur, nxt
+        _advance(dist, touched, depth, n, k, nbr)
+        depth += 1
     return dist.reshape(pattern.entries, n - k).min(axis=1)

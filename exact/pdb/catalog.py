@@ -5,16 +5,22 @@ Tile partitions (Korf's goal, cells numbered row-major, the blank home at cell 0
 
      0  1  2  3     555: a = 1 2 3 5 6, b = 4 8 9 12 13, c = 7 10 11 14 15
      4  5  6  7     663: a = 2 3 6 7 10 11, b = 8 9 12 13 14 15, c = 1 4 5
-     8  9 10 11
+     8  9 10 11     78:  a = 1 2 3 4 5 6 7, b = 8 9 10 11 12 13 14 15
     12 13 14 15
+
+     0  1  2  3  4
+     5  6  7  8  9  6666: a = 1 2 5 6 7 12, b = 3 4 8 9 13 14,
+    10 11 12 13 14        c = 10 11 15 16 20 21, d = 17 18 19 22 23 24
+    15 16 17 18 19
+    20 21 22 23 24
 
 The 6-6-3 was chosen by measurement: on Korf's 100 it expands 1.0 M nodes per instance, against
 2.7 M for ``1 2 3 5 6 7 | 4 8 9 12 13 14 | 10 11 15`` and 1.3 M for
 ``4 5 8 9 12 13 | 6 7 10 11 14 15 | 1 2 3`` (mirror lookups on, see docs/pdb.md).
 
-On the 8-puzzle, ``44`` is ``1 2 3 4`` and ``5 6 7 8``. Not built yet: the 7-8 partition of the
-15-puzzle and the 6-6-6-6 of the 24-puzzle (their builders' states, ``16!/8!`` and ``25!/18!``
-with the blank, need a disk-based or blank-free builder; see docs/pdb.md).
+On the 8-puzzle, ``44`` is ``1 2 3 4`` and ``5 6 7 8``. The 8-tile table of ``78`` has
+518,918,400 entries (one byte each) and its builder needs 4.2 GB; the 6-tile tables of ``6666``
+have 127,512,000 entries each and their builder needs 2.4 GB (see docs/pdb.md for build times).
 """
 
 from __future__ import annotations
@@ -35,6 +41,10 @@ PARTITIONS: dict[tuple[int, int], dict[str, list[tuple[int, ...]]]] = {
     (4, 4): {
         "555": [(1, 2, 3, 5, 6), (4, 8, 9, 12, 13), (7, 10, 11, 14, 15)],
         "663": [(2, 3, 6, 7, 10, 11), (8, 9, 12, 13, 14, 15), (1, 4, 5)],
+        "78": [(1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)],
+    },
+    (5, 5): {
+        "6666": [(1, 2, 5, 6, 7, 12), (3, 4, 8, 9, 13, 14), (10, 11, 15, 16, 20, 21), (17, 18, 19, 22, 23, 24)],
     },
 }
 
@@ -75,6 +85,17 @@ def catalog() -> dict[str, Callable[[], TableSpec]]:
             for pattern in check_partition(rows, cols, groups):
                 out[pattern.name] = lambda p=pattern: tile_spec(p)
     return out
+
+
+# The default per board: the strongest partition whose tables build in minutes and fit in a few
+# hundred MB (the 7-8 tables take 4.2 GB and about half an hour to build, so they are opt-in).
+DEFAULT_PARTITION = {(3, 3): "44", (4, 4): "663", (5, 5): "6666"}
+
+
+def default_tile_heuristic(rows: int, cols: int) -> str:
+    """The heuristic used when none is named: ``pdb-<DEFAULT_PARTITION>``, else ``manhattan-lc``."""
+    part = DEFAULT_PARTITION.get((rows, cols))
+    return "manhattan-lc" if part is None else f"pdb-{part}"
 
 
 def tile_heuristics(rows: int, cols: int) -> list[str]:
