@@ -15,13 +15,10 @@ limit was reached (or a known optimal length was not matched: never expected, an
 
 from __future__ import annotations
 
-import csv
 import statistics
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
-import numpy as np
 from tqdm import tqdm
 
 from exact import cli, registry
@@ -30,6 +27,7 @@ from exact.ida.solve import ida_cube, ida_tiles
 from exact.ida.walk import solve_cube2
 from exact.pdb.catalog import default_tile_heuristic, tile_heuristic
 from exact.result import Status
+from instances.files import read_instances
 
 
 def _parser():
@@ -51,21 +49,6 @@ def _parser():
     p.add_argument("--node-limit", type=int, help="generated nodes per board (default: none)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     return p
-
-
-def _read_instances(path: str) -> list[tuple[str, np.ndarray, int | None]]:
-    file = Path(path)
-    if not file.is_file():
-        raise PuzzleoptError(f"--instances {path!r}: no such file")
-    lines = [ln for ln in file.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
-    out = []
-    if lines and "tiles" in lines[0].split("\t"):
-        for i, row in enumerate(csv.DictReader(lines, delimiter="\t")):
-            known = row.get("optimal_length")
-            out.append((row.get("id") or str(i + 1), row["tiles"], int(known) if known else None))
-    else:
-        out = [(str(i + 1), ln, None) for i, ln in enumerate(lines)]
-    return out
 
 
 def _cube(args) -> int:
@@ -114,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Read every board before loading (or building) any table, so bad input fails at once.
     boards = [("1", puzzle.parse_state(args.tiles), None)] if args.tiles is not None else None
     if boards is None:
-        boards = [(i, puzzle.parse_state(t), k) for i, t, k in _read_instances(args.instances)]
+        boards = [(x.id, puzzle.parse_state(x.text), x.optimal) for x in read_instances(args.instances)]
     h = tile_heuristic(name, rows, cols, pdb_dir=args.pdb_dir, mirror=not args.no_mirror, progress=not args.no_progress)
     if args.tiles is not None:
         res = ida_tiles(puzzle, boards[0][1], h, time_limit=args.time_limit, node_limit=args.node_limit)

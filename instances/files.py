@@ -1,0 +1,59 @@
+"""Reading instance files: one state per line, or a TSV with a header.
+
+A plain file has one state per line in the puzzle's text form (``puzzle.parse_state``; blank
+lines and ``#`` comments are skipped). A TSV names its columns in the first line: the state is
+the first of :data:`STATE_COLUMNS` present, the known optimal length the first of
+:data:`LENGTH_COLUMNS` present (optional), the name ``id`` (optional). The reference sets in
+``../shared/data`` (Korf's 100, DeepCubeA's test sets) read as they are.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+from exact.errors import PuzzleoptError
+
+STATE_COLUMNS = ("tiles", "facelets_URFDLB", "facelets", "state")
+LENGTH_COLUMNS = ("optimal_length", "optimal_qtm", "optimal_htm", "optimal")
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One line of an instance file: its id, the state's text, the known optimal length."""
+
+    id: str
+    text: str
+    optimal: int | None = None
+
+
+def read_instances(path: str | Path, what: str = "--instances") -> list[Instance]:
+    """The instances of ``path`` (see the module docstring); ``what`` names the input in errors."""
+    file = Path(path)
+    if not file.is_file():
+        raise PuzzleoptError(f"{what} {str(path)!r}: no such file")
+    lines = [ln for ln in file.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    if not lines:
+        raise PuzzleoptError(f"{what} {str(path)!r}: the file holds no instances")
+    header = lines[0].split("\t")
+    state_col = next((c for c in STATE_COLUMNS if c in header), None)
+    if state_col is None:
+        if len(header) > 1:
+            raise PuzzleoptError(
+                f"{what} {str(path)!r}: a TSV needs one of the columns {', '.join(STATE_COLUMNS)}; "
+                f"its header is {' | '.join(header)}"
+            )
+        return [Instance(str(i + 1), ln.strip()) for i, ln in enumerate(lines)]
+    length_col = next((c for c in LENGTH_COLUMNS if c in header), None)
+    out = []
+    for i, row in enumerate(csv.DictReader(lines, delimiter="\t")):
+        known = row.get(length_col) if length_col else None
+        try:
+            optimal = int(known) if known not in (None, "") else None
+        except ValueError:
+            raise PuzzleoptError(
+                f"{what} {str(path)!r}, line {i + 2}: {length_col} {known!r} is not a whole number"
+            ) from None
+        out.append(Instance(row.get("id") or str(i + 1), row[state_col], optimal))
+    return out

@@ -1,0 +1,54 @@
+"""Batch weighted A* (BWAS) with a learned cost-to-go, as DeepCubeA searches.
+
+BWAS is the project's one best-first search (:func:`exact.astar.best_first`, ``f = w * g + h``)
+with a batch: each iteration expands the ``batch`` open nodes of least ``f`` and evaluates all
+their children in one network call. DeepCubeA's lambda is ``weight``. A learned heuristic is not
+admissible, so a BWAS solution is ``feasible``; :mod:`hybrid` is what proves it optimal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from exact.astar import best_first
+from exact.puzzle import Puzzle
+from exact.result import SolveResult
+
+DEFAULT_WEIGHT = 0.6
+DEFAULT_BATCH = 100
+
+
+def bwas(
+    puzzle: Puzzle,
+    start: np.ndarray,
+    heuristic: Callable[[np.ndarray], np.ndarray],
+    *,
+    weight: float = DEFAULT_WEIGHT,
+    batch: int = DEFAULT_BATCH,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+) -> SolveResult:
+    """A solution of ``start`` by BWAS (see the module docstring).
+
+    Args:
+        puzzle: The puzzle.
+        start: The start state ``(P,)``.
+        heuristic: Batched cost-to-go (e.g. :class:`learned.values.NetHeuristic`); its
+            ``admissible`` attribute, if true, with ``weight = 1`` makes the result a proof.
+        weight: ``lambda`` in ``f = lambda * g + h`` (DeepCubeA: 0.6 for the cube).
+        batch: ``N``, nodes expanded per iteration.
+        max_nodes: Expanded nodes before giving up (``limit``); ``time_limit``: seconds.
+    """
+    return best_first(
+        puzzle,
+        np.asarray(start),
+        heuristic,
+        weight=weight,
+        batch=batch,
+        admissible=bool(getattr(heuristic, "admissible", False)),
+        node_limit=max_nodes,
+        time_limit=time_limit,
+        solver="bwas",
+    )

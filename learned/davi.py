@@ -1,0 +1,325 @@
+"""Deep approximate value iteration (DAVI), as DeepCubeA trains its cost-to-go network.
+
+Each step draws ``batch`` states by scrambling the goal ``k`` times, ``k`` uniform in
+``1..max_scramble``; computes the Bellman target of each with the *target* network
+(:func:`learned.values.bellman_targets`); and takes one Adam step on the mean squared error. Every
+``check_every`` steps the target network is replaced by the trained one if the mean loss of the
+last ``check_every`` steps (at most 100 of them) is below ``threshold``. The learning rate decays
+as ``lr * lr_decay ** step``.
+
+Training lives in one folder: ``checkpoint.safetensors`` (network, target, Adam state, random
+generator and counters; written atomically every ``checkpoint_seconds``, at the end and on
+Ctrl-C), ``log.csv`` (one row per ``log_every`` steps: loss, target updates, greedy solve rates),
+``curves.png`` and, at the end, ``model.safetensors`` with its card. Starting again on the same
+folder resumes from the checkpoint: the result is the same as an uninterrupted run would give up
+to floating-point noise, since the random generator's state is saved too.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from exact import registry
+from exact.atomic import write_chunks
+from exact.errors import PuzzleoptError
+from exact.puzzle import Puzzle
+from learned.nets import CostToGo, make_net, preset_config
+from learned.values import NetHeuristic, bellman_targets, greedy_solve_rate
+from learned.weights import WeightsError, network_from, read, save_model, write
+
+CHECKPOINT = "checkpoint.safetensors"
+MODEL = "model.safetensors"
+LOG = "log.csv"
+CURVES = "curves.png"
+
+
+@dataclass(frozen=True)
+class DaviConfig:
+    """Settings of a DAVI run (the defaults are DeepCubeA's where the paper gives them).
+
+    Attributes:
+        puzzle: Registry name (``cube2``, ``tiles8``, ...).
+        preset: Network preset (:data:`learned.nets.PRESETS`).
+        steps: Training steps in all.
+        batch: States per step (DeepCubeA: 10,000).
+        max_scramble: ``K``: scramble depths are uniform in ``1..K`` (cube: 30; tiles: 500).
+        lr, lr_decay: Adam's learning rate and its decay per step.
+        check_every: ``C``: steps between checks for a target update.
+        threshold: Loss under which the target network is updated.
+        eval_every: Steps between greedy solve-rate checks (0: never).
+        eval_depths: Scramble depths of those checks.
+        eval_states: States per depth in those checks.
+        log_every: Steps per row of ``log.csv``.
+        checkpoint_seconds: Seconds between checkpoints.
+        seed: Seed of the network's initial weights and of every random draw.
+        device: Torch device (``cpu``, ``cuda``).
+    """
+
+    puzzle: str
+    preset: str = "small"
+    steps: int = 10000
+    batch: int = 10000
+    max_scramble: int = 30
+    lr: float = 1e-3
+    lr_decay: float = 0.9999993
+    check_every: int = 5000
+    threshold: float = 0.05
+    eval_every: int = 1000
+    eval_depths: tuple[int, ...] = (1, 2, 4, 8, 16)
+    eval_states: int = 100
+    log_every: int = 100
+    checkpoint_seconds: float = 300.0
+    seed: int = 0
+    device: str = "cpu"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "eval_depths", tuple(int(d) for d in self.eval_depths))
+        for name in ("steps", "batch", "max_scramble", "check_every", "log_every"):
+            if int(getattr(self, name)) < 1:
+                raise PuzzleoptError(f"DAVI setting {name}={getattr(self, name)} must be at least 1")
+        if self.eval_every < 0 or self.eval_states < 1 or any(d < 1 for d in self.eval_depths):
+            raise PuzzleoptError("DAVI evaluation: eval_every >= 0, eval_states >= 1 and depths >= 1, please")
+        if not self.lr > 0 or not 0 < self.lr_decay <= 1 or self.checkpoint_seconds < 0:
+            raise PuzzleoptError(
+                f"DAVI settings lr={self.lr}, lr_decay={self.lr_decay}, checkpoint_seconds={self.checkpoint_seconds}: "
+                "need lr > 0, 0 < lr_decay <= 1, checkpoint_seconds >= 0"
+            )
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["eval_depths"] = list(self.eval_depths)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> DaviConfig:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+
+@dataclass
+class _Run:
+    puzzle: Puzzle
+    net: CostToGo
+    target: CostToGo
+    opt: torch.optim.Optimizer
+    rng: np.random.Generator
+    step: int = 0
+    updates: int = 0
+    seconds: float = 0.0
+
+
+def _fresh(config: DaviConfig) -> _Run:
+    puzzle = registry.get(config.puzzle)
+    net_config = preset_config(config.preset, puzzle.num_positions * puzzle.num_labels)
+    net = make_net(net_config, config.seed).to(config.device)
+    target = make_net(net_config, config.seed).to(config.device)
+    target.load_state_dict(net.state_dict())
+    opt = torch.optim.Adam(net.parameters(), lr=config.lr)
+    return _Run(puzzle, net, target, opt, np.random.default_rng(config.seed))
+
+
+def _save_checkpoint(folder: Path, config: DaviConfig, run: _Run) -> None:
+    tensors = {f"net.{k}": v for k, v in run.net.state_dict().items()}
+    tensors.update({f"target.{k}": v for k, v in run.target.state_dict().items()})
+    opt = run.opt.state_dict()
+    for idx, st in opt["state"].items():
+        for key, val in st.items():
+            tensors[f"opt.{idx}.{key}"] = val if torch.is_tensor(val) else torch.tensor(val)
+    state = {
+        "step": run.step,
+        "target_updates": run.updates,
+        "seconds": run.seconds,
+        "rng": run.rng.bit_generator.state,
+        "davi": config.to_dict(),
+        "param_groups": opt["param_groups"],
+    }
+    write(folder / CHECKPOINT, tensors, "checkpoint", {"config": run.net.config.to_dict(), "state": state})
+
+
+def _load_checkpoint(folder: Path, config: DaviConfig) -> _Run:
+    path = folder / CHECKPOINT
+    tensors, docs = read(path, "checkpoint")
+    state = docs.get("state")
+    theirs = state.get("davi", {}).get("puzzle") if isinstance(state, dict) else None
+    if theirs != config.puzzle:
+        raise WeightsError(f"checkpoint {path} is for puzzle {theirs!r}, not {config.puzzle!r}: use another --out")
+    saved = DaviConfig.from_dict(state["davi"])
+    if (saved.preset, saved.seed) != (config.preset, config.seed):
+        raise WeightsError(
+            f"checkpoint {path} was made with preset {saved.preset!r}, seed {saved.seed}; this run asks for "
+            f"preset {config.preset!r}, seed {config.seed}: use another --out folder or the same settings"
+        )
+    run = _fresh(config)
+    run.net.load_state_dict(network_from(_strip(tensors, "net."), docs, path).state_dict())
+    run.target.load_state_dict(network_from(_strip(tensors, "target."), docs, path).state_dict())
+    opt_state: dict = {}
+    for name, val in tensors.items():
+        if name.startswith("opt."):
+            _, idx, key = name.split(".", 2)
+            opt_state.setdefault(int(idx), {})[key] = val.to(config.device) if key != "step" else val
+    run.opt.load_state_dict({"state": opt_state, "param_groups": state["param_groups"]})
+    run.rng.bit_generator.state = state["rng"]
+    run.step, run.updates, run.seconds = int(state["step"]), int(state["target_updates"]), float(state["seconds"])
+    return run
+
+
+def _strip(tensors: dict, prefix: str) -> dict:
+    return {k[len(prefix) :]: v for k, v in tensors.items() if k.startswith(prefix)}
+
+
+def _log_columns(config: DaviConfig) -> list[str]:
+    return ["step", "seconds", "loss", "lr", "target_updates"] + [f"greedy_{d}" for d in config.eval_depths]
+
+
+def _keep_log(folder: Path, config: DaviConfig, upto: int) -> None:
+    """Drop log rows past the checkpoint (written after it, before an interrupt)."""
+    path = folder / LOG
+    cols = _log_columns(config)
+    rows = []
+    if path.exists():
+        with path.open(newline="") as fh:
+            rows = [r for r in csv.DictReader(fh) if int(r["step"]) <= upto]
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=cols)
+    w.writeheader()
+    w.writerows(rows)
+    write_chunks(path, [buf.getvalue().encode()])
+
+
+def train(
+    config: DaviConfig,
+    folder: str | Path,
+    *,
+    progress: bool = True,
+    on_step: Callable[[int], None] | None = None,
+) -> dict:
+    """Train (or resume training) in ``folder``; returns a summary (steps, seconds, last loss,
+    target updates, the last greedy solve rates, the model path).
+
+    ``on_step(step)`` is called after each step (tests use it to interrupt a run).
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    run = _load_checkpoint(folder, config) if (folder / CHECKPOINT).exists() else _fresh(config)
+    _keep_log(folder, config, run.step)
+    puzzle, net, target = run.puzzle, run.net, run.target
+    target.eval()
+    loss_fn = torch.nn.MSELoss()
+
+    @torch.no_grad()
+    def target_value(states: np.ndarray) -> np.ndarray:
+        x = torch.from_numpy(puzzle.encode(states)).to(config.device)
+        return target(x).double().cpu().numpy()
+
+    recent: list[float] = []
+    last_greedy: dict[int, float] = {}
+    last_save = time.perf_counter()
+    t_start = time.perf_counter() - run.seconds
+    bar = tqdm(total=config.steps, initial=run.step, disable=not progress, desc=f"DAVI {config.puzzle}", unit="step")
+    try:
+        while run.step < config.steps:
+            depths = run.rng.integers(1, config.max_scramble + 1, size=config.batch)
+            states = puzzle.random_walk(config.batch, depths, run.rng)
+            y = torch.from_numpy(bellman_targets(puzzle, states, target_value)).float().to(config.device)
+            lr = config.lr * config.lr_decay**run.step
+            for group in run.opt.param_groups:
+                group["lr"] = lr
+            net.train()
+            pred = net(torch.from_numpy(puzzle.encode(states)).to(config.device))
+            loss = loss_fn(pred, y)
+            run.opt.zero_grad(set_to_none=True)
+            loss.backward()
+            run.opt.step()
+            run.step += 1
+            recent = (recent + [loss.item()])[-100:]
+            if run.step % config.check_every == 0 and float(np.mean(recent)) < config.threshold:
+                target.load_state_dict(net.state_dict())
+                run.updates += 1
+            evaluate = config.eval_every and (run.step % config.eval_every == 0 or run.step == config.steps)
+            if evaluate:
+                heur = NetHeuristic(puzzle, net, config.device)
+                rng = np.random.default_rng([config.seed, run.step])
+                last_greedy = {
+                    d: greedy_solve_rate(puzzle, heur, d, config.eval_states, rng) for d in config.eval_depths
+                }
+            run.seconds = time.perf_counter() - t_start
+            if run.step % config.log_every == 0 or evaluate or run.step == config.steps:
+                row = [run.step, f"{run.seconds:.1f}", f"{np.mean(recent):.5f}", f"{lr:.3g}", run.updates]
+                row += [f"{last_greedy[d]:.3f}" if evaluate else "" for d in config.eval_depths]
+                with (folder / LOG).open("a", newline="") as fh:
+                    csv.writer(fh).writerow(row)
+            bar.update(1)
+            bar.set_postfix(loss=f"{np.mean(recent):.4f}", updates=run.updates)
+            if time.perf_counter() - last_save >= config.checkpoint_seconds:
+                _save_checkpoint(folder, config, run)
+                last_save = time.perf_counter()
+            if on_step is not None:
+                on_step(run.step)
+    except KeyboardInterrupt:
+        _save_checkpoint(folder, config, run)
+        raise
+    finally:
+        bar.close()
+    _save_checkpoint(folder, config, run)
+    card = {
+        "puzzle": config.puzzle,
+        "preset": config.preset,
+        "trained_steps": run.step,
+        "training_seconds": round(run.seconds, 1),
+        "target_updates": run.updates,
+        "davi": config.to_dict(),
+        "data": f"goal scrambled 1..{config.max_scramble} random moves, {config.batch} states per step",
+        "greedy_solve_rate": {str(d): r for d, r in last_greedy.items()},
+    }
+    save_model(folder / MODEL, net, card)
+    plot_curves(folder / LOG, folder / CURVES)
+    return {
+        "steps": run.step,
+        "seconds": run.seconds,
+        "loss": float(np.mean(recent)) if recent else None,
+        "target_updates": run.updates,
+        "greedy": last_greedy,
+        "model": str(folder / MODEL),
+    }
+
+
+def plot_curves(log: Path, out: Path) -> None:
+    """Loss and greedy solve rates against steps (as DeepCubeA's Fig. 3), written atomically."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with log.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    if not rows:
+        return
+    steps = [int(r["step"]) for r in rows]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4))
+    a.plot(steps, [float(r["loss"]) for r in rows])
+    a.set_yscale("log")
+    a.set_xlabel("step")
+    a.set_ylabel("mean squared error")
+    for col in [c for c in rows[0] if c.startswith("greedy_")]:
+        pts = [(int(r["step"]), float(r[col])) for r in rows if r[col]]
+        if pts:
+            b.plot(*zip(*pts), label=f"depth {col[7:]}")
+    b.set_xlabel("step")
+    b.set_ylabel("greedy solve rate")
+    b.set_ylim(0, 1.02)
+    if b.lines:
+        b.legend()
+    fig.suptitle(f"DAVI training ({log.parent})")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    write_chunks(out, [buf.getvalue()])

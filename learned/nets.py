@@ -1,0 +1,148 @@
+"""Cost-to-go networks: DeepCubeA's residual network and the ANN-distance regression net.
+
+One class, :class:`CostToGo`, configured by a :class:`NetConfig`; the papers' sizes are presets.
+The input is the puzzle's one-hot encoding (:meth:`exact.puzzle.Puzzle.encode`, float32
+``(B, P * K)``), the output one float per state, the estimated number of moves to the goal.
+
+* DeepCubeA (``"paper"``): two fully connected layers of 5000 and 1000 units, four residual blocks
+  of two 1000-unit layers, batch norm and ReLU after each layer, one linear output.
+* ANN-distance (``"ann-distance"``): layers of 1024, 1024, 512, 128 and 64 units with batch norm,
+  ELU and dropout, one linear output; no residual blocks.
+* ``"small"``: DeepCubeA's shape at a size a CPU trains in minutes (the shipped models).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import torch
+from torch import nn
+
+from exact.errors import PuzzleoptError
+
+ACTIVATIONS = {"relu": nn.ReLU, "elu": nn.ELU}
+
+
+@dataclass(frozen=True)
+class NetConfig:
+    """The shape of a :class:`CostToGo` network.
+
+    Attributes:
+        inputs: Input width (``P * K`` of the puzzle's one-hot encoding).
+        widths: Widths of the plain fully connected layers, in order.
+        res_blocks: Residual blocks after them, each two layers of ``widths[-1]`` units.
+        activation: ``"relu"`` or ``"elu"``.
+        batch_norm: Batch norm after each hidden layer.
+        dropout: Dropout probability after each plain layer (0 for none).
+    """
+
+    inputs: int
+    widths: tuple[int, ...] = (5000, 1000)
+    res_blocks: int = 4
+    activation: str = "relu"
+    batch_norm: bool = True
+    dropout: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "widths", tuple(int(w) for w in self.widths))
+        if self.inputs < 1 or not self.widths or min(self.widths) < 1 or self.res_blocks < 0:
+            raise PuzzleoptError(
+                f"network shape inputs={self.inputs}, widths={list(self.widths)}, res_blocks={self.res_blocks}: "
+                "give a positive input width, at least one positive layer width and res_blocks >= 0"
+            )
+        if self.activation not in ACTIVATIONS:
+            raise PuzzleoptError(f"activation {self.activation!r} is unknown; use one of {', '.join(ACTIVATIONS)}")
+        if not 0.0 <= self.dropout < 1.0:
+            raise PuzzleoptError(f"dropout {self.dropout} must be in [0, 1)")
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["widths"] = list(self.widths)
+        return d
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named network shape, for any input width."""
+
+    widths: tuple[int, ...]
+    res_blocks: int
+    activation: str = "relu"
+    batch_norm: bool = True
+    dropout: float = 0.0
+    about: str = field(default="", compare=False)
+
+    def config(self, inputs: int) -> NetConfig:
+        return NetConfig(inputs, self.widths, self.res_blocks, self.activation, self.batch_norm, self.dropout)
+
+
+PRESETS = {
+    "paper": Preset((5000, 1000), 4, about="DeepCubeA: 5000, 1000, four residual blocks of 1000"),
+    "small": Preset((1000, 300), 2, about="DeepCubeA's shape, CPU-sized: 1000, 300, two residual blocks of 300"),
+    "tiny": Preset((128, 64), 1, about="for tests: 128, 64, one residual block of 64"),
+    "ann-distance": Preset(
+        (1024, 1024, 512, 128, 64),
+        0,
+        activation="elu",
+        dropout=0.1,
+        about="ANN-distance: 1024, 1024, 512, 128, 64, ELU, batch norm, dropout",
+    ),
+}
+
+
+def preset_config(name: str, inputs: int) -> NetConfig:
+    """The :class:`NetConfig` of preset ``name`` for ``inputs`` input units."""
+    if name not in PRESETS:
+        raise PuzzleoptError(f"network preset {name!r} is unknown; use one of {', '.join(PRESETS)}")
+    return PRESETS[name].config(inputs)
+
+
+class _Residual(nn.Module):
+    def __init__(self, width: int, act: type[nn.Module], batch_norm: bool) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Linear(width, width),
+            nn.BatchNorm1d(width) if batch_norm else nn.Identity(),
+            act(),
+            nn.Linear(width, width),
+            nn.BatchNorm1d(width) if batch_norm else nn.Identity(),
+        )
+        self.act = act()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.act(x + self.body(x))
+
+
+class CostToGo(nn.Module):
+    """A cost-to-go network (see the module docstring).
+
+    Args:
+        config: Its shape.
+    """
+
+    def __init__(self, config: NetConfig) -> None:
+        super().__init__()
+        self.config = config
+        act = ACTIVATIONS[config.activation]
+        layers: list[nn.Module] = []
+        width = config.inputs
+        for w in config.widths:
+            layers += [nn.Linear(width, w), nn.BatchNorm1d(w) if config.batch_norm else nn.Identity(), act()]
+            if config.dropout:
+                layers.append(nn.Dropout(config.dropout))
+            width = w
+        layers += [_Residual(width, act, config.batch_norm) for _ in range(config.res_blocks)]
+        self.body = nn.Sequential(*layers)
+        self.out = nn.Linear(width, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """float32 ``(B, inputs)`` -> float32 ``(B,)``."""
+        return self.out(self.body(x)).squeeze(-1)
+
+
+def make_net(config: NetConfig, seed: int) -> CostToGo:
+    """A freshly initialised network; ``seed`` fixes the initial weights (without touching the
+    caller's global torch random state)."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        return CostToGo(config)

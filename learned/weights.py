@@ -1,0 +1,108 @@
+"""Weights and checkpoints on disk: safetensors, a format version and a checksum, written atomically.
+
+A file is one safetensors file whose string metadata holds ``format`` (``"puzzleopt"``),
+``version`` (:data:`FORMAT_VERSION`), ``kind`` (``"model"`` or ``"checkpoint"``), ``sha256``
+(of the tensors' bytes, names sorted) and JSON documents: ``config`` (the
+:class:`~learned.nets.NetConfig`) and ``card`` (puzzle, training, evaluation) or ``state`` (a
+checkpoint's training state). Nothing is ever unpickled: safetensors holds only tensors, and the
+rest is JSON. A file that is not safetensors, not ours, of another version or kind, or whose
+tensors do not match their checksum fails with a :class:`WeightsError` naming the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+import torch
+from safetensors import SafetensorError, safe_open
+from safetensors.torch import save as st_save
+
+from exact.atomic import write_chunks
+from exact.errors import PuzzleoptError
+from learned.nets import CostToGo, NetConfig
+
+FORMAT = "puzzleopt"
+FORMAT_VERSION = 1
+
+
+class WeightsError(PuzzleoptError):
+    """A weights or checkpoint file that cannot be used."""
+
+
+def _digest(tensors: Mapping[str, torch.Tensor]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(tensors):
+        h.update(name.encode())
+        h.update(tensors[name].detach().cpu().contiguous().view(-1).view(torch.uint8).numpy().tobytes())
+    return h.hexdigest()
+
+
+def write(path: str | Path, tensors: Mapping[str, torch.Tensor], kind: str, docs: Mapping[str, object]) -> Path:
+    """Write ``tensors`` and the JSON documents ``docs`` (e.g. ``config``, ``card``) to ``path``."""
+    tensors = {k: v.detach().cpu().contiguous() for k, v in tensors.items()}
+    meta = {"format": FORMAT, "version": str(FORMAT_VERSION), "kind": kind, "sha256": _digest(tensors)}
+    meta.update({k: json.dumps(v) for k, v in docs.items()})
+    return write_chunks(path, [st_save(tensors, metadata=meta)])
+
+
+def read(path: str | Path, kind: str) -> tuple[dict[str, torch.Tensor], dict[str, object]]:
+    """The tensors and JSON documents of a file written by :func:`write` with this ``kind``.
+
+    Raises:
+        WeightsError: missing, unreadable, foreign, of another version or kind, or damaged.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise WeightsError(f"weights file {path} does not exist; give the path of a .safetensors file we wrote")
+    try:
+        with safe_open(str(path), framework="pt") as fh:
+            meta = fh.metadata() or {}
+            tensors = {k: fh.get_tensor(k) for k in fh.keys()}
+    except (SafetensorError, OSError, ValueError) as exc:
+        raise WeightsError(f"weights file {path} is not a readable safetensors file ({exc}); is it truncated?") from exc
+    if meta.get("format") != FORMAT:
+        raise WeightsError(f"weights file {path} was not written by puzzleopt (no 'format: {FORMAT}' in its metadata)")
+    if meta.get("version") != str(FORMAT_VERSION):
+        raise WeightsError(
+            f"weights file {path} has format version {meta.get('version')!r}; this puzzleopt reads version "
+            f"{FORMAT_VERSION} (retrain, or use the puzzleopt that wrote it)"
+        )
+    if meta.get("kind") != kind:
+        raise WeightsError(f"weights file {path} is a {meta.get('kind')!r} file, not a {kind!r} file")
+    if _digest(tensors) != meta.get("sha256"):
+        raise WeightsError(f"weights file {path} is damaged: its tensors do not match their sha256")
+    try:
+        docs = {k: json.loads(v) for k, v in meta.items() if k not in ("format", "version", "kind", "sha256")}
+    except json.JSONDecodeError as exc:
+        raise WeightsError(f"weights file {path} has metadata that is not JSON ({exc})") from exc
+    return tensors, docs
+
+
+def save_model(path: str | Path, net: CostToGo, card: Mapping[str, object]) -> Path:
+    """Save a trained network with its card (what it is for and how it was made)."""
+    return write(path, net.state_dict(), "model", {"config": net.config.to_dict(), "card": dict(card)})
+
+
+def load_model(path: str | Path, device: str = "cpu") -> tuple[CostToGo, dict]:
+    """A network saved by :func:`save_model`, in eval mode, and its card."""
+    tensors, docs = read(path, "model")
+    net = network_from(tensors, docs, path)
+    return net.to(device).eval(), dict(docs.get("card") or {})
+
+
+def network_from(tensors: Mapping[str, torch.Tensor], docs: Mapping[str, object], path: str | Path) -> CostToGo:
+    """Rebuild the network described by ``docs["config"]`` and load its tensors."""
+    try:
+        config = NetConfig(**docs["config"])  # type: ignore[arg-type]
+    except (KeyError, TypeError) as exc:
+        raise WeightsError(f"weights file {path} has no usable network config ({exc})") from exc
+    net = CostToGo(config)
+    want = net.state_dict()
+    mine = {k: v for k, v in tensors.items() if k in want}
+    if set(mine) != set(want) or any(mine[k].shape != want[k].shape for k in want):
+        raise WeightsError(f"weights file {path}: its tensors do not fit the network its config describes")
+    net.load_state_dict(mine)
+    return net

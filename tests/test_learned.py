@@ -1,0 +1,208 @@
+"""The learned layer: Bellman targets, BWAS, DAVI training and resuming, weight files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from exact import registry  # noqa: E402
+from exact.bfs import distance_table  # noqa: E402
+from exact.pdb import manhattan  # noqa: E402
+from exact.puzzles.tiles import TilesSpace  # noqa: E402
+from exact.result import Status  # noqa: E402
+from learned.bwas import bwas  # noqa: E402
+from learned.davi import CHECKPOINT, DaviConfig, train  # noqa: E402
+from learned.nets import make_net, preset_config  # noqa: E402
+from learned.train import main as train_main  # noqa: E402
+from learned.values import NetHeuristic, bellman_targets  # noqa: E402
+from learned.weights import WeightsError, load_model, save_model  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def eight():
+    p = registry.get("tiles8")
+    space = TilesSpace(3, 3)
+    return p, space, distance_table(space, p.table, p.goal)
+
+
+def test_bellman_targets_by_hand(eight) -> None:
+    p, space, dist = eight
+    one = p.table.apply(p.goal, p.table.parse("R", start=p.goal))  # one move from the goal
+    two = p.table.apply(p.goal, p.table.parse("R D", start=p.goal))
+    states = np.stack([p.goal, one, two])
+    # J = 5 everywhere: the goal is 0, a state next to the goal is 1 + 0, the other 1 + 5
+    five = bellman_targets(p, states, lambda s: np.full(len(s), 5.0))
+    assert five.tolist() == [0.0, 1.0, 6.0]
+    # J = the true distance: the target is the true distance
+    true = lambda s: dist[space.rank(s)].astype(float)  # noqa: E731
+    rng = np.random.default_rng(0)
+    s = space.unrank(rng.integers(0, len(dist), 300))
+    assert np.array_equal(bellman_targets(p, s, true), dist[space.rank(s)].astype(float))
+
+
+@pytest.mark.parametrize("batch", [1, 7])
+def test_bwas_with_zero_or_admissible_heuristic_is_optimal(eight, batch) -> None:
+    p, space, dist = eight
+    zero = lambda s: np.zeros(len(s))  # noqa: E731
+    zero.admissible = True
+    near = np.flatnonzero(dist <= 10)  # the zero heuristic expands everything up to the depth
+    for s in space.unrank(np.random.default_rng(batch).choice(near, 6)):
+        d = int(dist[space.rank(s[None])[0]])
+        for h in (zero, manhattan(3, 3)):
+            r = bwas(p, s, h, weight=1.0, batch=batch)
+            assert r.status is Status.OPTIMAL and r.length == d and r.solver == "bwas"
+        w = bwas(p, s, manhattan(3, 3), weight=0.5, batch=batch)
+        assert w.length >= d
+    far = space.unrank(np.random.default_rng(0).choice(np.flatnonzero(dist >= 24), 4))
+    for s in far:  # with an admissible heuristic, far states too
+        r = bwas(p, s, manhattan(3, 3), weight=1.0, batch=batch)
+        assert r.status is Status.OPTIMAL and r.length == int(dist[space.rank(s[None])[0]])
+
+
+def _bfs_length(p, start) -> int:
+    # plain breadth-first search over the protocol, for short distances
+    seen, layer, depth = {start.tobytes()}, start[None], 0
+    while not p.is_goal(layer).any():
+        children, ids = p.expand(layer)
+        kids = children[ids >= 0]
+        fresh = {k.tobytes(): k for k in kids if k.tobytes() not in seen}
+        seen.update(fresh)
+        layer, depth = np.stack(list(fresh.values())), depth + 1
+    return depth
+
+
+def test_bwas_on_the_2x2_equals_bfs() -> None:
+    p = registry.get("cube2")
+    zero = lambda s: np.zeros(len(s))  # noqa: E731
+    zero.admissible = True
+    for s in p.random_walk(5, 4, np.random.default_rng(3)):
+        r = bwas(p, s, zero, weight=1.0, batch=50)
+        assert r.status is Status.OPTIMAL and r.length == _bfs_length(p, s)
+
+
+def _config(**kw) -> DaviConfig:
+    base = dict(
+        puzzle="tiles8",
+        preset="tiny",
+        steps=160,
+        batch=300,
+        max_scramble=12,
+        check_every=40,
+        threshold=0.2,
+        eval_every=160,
+        eval_depths=(4,),
+        eval_states=200,
+        log_every=20,
+        lr_decay=1.0,
+        checkpoint_seconds=3600,
+    )
+    base.update(kw)
+    return DaviConfig(**base)
+
+
+def test_short_training_lowers_the_loss_and_solves_more(tmp_path, eight) -> None:
+    p, _, _ = eight
+    from learned.values import greedy_solve_rate
+
+    cfg = _config()
+    net0 = make_net(preset_config("tiny", 81), cfg.seed)
+    before = greedy_solve_rate(p, NetHeuristic(p, net0), 4, 200, np.random.default_rng(1))
+    out = train(cfg, tmp_path, progress=False)
+    rows = (tmp_path / "log.csv").read_text().splitlines()[1:]
+    first, last = float(rows[0].split(",")[2]), float(rows[-1].split(",")[2])
+    assert last < first
+    net, card = load_model(out["model"])
+    after = greedy_solve_rate(p, NetHeuristic(p, net), 4, 200, np.random.default_rng(1))
+    assert after > before + 0.3 and after >= 0.8, (before, after)
+    assert card["puzzle"] == "tiles8" and card["trained_steps"] == 160
+    assert (tmp_path / "curves.png").stat().st_size > 0
+
+
+def test_interrupted_training_resumes_where_it_stopped(tmp_path) -> None:
+    cfg = _config(steps=30, batch=100, eval_every=0)
+    straight = train(cfg, tmp_path / "a", progress=False)
+
+    def stop(step: int) -> None:
+        if step == 12:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train(cfg, tmp_path / "b", progress=False, on_step=stop)
+    assert (tmp_path / "b" / CHECKPOINT).exists()
+    resumed = train(cfg, tmp_path / "b", progress=False)
+    assert resumed["steps"] == 30
+    a, _ = load_model(straight["model"])
+    b, _ = load_model(resumed["model"])
+    for (k, x), y in zip(a.state_dict().items(), b.state_dict().values()):
+        assert torch.allclose(x.float(), y.float(), atol=1e-4), k
+    steps = [int(r.split(",")[0]) for r in (tmp_path / "b" / "log.csv").read_text().splitlines()[1:]]
+    assert steps == sorted(set(steps)) and steps[-1] == 30
+
+
+def test_bad_weight_files_fail_clearly(tmp_path) -> None:
+    net = make_net(preset_config("tiny", 81), 0)
+    path = save_model(tmp_path / "m.safetensors", net, {"puzzle": "tiles8"})
+    net2, card = load_model(path)
+    assert card == {"puzzle": "tiles8"}
+    data = bytearray(path.read_bytes())
+    data[-5] ^= 0xFF  # a flipped bit in the last tensor
+    (tmp_path / "flip.safetensors").write_bytes(bytes(data))
+    with pytest.raises(WeightsError, match="damaged"):
+        load_model(tmp_path / "flip.safetensors")
+    (tmp_path / "cut.safetensors").write_bytes(bytes(data[: len(data) // 2]))
+    with pytest.raises(WeightsError, match="truncated"):
+        load_model(tmp_path / "cut.safetensors")
+    from safetensors.torch import save_file
+
+    save_file({"w": torch.zeros(3)}, str(tmp_path / "foreign.safetensors"))
+    with pytest.raises(WeightsError, match="not written by puzzleopt"):
+        load_model(tmp_path / "foreign.safetensors")
+    torch.save({"w": torch.zeros(3)}, tmp_path / "pickle.safetensors")  # a pickle is never loaded
+    with pytest.raises(WeightsError):
+        load_model(tmp_path / "pickle.safetensors")
+    with pytest.raises(WeightsError, match="does not exist"):
+        load_model(tmp_path / "missing.safetensors")
+    assert issubclass(WeightsError, ValueError)
+
+
+def test_train_cli(tmp_path, capsys) -> None:
+    argv = ["--puzzle", "tiles8", "--preset", "tiny", "--steps", "20", "--batch", "100", "--max-scramble", "6"]
+    argv += ["--eval-every", "20", "--eval-depths", "2", "--no-progress", "--out", str(tmp_path), "--json"]
+    assert train_main(argv) == 0
+    assert '"steps": 20' in capsys.readouterr().out
+    from exact import cli
+
+    assert cli.run(train_main, ["--puzzle", "tiles9"]) == 2
+    assert "tiles9" in capsys.readouterr().err
+    assert cli.run(train_main, ["--puzzle", "tiles8", "--preset", "huge", "--out", str(tmp_path / "x")]) == 2
+
+
+def test_solve_and_evaluate_clis(tmp_path, capsys, eight) -> None:
+    import json
+
+    from exact import cli
+    from learned.evaluate import main as evaluate_main
+    from learned.solve import main as solve_main
+
+    p, space, dist = eight
+    argv = ["--puzzle", "tiles8", "--preset", "tiny", "--steps", "30", "--batch", "200", "--max-scramble", "8"]
+    assert train_main(argv + ["--eval-every", "0", "--no-progress", "--out", str(tmp_path / "run")]) == 0
+    model = str(tmp_path / "run" / "model.safetensors")
+    capsys.readouterr()
+    assert solve_main(["--puzzle", "tiles8", "--model", model, "--scramble", "R D L", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "feasible" and out["solver"] == "bwas" and out["length"] >= 1
+    states = space.unrank(np.random.default_rng(4).choice(np.flatnonzero(dist <= 8), 3))
+    lines = ["id\ttiles\toptimal_length"] + [
+        f"{i}\t{' '.join(map(str, s))}\t{dist[space.rank(s[None])[0]]}" for i, s in enumerate(states)
+    ]
+    (tmp_path / "set.tsv").write_text("\n".join(lines) + "\n")
+    argv = ["--puzzle", "tiles8", "--model", model, "--instances", str(tmp_path / "set.tsv"), "--no-progress"]
+    assert evaluate_main(argv + ["--out", str(tmp_path / "eval"), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["instances"] == 3 and summary["solved"] == 3 and summary["with_known_optimum"] == 3
+    assert {f.name for f in (tmp_path / "eval").iterdir()} >= {"results.jsonl", "summary.md", "lengths.png"}
+    assert cli.run(solve_main, ["--puzzle", "tiles8", "--tiles", "1 2 3", "--model", model]) == 2
+    assert cli.run(solve_main, ["--puzzle", "cube2", "--scramble", "R", "--model", model]) == 2  # a tiles8 model
