@@ -206,3 +206,21 @@ def test_solve_and_evaluate_clis(tmp_path, capsys, eight) -> None:
     assert {f.name for f in (tmp_path / "eval").iterdir()} >= {"results.jsonl", "summary.md", "lengths.png"}
     assert cli.run(solve_main, ["--puzzle", "tiles8", "--tiles", "1 2 3", "--model", model]) == 2
     assert cli.run(solve_main, ["--puzzle", "cube2", "--scramble", "R", "--model", model]) == 2  # a tiles8 model
+
+
+def test_supervised_fit_learns_8_puzzle_distances(tmp_path, eight) -> None:
+    from learned.supervised import FitConfig, fit_distances, label_states, load_dataset, save_dataset
+
+    p, space, dist = eight
+    rng = np.random.default_rng(0)
+    states = space.unrank(rng.integers(0, len(dist), 3000))
+    states, d = label_states(states, lambda s: int(dist[space.rank(s[None])[0]]), progress=False)
+    path = save_dataset(tmp_path / "set.safetensors", p, states, d, "BFS distances")
+    s2, d2 = load_dataset(path, p)
+    assert np.array_equal(s2, states) and np.array_equal(d2, d)
+    with pytest.raises(WeightsError):
+        load_dataset(path, registry.get("cube2"))
+    cfg = FitConfig(preset="tiny", epochs=8, batch=128, lr=3e-3)
+    net, history = fit_distances(p, states, d, cfg, progress=False)
+    assert history[-1]["val_mse"] < 0.5 * history[0]["val_mse"]
+    assert history[-1]["val_mse"] < float(np.var(d))  # better than predicting the mean
