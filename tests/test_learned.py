@@ -224,3 +224,35 @@ def test_supervised_fit_learns_8_puzzle_distances(tmp_path, eight) -> None:
     net, history = fit_distances(p, states, d, cfg, progress=False)
     assert history[-1]["val_mse"] < 0.5 * history[0]["val_mse"]
     assert history[-1]["val_mse"] < float(np.var(d))  # better than predicting the mean
+
+
+def test_killed_training_process_restarts_from_its_checkpoint(tmp_path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "learned.train", "--puzzle", "tiles8", "--preset", "tiny", "--steps", "400"]
+    cmd += ["--batch", "50", "--max-scramble", "6", "--eval-every", "0", "--checkpoint-seconds", "0"]
+    cmd += ["--no-progress", "--out", str(out)]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while not (out / CHECKPOINT).exists() and time.time() < deadline:
+        time.sleep(0.2)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGKILL)  # no chance to save: the last periodic checkpoint must do
+    proc.wait()
+    from learned.weights import read
+
+    _, docs = read(out / CHECKPOINT, "checkpoint")  # never half-written
+    stopped = docs["state"]["step"]
+    assert 0 < stopped < 400
+    done = subprocess.run(cmd + ["--json"], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert '"steps": 400' in done.stdout
+    steps = [int(r.split(",")[0]) for r in (out / "log.csv").read_text().splitlines()[1:]]
+    assert steps == sorted(set(steps)) and steps[-1] == 400

@@ -1,0 +1,129 @@
+"""Benchmark of the learned solver: BWAS with a trained cost-to-go against known optimal lengths.
+
+Writes docs/benchmarks/learned.md. Usage:
+
+    python benchmarks/learned.py --sets cube2:1000,tiles8:1000 --weight 0.6 --batch 100
+    python benchmarks/learned.py --sets deepcubea15 --model runs/tiles15/model.safetensors
+
+Sets: ``cube2:N`` and ``tiles8:N`` are N random states (seed 0; the 2x2 from random walks of 100
+moves, the 8-puzzle uniform among solvable boards) whose optimal lengths come from complete
+distance tables (the 2x2 table walk, BFS on the 8-puzzle); ``deepcubea15`` is DeepCubeA's 500
+15-puzzle states with the optimal lengths of the file. Models are the shipped ones unless
+``--model`` names one (for every set of the run). Each set is run ``--repeats`` times (the search
+is deterministic; the seconds are the median).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.mip import machine, markdown_table  # noqa: E402
+from exact import registry  # noqa: E402
+from exact.bfs import distance_table  # noqa: E402
+from exact.ida.walk import solve_cube2  # noqa: E402
+from exact.puzzles.tiles import TilesSpace  # noqa: E402
+from instances.files import Instance, read_instances  # noqa: E402
+from learned.evaluate import evaluate  # noqa: E402
+from learned.models import load  # noqa: E402
+from learned.values import NetHeuristic  # noqa: E402
+from learned.weights import load_model  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data"
+PUBLISHED = {"deepcubea15": "DeepCubeA: 100% solved, 99.4% optimal (their Table 1)"}
+
+
+def cube2_set(n: int) -> tuple[str, list[Instance]]:
+    p = registry.get("cube2")
+    states = p.random_walk(n, 100, np.random.default_rng(0))
+    out = []
+    for i, s in enumerate(states):
+        r = solve_cube2(p, s, progress=False)
+        out.append(Instance(str(i), p.format_state(s), r.length))
+    return "cube2", out
+
+
+def tiles8_set(n: int) -> tuple[str, list[Instance]]:
+    p = registry.get("tiles8")
+    space = TilesSpace(3, 3)
+    dist = distance_table(space, p.table, p.goal)
+    states = p.random_states(n, np.random.default_rng(0))
+    return "tiles8", [
+        Instance(str(i), p.format_state(s), int(dist[space.rank(s[None])[0]])) for i, s in enumerate(states)
+    ]
+
+
+def deepcubea15(_: int) -> tuple[str, list[Instance]]:
+    return "tiles15", read_instances(DATA / "tiles" / "deepcubea_puzzle15_500.tsv")
+
+
+SETS = {"cube2": cube2_set, "tiles8": tiles8_set, "deepcubea15": deepcubea15}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sets", default="cube2:1000,tiles8:1000")
+    ap.add_argument("--model", type=Path, help="model file for every set (default: the shipped ones)")
+    ap.add_argument("--weight", type=float, default=0.6)
+    ap.add_argument("--batch", type=int, default=100)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "learned.md"))
+    args = ap.parse_args()
+    rows = []
+    t_all = time.perf_counter()
+    for item in args.sets.split(","):
+        name, _, n = item.partition(":")
+        puzzle_name, instances = SETS[name](int(n or 0))
+        p = registry.get(puzzle_name)
+        net, card = load_model(args.model) if args.model else load(puzzle_name)
+        h = NetHeuristic(p, net)
+        runs = [evaluate(p, instances, h, weight=args.weight, batch=args.batch) for _ in range(args.repeats)]
+        s = runs[0].summary()
+        secs = statistics.median(sum(r.seconds for r in ev.results) for ev in runs)
+        rows.append(
+            [
+                f"{name} ({len(instances)})",
+                f"{card.get('preset', '?')}, {card.get('trained_steps', '?')} steps, "
+                f"{card.get('training_seconds', '?')} s",
+                f"{100 * s['solved_share']:.1f}%",
+                f"{100 * s['optimal_share']:.1f}%" if s["optimal_share"] is not None else "-",
+                f"{s['mean_length']:.2f}" if s["mean_length"] is not None else "-",
+                f"{s['mean_gap']:.3f}" if s["mean_gap"] is not None else "-",
+                f"{s['mean_nodes']:,.0f}",
+                f"{secs:.1f} s ({secs / len(instances):.3f} s each)",
+                PUBLISHED.get(name, "-"),
+            ]
+        )
+        print(rows[-1], flush=True)
+    cmd = "python benchmarks/learned.py " + " ".join(sys.argv[1:])
+    lines = [
+        "# Benchmark: the learned solver (DAVI-trained cost-to-go, BWAS)",
+        "",
+        f"Command: `{cmd.strip()}`  ",
+        f"Machine: {machine()}; torch threads {os.environ.get('OMP_NUM_THREADS', 'default')}  ",
+        f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
+        f"Settings: BWAS lambda = {args.weight}, N = {args.batch}; seconds are the median of {args.repeats} runs.",
+        "",
+        "Optimal shares count solutions whose length equals the known optimum; a learned solution is",
+        "never claimed optimal by the solver itself.",
+        "",
+        *markdown_table(
+            ["set", "model", "solved", "optimal", "mean length", "mean gap", "mean nodes", "time", "published"], rows
+        ),
+        "",
+    ]
+    Path(args.out).write_text("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
