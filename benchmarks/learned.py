@@ -87,7 +87,9 @@ def main() -> None:
         p = registry.get(puzzle_name)
         net, card = load_model(args.model) if args.model else load(puzzle_name)
         h = NetHeuristic(p, net)
-        runs = [evaluate(p, instances, h, weight=args.weight, batch=args.batch) for _ in range(args.repeats)]
+        runs = [
+            evaluate(p, instances, h, weight=args.weight, batch=args.batch, progress=False) for _ in range(args.repeats)
+        ]
         s = runs[0].summary()
         secs = statistics.median(sum(r.seconds for r in ev.results) for ev in runs)
         rows.append(

@@ -25,8 +25,15 @@ def write_chunks(path: str | os.PathLike, chunks: Iterable[bytes | np.ndarray]) 
             fh.flush()
             # Without fsync a crash after the rename can leave a complete name over empty data.
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -256,3 +256,26 @@ def test_killed_training_process_restarts_from_its_checkpoint(tmp_path) -> None:
     assert '"steps": 400' in done.stdout
     steps = [int(r.split(",")[0]) for r in (out / "log.csv").read_text().splitlines()[1:]]
     assert steps == sorted(set(steps)) and steps[-1] == 400
+
+
+@pytest.mark.parametrize("name", ["tiles8", "cube2"])
+def test_shipped_models_load_and_solve(name) -> None:
+    from learned import load
+    from learned.models import shipped
+
+    if name not in shipped():
+        pytest.skip(f"no {name} model shipped")
+    p = registry.get(name)
+    net, card = load(name)
+    assert card["puzzle"] == name and card["trained_steps"] > 0
+    h = NetHeuristic(p, net)
+    for s in p.random_walk(5, 12, np.random.default_rng(2)):
+        r = bwas(p, s, h, weight=0.6, batch=50, max_nodes=20000)
+        assert r.status is Status.FEASIBLE and r.length <= 16  # replayed by SolveResult.build
+
+
+def test_no_shipped_model_is_a_clear_error() -> None:
+    from learned import load
+
+    with pytest.raises(ValueError, match="no model is shipped for 'cube7'"):
+        load("cube7")
