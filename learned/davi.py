@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -37,6 +39,7 @@ from learned.values import NetHeuristic, bellman_targets, greedy_solve_rate
 from learned.weights import WeightsError, network_from, read, save_model, write
 
 CHECKPOINT = "checkpoint.safetensors"
+LOCK = ".lock"
 MODEL = "model.safetensors"
 LOG = "log.csv"
 CURVES = "curves.png"
@@ -209,6 +212,53 @@ def train(
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    with _locked(folder):
+        return _train(config, folder, progress, on_step)
+
+
+class TrainingBusyError(PuzzleoptError):
+    """Another process is training in the same folder."""
+
+
+@contextmanager
+def _locked(folder: Path):
+    """Hold ``folder/.lock`` (our pid) while training: two runs in one folder would overwrite each
+    other's checkpoints. A lock left by a process that no longer runs is taken over."""
+    lock = folder / LOCK
+    for _ in range(2):
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            try:
+                pid = int(lock.read_text().strip() or 0)
+            except (OSError, ValueError):
+                pid = 0
+            if pid and _alive(pid):
+                raise TrainingBusyError(
+                    f"training folder {folder} is in use by process {pid}; wait for it, stop it, or use another --out"
+                ) from None
+            lock.unlink(missing_ok=True)  # stale: its process is gone
+            continue
+        with os.fdopen(fd, "w") as fh:
+            fh.write(str(os.getpid()))
+        break
+    try:
+        yield
+    finally:
+        lock.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _train(config: DaviConfig, folder: Path, progress: bool, on_step) -> dict:
     run = _load_checkpoint(folder, config) if (folder / CHECKPOINT).exists() else _fresh(config)
     _keep_log(folder, config, run.step)
     puzzle, net, target = run.puzzle, run.net, run.target

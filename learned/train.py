@@ -4,13 +4,17 @@ Shows a progress bar with the loss and the target updates; writes ``log.csv``, `
 checkpoints and, at the end, ``model.safetensors`` into ``--out`` (see :mod:`learned.davi`).
 Running the same command again resumes from the last checkpoint; Ctrl-C saves one first.
 
-Exit codes: 0 trained, 2 bad input, 130 interrupted (the checkpoint is saved; run again to resume).
+``kill`` (SIGTERM) stops it like Ctrl-C. A second run on a folder in use is refused.
+
+Exit codes: 0 trained, 2 bad input (a folder in use included), 130 interrupted (the checkpoint is
+saved; run again to resume).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,6 +49,10 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     registry.get(args.puzzle)  # an unknown name fails here, listing the known ones
@@ -71,6 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if config.preset not in PRESETS:
         raise ValueError(f"--preset {config.preset!r} is unknown; use one of {', '.join(PRESETS)}")
     out = args.out or Path("runs") / args.puzzle
+    # `kill` (SIGTERM) stops like Ctrl-C: the checkpoint is saved first.
+    signal.signal(signal.SIGTERM, _interrupt)
     summary = train(config, out, progress=not args.no_progress)
     if args.json:
         print(json.dumps(summary))

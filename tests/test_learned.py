@@ -279,3 +279,16 @@ def test_no_shipped_model_is_a_clear_error() -> None:
 
     with pytest.raises(ValueError, match="no model is shipped for 'cube7'"):
         load("cube7")
+
+
+def test_a_training_folder_in_use_is_refused(tmp_path) -> None:
+    import os
+
+    from learned.davi import LOCK, TrainingBusyError
+
+    (tmp_path / LOCK).write_text(str(os.getpid()))  # a live process holds it
+    with pytest.raises(TrainingBusyError, match="in use by process"):
+        train(_config(steps=2, batch=20, eval_every=0), tmp_path, progress=False)
+    (tmp_path / LOCK).write_text("999999999")  # a process that is gone: taken over
+    assert train(_config(steps=2, batch=20, eval_every=0), tmp_path, progress=False)["steps"] == 2
+    assert not (tmp_path / LOCK).exists()
