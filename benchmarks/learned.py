@@ -113,7 +113,7 @@ def main() -> None:
         "",
         f"Command: `{cmd.strip()}`  ",
         f"Machine: {machine()}; torch threads {os.environ.get('OMP_NUM_THREADS', 'default')}  ",
-        f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
+        f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s  ",
         f"Settings: BWAS lambda = {args.weight}, N = {args.batch}; seconds are the median of {args.repeats} runs.",
         "",
         "Optimal shares count solutions whose length equals the known optimum; a learned solution is",
