@@ -86,8 +86,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(summary))
     else:
         rates = ", ".join(f"depth {d}: {r:.0%}" for d, r in summary["greedy"].items())
+        loss = "-" if summary["loss"] is None else f"{summary['loss']:.4f}"  # no step taken in this run
         print(
-            f"{args.puzzle}: {summary['steps']} steps in {summary['seconds']:.0f} s, loss {summary['loss']:.4f}, "
+            f"{args.puzzle}: {summary['steps']} steps in {summary['seconds']:.0f} s, loss {loss}, "
             f"{summary['target_updates']} target updates; greedy solve rate {rates or '-'}; model {summary['model']}"
         )
     return cli.EXIT_OK

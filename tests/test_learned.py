@@ -172,6 +172,8 @@ def test_train_cli(tmp_path, capsys) -> None:
     argv += ["--eval-every", "20", "--eval-depths", "2", "--no-progress", "--out", str(tmp_path), "--json"]
     assert train_main(argv) == 0
     assert '"steps": 20' in capsys.readouterr().out
+    assert train_main(argv[:-1]) == 0  # again: nothing left to train, the model is written again
+    assert "20 steps" in capsys.readouterr().out
     from exact import cli
 
     assert cli.run(train_main, ["--puzzle", "tiles9"]) == 2
