@@ -13,6 +13,7 @@ The input is the puzzle's one-hot encoding (:meth:`exact.puzzle.Puzzle.encode`, 
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 
 import torch
@@ -141,8 +142,23 @@ class CostToGo(nn.Module):
 
 
 def make_net(config: NetConfig, seed: int) -> CostToGo:
-    """A freshly initialised network; ``seed`` fixes the initial weights (without touching the
-    caller's global torch random state)."""
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        return CostToGo(config)
+    """A freshly initialised network whose initial weights depend on ``seed`` only.
+
+    The layers are made on the meta device (no memory, no random draws) and then initialised
+    from a private ``torch.Generator`` as PyTorch's defaults would (Kaiming-uniform weights and
+    uniform biases for linear layers; ones and zeros for batch norm), so torch's global random
+    state is neither read nor set.
+    """
+    with torch.device("meta"):
+        net = CostToGo(config)
+    net = net.to_empty(device="cpu")
+    gen = torch.Generator().manual_seed(int(seed))
+    with torch.no_grad():
+        for module in net.modules():
+            if isinstance(module, nn.Linear):
+                nn.init.kaiming_uniform_(module.weight, a=math.sqrt(5), generator=gen)
+                bound = 1.0 / math.sqrt(module.in_features)
+                nn.init.uniform_(module.bias, -bound, bound, generator=gen)
+            elif isinstance(module, nn.BatchNorm1d):
+                module.reset_parameters()
+    return net
