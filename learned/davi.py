@@ -17,6 +17,7 @@ to floating-point noise, since the random generator's state is saved too.
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import os
@@ -36,7 +37,7 @@ from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
 from learned.nets import CostToGo, make_net, preset_config
 from learned.values import NetHeuristic, bellman_targets, greedy_solve_rate
-from learned.weights import WeightsError, network_from, read, save_model, write
+from learned.weights import WeightsError, load_into, read, save_model, write
 
 CHECKPOINT = "checkpoint.safetensors"
 LOCK = ".lock"
@@ -124,8 +125,7 @@ def _fresh(config: DaviConfig) -> _Run:
     puzzle = registry.get(config.puzzle)
     net_config = preset_config(config.preset, puzzle.num_positions * puzzle.num_labels)
     net = make_net(net_config, config.seed).to(config.device)
-    target = make_net(net_config, config.seed).to(config.device)
-    target.load_state_dict(net.state_dict())
+    target = copy.deepcopy(net)
     opt = torch.optim.Adam(net.parameters(), lr=config.lr)
     return _Run(puzzle, net, target, opt, np.random.default_rng(config.seed))
 
@@ -162,8 +162,8 @@ def _load_checkpoint(folder: Path, config: DaviConfig) -> _Run:
             f"preset {config.preset!r}, seed {config.seed}: use another --out folder or the same settings"
         )
     run = _fresh(config)
-    run.net.load_state_dict(network_from(_strip(tensors, "net."), docs, path).state_dict())
-    run.target.load_state_dict(network_from(_strip(tensors, "target."), docs, path).state_dict())
+    load_into(run.net, _strip(tensors, "net."), path)
+    load_into(run.target, _strip(tensors, "target."), path)
     opt_state: dict = {}
     for name, val in tensors.items():
         if name.startswith("opt."):

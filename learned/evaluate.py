@@ -26,8 +26,9 @@ from exact import cli
 from exact.atomic import write_chunks
 from exact.puzzle import Puzzle
 from exact.result import SolveResult
-from instances.files import Instance
+from instances.files import Instance, read_instances
 from learned.bwas import bwas
+from learned.solve import heuristic_from_args, parser_with_search, search_settings
 
 
 @dataclass(frozen=True)
@@ -126,15 +127,11 @@ def write_report(ev: Evaluation, out: Path, title: str, command: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from learned.solve import heuristic_from_args, parser_with_search, search_settings
-
     p = parser_with_search("python -m learned.evaluate", __doc__.splitlines()[0])
     p.add_argument("--instances", required=True, help="instance file (one state per line, or a TSV)")
     p.add_argument("--first", type=int, help="only the first N instances")
     p.add_argument("--out", type=Path, help="folder for results.jsonl, summary.md and lengths.png")
     args = p.parse_args(argv)
-    from instances.files import read_instances
-
     puzzle, heuristic = heuristic_from_args(args)
     items = read_instances(args.instances)[: args.first]
     ev = evaluate(puzzle, items, heuristic, progress=not args.no_progress, **search_settings(args))

@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     src.add_argument("--instances", help="a file of starts (one per line, or a TSV)")
     args = p.parse_args(argv)
     if args.instances is not None:
-        from learned.evaluate import main as evaluate_main
+        from learned.evaluate import main as evaluate_main  # here: evaluate imports this module
 
         return evaluate_main(argv)
     puzzle, heuristic = heuristic_from_args(args)

@@ -87,7 +87,9 @@ def fit_distances(
     puzzle: Puzzle, states: np.ndarray, distances: np.ndarray, config: FitConfig, progress: bool = True
 ) -> tuple[CostToGo, list[dict]]:
     """Fit a network to ``distances`` of ``states``; returns it (eval mode) and the per-epoch
-    history (train and validation mean squared error, validation share rounded exactly)."""
+    history: train and validation mean squared error, the validation share predicted exactly
+    after rounding (``val_exact``) and the share overestimated by more than half a move
+    (``val_over``)."""
     states = puzzle.states(states)
     y = np.asarray(distances, dtype=np.float32)
     if len(y) != len(states) or len(y) < 2:

@@ -50,6 +50,20 @@ class NetHeuristic:
         return out
 
 
+def child_costs(puzzle: Puzzle, states: np.ndarray, value: ValueFn) -> tuple[np.ndarray, np.ndarray]:
+    """``1 + J(child)`` for each action of each state (``J = 0`` at goal children, ``inf`` where the
+    action does not apply), and the children.
+
+    Returns:
+        float64 ``(B, A)`` costs and the children ``(B, A, P)``.
+    """
+    children, rows = puzzle.expand(states)
+    b, a, p = children.shape
+    flat = children.reshape(b * a, p)
+    j = np.where(puzzle.is_goal(flat), 0.0, np.asarray(value(flat), dtype=np.float64)).reshape(b, a)
+    return np.where(rows >= 0, 1.0 + j, np.inf), children
+
+
 def bellman_targets(puzzle: Puzzle, states: np.ndarray, value: ValueFn) -> np.ndarray:
     """DeepCubeA's one-step lookahead target: 0 for a goal, else ``min over children of
     (1 + J(child))`` with ``J = 0`` at goal children.
@@ -63,13 +77,7 @@ def bellman_targets(puzzle: Puzzle, states: np.ndarray, value: ValueFn) -> np.nd
         float64 ``(B,)``.
     """
     s = puzzle.states(states)
-    children, rows = puzzle.expand(s)
-    b, a, p = children.shape
-    flat = children.reshape(b * a, p)
-    j = np.asarray(value(flat), dtype=np.float64).reshape(b, a)
-    j = np.where(puzzle.is_goal(flat).reshape(b, a), 0.0, j)
-    j = np.where(rows >= 0, 1.0 + j, np.inf)  # actions that do not apply are no children
-    out = j.min(axis=1)
+    out = child_costs(puzzle, s, value)[0].min(axis=1)
     out[puzzle.is_goal(s)] = 0.0
     return out
 
@@ -82,14 +90,10 @@ def greedy_solve_rate(
     s = puzzle.random_walk(n, depth, rng)
     solved = puzzle.is_goal(s)
     for _ in range(max_steps if max_steps is not None else 2 * depth + 2):
-        live = ~solved
-        if not live.any():
+        live = np.flatnonzero(~solved)
+        if not live.size:
             break
-        children, rows = puzzle.expand(s[live])
-        b, a, p = children.shape
-        flat = children.reshape(b * a, p)
-        j = np.where(puzzle.is_goal(flat), 0.0, np.asarray(value(flat), dtype=np.float64)).reshape(b, a)
-        j = np.where(rows >= 0, j, np.inf)
-        s[live] = children[np.arange(b), j.argmin(axis=1)]
+        costs, children = child_costs(puzzle, s[live], value)
+        s[live] = children[np.arange(live.size), costs.argmin(axis=1)]
         solved[live] = puzzle.is_goal(s[live])
     return float(solved.mean())

@@ -89,20 +89,24 @@ def save_model(path: str | Path, net: CostToGo, card: Mapping[str, object]) -> P
 def load_model(path: str | Path, device: str = "cpu") -> tuple[CostToGo, dict]:
     """A network saved by :func:`save_model`, in eval mode, and its card."""
     tensors, docs = read(path, "model")
-    net = network_from(tensors, docs, path)
+    net = _network_from(tensors, docs, path)
     return net.to(device).eval(), dict(docs.get("card") or {})
 
 
-def network_from(tensors: Mapping[str, torch.Tensor], docs: Mapping[str, object], path: str | Path) -> CostToGo:
+def _network_from(tensors: Mapping[str, torch.Tensor], docs: Mapping[str, object], path: str | Path) -> CostToGo:
     """Rebuild the network described by ``docs["config"]`` and load its tensors."""
     try:
         config = NetConfig(**docs["config"])  # type: ignore[arg-type]
     except (KeyError, TypeError) as exc:
         raise WeightsError(f"weights file {path} has no usable network config ({exc})") from exc
     net = CostToGo(config)
-    want = net.state_dict()
-    mine = {k: v for k, v in tensors.items() if k in want}
-    if set(mine) != set(want) or any(mine[k].shape != want[k].shape for k in want):
-        raise WeightsError(f"weights file {path}: its tensors do not fit the network its config describes")
-    net.load_state_dict(mine)
+    load_into(net, tensors, path)
     return net
+
+
+def load_into(net: CostToGo, tensors: Mapping[str, torch.Tensor], path: str | Path) -> None:
+    """Load ``tensors`` into ``net``: the same names and shapes, or a :class:`WeightsError`."""
+    want = net.state_dict()
+    if set(tensors) != set(want) or any(tensors[k].shape != want[k].shape for k in want):
+        raise WeightsError(f"weights file {path}: its tensors do not fit the network its config describes")
+    net.load_state_dict(dict(tensors))

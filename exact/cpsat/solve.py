@@ -62,10 +62,7 @@ def solve_cpsat(
     t0 = time.perf_counter()
     version = ortools.__version__
 
-    done = SolveResult.recorder(puzzle, start, solver="cp-sat", solver_version=version, settings=settings, since=t0)
-
-    def result(moves, status, bound, conflicts, extra):
-        return done(moves, status, bound, conflicts, extra)
+    result = SolveResult.recorder(puzzle, start, solver="cp-sat", solver_version=version, settings=settings, since=t0)
 
     goal = puzzle.goal_spec()
     if goal.holds(start):
