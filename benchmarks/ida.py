@@ -22,10 +22,7 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 from datetime import date
@@ -36,6 +33,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.common import machine  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.ida import ida_tiles  # noqa: E402
 from exact.pdb import check_partition, default_dir, tile_heuristic  # noqa: E402
@@ -51,15 +49,6 @@ SETS = {  # name -> (file, board side)
     "korf24": ("korf24_50.tsv", 5),
 }
 PUBLISHED = {"pdb-663": "617,555 nodes, 0.163 s per instance", "pdb-78": "36,710 nodes, 0.034 s per instance"}
-
-
-def cpu() -> str:
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
-        name = next((ln.split(":", 1)[1].strip() for ln in out.splitlines() if ln.startswith("Model name")), "")
-    except OSError:
-        name = ""
-    return f"{platform.system()} {platform.machine()}, {name or platform.processor()}, {os.cpu_count()} cores"
 
 
 def main() -> None:
@@ -131,7 +120,7 @@ def main() -> None:
         "# Benchmark: IDA* with pattern databases on the sliding tiles",
         "",
         f"Command: `python benchmarks/ida.py {' '.join(sys.argv[1:])}`  ",
-        f"Machine: {cpu()}, Python {platform.python_version()}, one core (numba, no threads)  ",
+        f"Machine: {machine()}, one core (numba, no threads)  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s; "
         f"tables in {args.pdb_dir or default_dir()}",
         "",

@@ -12,7 +12,6 @@ the same states when it is installed; otherwise the page says so.
 from __future__ import annotations
 
 import argparse
-import platform
 import shutil
 import statistics
 import sys
@@ -25,7 +24,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.ida import cpu  # noqa: E402
+from benchmarks.common import machine  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.ida import ida_cube  # noqa: E402
 from exact.ida.solve import cube_tables  # noqa: E402
@@ -71,7 +70,7 @@ def main() -> None:
         "",
         f"Command: `python benchmarks/ida_cube.py --lengths {args.lengths} --seeds {args.seeds} "
         f"--metrics {args.metrics} --time-limit {args.time_limit:.0f} --repeats {args.repeats}`  ",
-        f"Machine: {cpu()}, Python {platform.python_version()}, one core  ",
+        f"Machine: {machine()}, one core  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
         "",
         "Scrambles: `scramble(3, length, numpy.random.default_rng(seed), 'faces', metric)`. Seconds are",

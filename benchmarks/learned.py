@@ -28,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.mip import machine, markdown_table  # noqa: E402
+from benchmarks.common import machine, markdown_table  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.bfs import distance_table  # noqa: E402
 from exact.ida.walk import solve_cube2  # noqa: E402

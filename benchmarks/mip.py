@@ -16,10 +16,7 @@ length T = 1, 2, ... (seed 0) with a limit of S seconds each, up to the first T 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 from datetime import date
@@ -30,6 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.common import machine, markdown_table  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.cpsat import solve_cpsat  # noqa: E402
 from exact.mip import solve_mip  # noqa: E402
@@ -59,22 +57,6 @@ def cell(results) -> str:
     return (
         f"{secs:.1f} s ({'/'.join(statuses)}; lengths {lengths}; vars/int/cons {size_txt}; "
         f"build {first.extra.get('build_seconds', 0.0):.2f} s)"
-    )
-
-
-def markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
-    """The lines of a Markdown table."""
-    return ["| " + " | ".join(r) + " |" for r in [header, ["---"] * len(header), *rows]]
-
-
-def machine() -> str:
-    try:
-        cpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-        model = next((ln.split(":", 1)[1].strip() for ln in cpu.splitlines() if ln.startswith("Model name")), "?")
-    except OSError:
-        model = "?"
-    return (
-        f"{platform.system()} {platform.machine()}, {model}, {os.cpu_count()} cores, Python {platform.python_version()}"
     )
 
 
