@@ -265,8 +265,7 @@ def test_shipped_models_load_and_solve(name) -> None:
     from learned import load
     from learned.models import shipped
 
-    if name not in shipped():
-        pytest.skip(f"no {name} model shipped")
+    assert name in shipped()
     p = registry.get(name)
     net, card = load(name)
     assert card["puzzle"] == name and card["trained_steps"] > 0
@@ -294,3 +293,13 @@ def test_a_training_folder_in_use_is_refused(tmp_path) -> None:
     (tmp_path / LOCK).write_text("999999999")  # a process that is gone: taken over
     assert train(_config(steps=2, batch=20, eval_every=0), tmp_path, progress=False)["steps"] == 2
     assert not (tmp_path / LOCK).exists()
+
+
+def test_initial_weights_depend_on_the_seed_only() -> None:
+    before = torch.random.get_rng_state()
+    a, b, c = (make_net(preset_config("tiny", 81), seed) for seed in (3, 3, 4))
+    assert torch.equal(before, torch.random.get_rng_state())  # the global generator is untouched
+    sa, sb, sc = a.state_dict(), b.state_dict(), c.state_dict()
+    assert all(torch.equal(sa[k], sb[k]) for k in sa)
+    assert any(not torch.equal(sa[k], sc[k]) for k in sa)
+    assert sa["body.1.running_var"].eq(1).all() and sa["body.1.running_mean"].eq(0).all()
