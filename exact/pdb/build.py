@@ -96,10 +96,9 @@ def _advance(dist, touched, depth, n, k, nbr):  # pragma: no cover - numba
     the blank (cost 1), give unseen successors ``depth + 1`` and mark their rows in ``touched``.
     Rows run in parallel; two rows may mark the same successor or row, but only ever with the
     same value (a row marked ``depth`` may be re-marked ``depth + 1`` meanwhile, so both are
-    read). Returns the number marked (an upper bound when rows race)."""
+    read)."""
     f = n - k
     rows = dist.shape[0] // f
-    total = 0
     for p in prange(rows):
         if touched[p] != depth and touched[p] != depth + 1:
             continue
@@ -124,7 +123,6 @@ def _advance(dist, touched, depth, n, k, nbr):  # pragma: no cover - numba
             below[c] = c - j
             if tile_at[c] >= 0:
                 j += 1
-        count = 0
         for c in range(n):
             if tile_at[c] >= 0 or dist[base + below[c]] != depth:
                 continue
@@ -141,9 +139,6 @@ def _advance(dist, touched, depth, n, k, nbr):  # pragma: no cover - numba
                 if dist[q * f + digit] == UNSEEN:
                     dist[q * f + digit] = depth + 1
                     touched[q] = depth + 1
-                    count += 1
-        total += count
-    return total
 
 
 def build_tile_pattern(pattern: TilePattern, advance: Callable[[int], None] | None = None) -> np.ndarray:
