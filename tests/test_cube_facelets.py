@@ -20,6 +20,7 @@ from exact.puzzles.cube import (
     to_facelets,
 )
 from exact.puzzles.cube.cubies import corner_slots, edge_slots
+from exact.puzzles.cube.singmaster import LOCATIONS, format_singmaster, parse_singmaster
 
 SOLVED3 = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"
 
@@ -156,3 +157,42 @@ def test_scramble_is_seeded_and_never_cancels() -> None:
         assert t.layer[a] != t.layer[b] or t.axis[a] != t.axis[b]
     with pytest.raises(PuzzleoptError, match="scramble length"):
         scramble(3, -1, np.random.default_rng(0))
+
+
+@given(st.integers(0, 2**32 - 1))
+def test_singmaster_round_trip(seed: int) -> None:
+    state = random_state(3, np.random.default_rng(seed))
+    text = format_singmaster(state)
+    assert (parse_singmaster(text) == state).all()
+    assert format_singmaster(parse_singmaster(text)) == text
+
+
+def test_singmaster_known_positions() -> None:
+    assert format_singmaster(solved_state(3)) == " ".join(LOCATIONS)
+    # "cube in a cube", as Reid's manual writes it, is solved by his solver's 18-quarter-turn answer
+    cube_in_cube = parse_singmaster("UF UR RD RB LU LF DB DL FR UB DF BL UFR RFD RDB RBU LFU LUB DLB LDF")
+    t = cube_moves(3, "faces", "htm")
+    assert is_solved(t.apply(cube_in_cube, t.parse("F' R F' U R F' L' U L U F R' F' U F R' F2")), 3)
+    # R: UR holds the FR piece (F facelet on U), UFR holds DFR (F on U, D on F, R stays on R)
+    r = format_singmaster(t.apply(solved_state(3), "R")).split()
+    assert r[1] == "FR" and r[12] == "FDR"
+
+
+@pytest.mark.parametrize(
+    "text, pattern",
+    [
+        ("UF UR", "20 tokens"),
+        ("UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB DBX", "'DBX' at location DBR"),
+        ("UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB DB", "'DB' at location DBR"),
+        ("FU UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB DBR", "flip"),
+    ],
+)
+def test_singmaster_errors(text: str, pattern: str) -> None:
+    with pytest.raises(FaceletError, match=pattern):
+        parse_singmaster(text)
+
+
+def test_singmaster_needs_home_centres() -> None:
+    turned = cube_moves(3, "layers", "qtm").apply(solved_state(3), "M")
+    with pytest.raises(FaceletError, match="centres home"):
+        format_singmaster(turned)

@@ -11,7 +11,8 @@ from exact.ida import ida_cube
 from exact.ida.__main__ import main as ida_main
 from exact.moves import cube_moves
 from exact.pdb.cube import CubePattern, build_cube_pattern, cubie_moves
-from exact.puzzles.cube import rotations, scramble
+from exact.peers import ReidOptimal
+from exact.puzzles.cube import is_solved, rotations, scramble
 from exact.puzzles.cube.cubies import read_cubies
 from exact.puzzles.cube.state import solved_state
 from exact.result import Status
@@ -91,3 +92,18 @@ def test_cube2_table_walk_is_optimal(tmp_path_factory, metric: str) -> None:
         d = shortest_distance(p.table, start, p.goal[rotations(2)], 10)
         r = solve_cube2(p, start, pdb_dir=pdb_dir, progress=False)
         assert r.status is Status.OPTIMAL and r.length == d == r.lower_bound
+
+
+@pytest.mark.skipif(not ReidOptimal.available(), reason="rubiks_optimal (Debian package rubiks) is not installed")
+def test_ida_equals_reids_optimal_solver(tmp_path) -> None:
+    """Our quarter-turn optima equal those of Reid's solver, whose solutions replay on our model."""
+    p = registry.get("cube3", moves="faces", metric="qtm")
+    htm = cube_moves(3, "faces", "htm")  # the peer writes half turns (F2 = two quarter turns)
+    rng = np.random.default_rng(7)
+    with ReidOptimal() as peer:
+        for length in (0, 3, 6, 8, 9, 9):
+            start, text = scramble(3, length, rng, "faces", "qtm")
+            theirs = peer.solve(start, time_limit=120)
+            assert is_solved(htm.apply(start, htm.parse(theirs.moves)), 3), (text, theirs.moves)
+            ours = ida_cube(p, start, pdb_dir=tmp_path, patterns=_small("qtm"), progress=False)
+            assert ours.status is Status.OPTIMAL and ours.length == theirs.length, (text, ours.moves, theirs.moves)

@@ -31,8 +31,9 @@ def _facelet(n: int, centre: np.ndarray, normal: tuple[int, int, int]) -> int:
     return int(hit[0])
 
 
-def _slots(n: int, names: tuple[str, ...]) -> np.ndarray:
-    """Facelets of the pieces named by their faces, in the names' letter order."""
+def piece_facelets(n: int, names: tuple[str, ...]) -> np.ndarray:
+    """int64 ``(len(names), len(name))``: facelets of the pieces named by their faces (``"UFR"``,
+    ``"DB"``), in each name's letter order. Corner and middle-edge pieces only."""
     out = []
     for name in names:
         normals = [_NORMAL_OF[f] for f in name]
@@ -49,7 +50,7 @@ def corner_slots(n: int) -> np.ndarray:
 
     Kociemba's letter order (URF, DFR, ...) is clockwise seen from outside for every corner.
     """
-    return _slots(n, CORNER_NAMES)
+    return piece_facelets(n, CORNER_NAMES)
 
 
 @cache
@@ -57,7 +58,7 @@ def edge_slots(n: int) -> np.ndarray:
     """int64 ``(12, 2)``: facelet indices of each middle-edge slot (odd n only)."""
     if n % 2 == 0:
         raise FaceletError(f"a {n}x{n}x{n} cube has no middle edges (n is even)")
-    return _slots(n, EDGE_NAMES)
+    return piece_facelets(n, EDGE_NAMES)
 
 
 @cache
