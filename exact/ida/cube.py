@@ -83,18 +83,25 @@ def _search(
         for i in range(8):
             s = cp[d, i]
             cp[d + 1, i] = cto[m, s]
-            co[d + 1, i] = (co[d, i] + ctw[m, s]) % 3
+            t = co[d, i] + ctw[m, s]
+            co[d + 1, i] = t - 3 if t >= 3 else t
         for i in range(12):
             s = ep[d, i]
             ep[d + 1, i] = eto[m, s]
-            eo[d + 1, i] = (eo[d, i] + eflip[m, s]) % 2
+            eo[d + 1, i] = eo[d, i] ^ eflip[m, s]
         nodes += 1
-        h = cube_h(cp[d + 1], co[d + 1], ep[d + 1], eo[d + 1], corners, cpieces, edges_a, apieces, edges_b, bpieces)
-        f = d + 1 + h
+        # the corners first, then each edge table only if the node is still inside the bound:
+        # most children are cut by the first lookup, and each lookup is a cache miss
+        f = d + 1 + _lookup(corners, cp[d + 1], co[d + 1], cpieces, 8, 3)
+        if f <= bound:
+            f = max(f, d + 1 + _lookup(edges_a, ep[d + 1], eo[d + 1], apieces, 12, 2))
+            if f <= bound:
+                f = max(f, d + 1 + _lookup(edges_b, ep[d + 1], eo[d + 1], bpieces, 12, 2))
         if f > bound:
             if f < acc[0]:
                 acc[0] = f
             continue
+        h = f - d - 1
         path[d] = m
         if h == 0:
             solved = True

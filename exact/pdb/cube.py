@@ -103,12 +103,19 @@ def korf_patterns(metric: str) -> list[CubePattern]:
 
 @njit(cache=True)
 def pattern_rank(pos, ori, pieces, slots, base, free):  # pragma: no cover - numba
+    """Rank of the pieces' slots (as :func:`partial_rank_row` would rank them) and orientations.
+
+    Read straight from ``pos`` with no scratch array: this runs once per node of the search.
+    """
     k = pieces.shape[0]
-    cells = np.empty(k, np.int64)
     r = np.int64(0)
     for i in range(k):
-        cells[i] = pos[pieces[i]]
-    r = partial_rank_row(cells, slots)
+        xi = pos[pieces[i]]
+        d = np.int64(xi)
+        for j in range(i):
+            if pos[pieces[j]] < xi:
+                d -= 1
+        r = r * (slots - i) + d
     for i in range(free):
         r = r * base + ori[pieces[i]]
     return r
