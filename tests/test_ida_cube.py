@@ -61,6 +61,8 @@ def test_ida_equals_bfs(tmp_path_factory, metric: str) -> None:
         r = ida_cube(p, start, pdb_dir=pdb_dir, patterns=_small(metric), progress=False)
         assert r.status is Status.OPTIMAL and r.length == d == r.lower_bound, (metric, length)
         assert r.extra["iterations"][0]["bound"] <= d  # the heuristic at the start is a lower bound
+        if metric == "qtm":  # every quarter turn flips the corner parity: thresholds keep d's parity
+            assert all((it["bound"] - d) % 2 == 0 for it in r.extra["iterations"])
 
 
 def test_limit_is_honest(tmp_path) -> None:

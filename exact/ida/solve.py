@@ -14,7 +14,7 @@ from exact.pdb.catalog import cube_spec
 from exact.pdb.cube import CubePattern, cubie_moves, korf_patterns
 from exact.pdb.heuristic import TileHeuristic
 from exact.pdb.store import load
-from exact.puzzles.cube.cubies import centre_facelets, read_cubies
+from exact.puzzles.cube.cubies import centre_facelets, perm_parity, read_cubies
 from exact.result import SolveResult, Status
 from exact.timeindexed import move_rules
 
@@ -78,7 +78,11 @@ def deepen(search, t0: float, time_limit: float | None, node_limit: int | None):
         (code, bound, nodes, iterations): ``FOUND`` or ``PAUSED`` (a limit); ``bound`` is the
         solution length when found, else the proven lower bound.
     """
-    bound, nodes, iterations = search.root_h, 0, []
+
+    def threshold(b: int) -> int:
+        return b + 1 if search.parity is not None and (b - search.parity) % 2 else b
+
+    bound, nodes, iterations = threshold(search.root_h), 0, []
     while True:
         search.restart()
         it_nodes = 0
@@ -96,7 +100,7 @@ def deepen(search, t0: float, time_limit: float | None, node_limit: int | None):
             if code == EXHAUSTED:
                 break
         iterations.append({"bound": bound, "nodes": it_nodes, "complete": True})
-        bound = int(search.acc[0])
+        bound = threshold(int(search.acc[0]))
 
 
 def _result(puzzle, start, rows, status, bound, nodes, t0, settings, extra) -> SolveResult:
@@ -169,6 +173,8 @@ def ida_cube(
     for a, b in move_rules(table).pairs:
         forbid[a, b] = True
     search = CubeSearch.create(tuple(pos_ori), cubie_moves(table), forbid, tables)
+    if metric == "qtm":  # a quarter turn is an odd permutation of the corners
+        search.parity = perm_parity(c.corner_perm)
     code, bound, nodes, iterations = deepen(search, t0, time_limit, node_limit)
     if code == FOUND:
         moves = search.moves()

@@ -109,20 +109,25 @@ def _search(
         if mode == MODE_PDB:
             p = tile_pat[tile]
             a = 0
-            c = 0
             for q in range(pat_k.shape[0]):
                 hp[d + 1, q] = hp[d, q]
-                hm[d + 1, q] = hm[d, q]
             if p >= 0:
                 hp[d + 1, p] = pattern_value(p, pos, False, pat_tiles, pat_k, pat_off, tables, tcell, n, buf)
-            if mirror:
+            for q in range(pat_k.shape[0]):
+                a += hp[d + 1, q]
+            h = a
+            # the reflected board is looked up only if the board's own sum keeps the node: a pruned
+            # node has no children, so its row of reflected values is never read
+            if mirror and d + 1 + a <= bound:
+                c = 0
+                for q in range(pat_k.shape[0]):
+                    hm[d + 1, q] = hm[d, q]
                 pm = tile_pat[tcell[tile]]
                 if pm >= 0:
                     hm[d + 1, pm] = pattern_value(pm, pos, True, pat_tiles, pat_k, pat_off, tables, tcell, n, buf)
-            for q in range(pat_k.shape[0]):
-                a += hp[d + 1, q]
-                c += hm[d + 1, q]
-            h = max(a, c) if mirror else a
+                for q in range(pat_k.shape[0]):
+                    c += hm[d + 1, q]
+                h = max(a, c)
         else:
             h = manhattan_lc(board, cols, md, mode == 2)
         f = d + 1 + h
@@ -157,6 +162,9 @@ class ResumableSearch:
     path: np.ndarray
     acc: np.ndarray
     root_h: int
+    parity: int | None = None
+    """The parity of every solution's length where the puzzle fixes it (the driver then skips
+    thresholds of the other parity), else ``None``."""
 
     def _stack(self, rows: int) -> None:
         self.depth = np.zeros(1, dtype=np.int64)
@@ -192,6 +200,8 @@ class TileSearch(ResumableSearch):
         hh = heuristic
         buf = np.empty(max(hh.pat_tiles.shape[1], 1), np.int64)
         self.root_h = int(_h_full(self.board, self.pos, self.hp, self.hm, 0, buf, *heuristic.kernel_arrays()))
+        blank = int(self.blank[0])
+        self.parity = (blank // heuristic.cols + blank % heuristic.cols) % 2  # the blank's home is cell 0
         return self
 
     def run(self, bound: int, budget: int) -> tuple[int, int]:
