@@ -51,6 +51,38 @@ SETS = {  # name -> (file, board side)
 PUBLISHED = {"pdb-663": "617,555 nodes, 0.163 s per instance", "pdb-78": "36,710 nodes, 0.034 s per instance"}
 
 
+def instance_table(title: str, per: list[tuple], repeats: int) -> str:
+    head = f"\n### {title}\n\n| id | length | nodes | seconds (median of {repeats}) |\n|---|---|---|---|\n"
+    return head + "\n".join(
+        f"| {i} | {n if n is not None else f'limit, lower bound {lb}'} | {nodes:,} | {s:.3f} |"
+        for i, n, nodes, s, lb in per
+    )
+
+
+def write_page(args, t_all: float, summary: list[str], lines: list[str], partial: str = "") -> None:
+    text = [
+        "# Benchmark: IDA* with pattern databases on the sliding tiles",
+        "",
+        f"Command: `python benchmarks/ida.py {' '.join(sys.argv[1:])}`  ",
+        f"Machine: {machine()}, one core (numba, no threads)  ",
+        f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s; "
+        f"tables in {args.pdb_dir or default_dir()}",
+        "",
+        "Every length found equals the file's optimal length (the script asserts it). Published",
+        "figures (Korf & Felner, C on 2004 hardware) are per instance, beside ours as the peer; no",
+        "peer program was run on this machine. Totals and means are over the instances solved.",
+        "",
+        "| set | heuristic | optimal | total | mean per instance | mean nodes | nodes/s | table build | table memory |"
+        " peer |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        *summary,
+        *lines,
+        partial,
+        "",
+    ]
+    Path(args.out).write_text("\n".join(text))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--heuristics", default="pdb-663,pdb-555")
@@ -91,6 +123,9 @@ def main() -> None:
                     assert r.status is Status.LIMIT and args.time_limit is not None, (row["id"], r.status)
                 per.append((row["id"], r.length, r.nodes, statistics.median(x.seconds for x in runs), r.lower_bound))
                 print(set_name, name, per[-1], flush=True)
+                # the page so far, so that a long run stopped midway still leaves its results
+                progress = f"{set_name}, {h.name}: {len(per)} of {len(rows)} so far (run not finished)"
+                write_page(args, t_all, summary, lines, instance_table(progress, per, args.repeats))
             solved = [x for x in per if x[1] is not None]
             nodes = [x[2] for x in solved] or [0]
             secs = [x[3] for x in solved] or [float("nan")]
@@ -108,34 +143,8 @@ def main() -> None:
                 f"{statistics.mean(nodes):,.0f} | {sum(nodes) / sum(secs) / 1e6:.1f} M/s | {build:.1f} s | "
                 f"{mem:.1f} MB | {peer} |"
             )
-            lines.append(
-                f"\n### {set_name}, {h.name}\n\n| id | length | nodes | seconds (median of {args.repeats}) |"
-                "\n|---|---|---|---|"
-            )
-            lines += [
-                f"| {i} | {n if n is not None else f'limit, lower bound {lb}'} | {nodes:,} | {s:.3f} |"
-                for i, n, nodes, s, lb in per
-            ]
-    text = [
-        "# Benchmark: IDA* with pattern databases on the sliding tiles",
-        "",
-        f"Command: `python benchmarks/ida.py {' '.join(sys.argv[1:])}`  ",
-        f"Machine: {machine()}, one core (numba, no threads)  ",
-        f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s; "
-        f"tables in {args.pdb_dir or default_dir()}",
-        "",
-        "Every length found equals the file's optimal length (the script asserts it). Published",
-        "figures (Korf & Felner, C on 2004 hardware) are per instance, beside ours as the peer; no",
-        "peer program was run on this machine. Totals and means are over the instances solved.",
-        "",
-        "| set | heuristic | optimal | total | mean per instance | mean nodes | nodes/s | table build | table memory |"
-        " peer |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-        *summary,
-        *lines,
-        "",
-    ]
-    Path(args.out).write_text("\n".join(text))
+            lines.append(instance_table(f"{set_name}, {h.name}", per, args.repeats))
+    write_page(args, t_all, summary, lines)
     print("\n".join(summary))
 
 
