@@ -80,6 +80,24 @@ def _register_builtins() -> None:
             partial(TilesPuzzle, side, side),
             f"{side}x{side} sliding tiles ({side * side - 1}-puzzle)",
         )
+    register("lightsout", _lightsout, "Lights Out on an R x C board (default 7 x 7; options rows=, cols=)")
+    register(
+        "hypercube",
+        _hypercube,
+        "the cubical sliding puzzle (d, k, l) (options: instance= a shipped name and k=, or d=, k=, target=)",
+    )
+
+
+def _lightsout(rows: int = 7, cols: int | None = None) -> Puzzle:
+    from exact.puzzles.lightsout.puzzle import LightsOutPuzzle
+
+    return LightsOutPuzzle(rows, cols)
+
+
+def _hypercube(**options: Any) -> Puzzle:
+    from exact.puzzles.hypercube.puzzle import HypercubePuzzle
+
+    return HypercubePuzzle.from_options(**options)
 
 
 _register_builtins()
