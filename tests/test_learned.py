@@ -224,8 +224,9 @@ def test_supervised_fit_learns_8_puzzle_distances(tmp_path, eight) -> None:
         load_dataset(path, registry.get("cube2"))
     cfg = FitConfig(preset="tiny", epochs=8, batch=128, lr=3e-3)
     net, history = fit_distances(p, states, d, cfg, progress=False)
-    assert history[-1]["val_mse"] < 0.5 * history[0]["val_mse"]
-    assert history[-1]["val_mse"] < float(np.var(d))  # better than predicting the mean
+    # The output starts at the mean distance (so the first epoch is already near the variance);
+    # learning the shape must then take the error well below what the mean alone gives.
+    assert history[-1]["val_mse"] < 0.6 * float(np.var(d))
 
 
 def test_killed_training_process_restarts_from_its_checkpoint(tmp_path) -> None:
