@@ -4,10 +4,11 @@ Writes docs/benchmarks/hypercube.md. Usage:
 
     python benchmarks/hypercube.py --runs 5
     python benchmarks/hypercube.py --runs 150 --instances d5        # the paper's run count
+    python benchmarks/hypercube.py --runs 150 --runs-d3d4 50 --jobs 2   # cells in 2 processes
 
 For every shipped instance and every k from 1 to d-1: the exact optimum (bidirectional BFS:
 length or unsolvable, seconds), then EA and RL (their default settings, the paper's where it gives
-them) over ``--runs`` seeded runs: min/median/max length, success rate and CPU time
+them) over ``--runs`` seeded runs (``--runs-d3d4`` for the d3/d4 rows): min/median/max length, success rate and CPU time
 (``time.process_time``). The paper's Table 2 (A*), Table 4 (EA, d=5) and Table 5 (RL, d=5) stand
 beside them, read from ../shared/data/hypercube/seed002_instances.json. The script asserts that no
 EA or RL length is below the exact optimum. The page is rewritten after every row, so a run
@@ -20,6 +21,7 @@ import argparse
 import json
 import sys
 import time
+from concurrent.futures import Future, ProcessPoolExecutor
 from datetime import date
 from pathlib import Path
 
@@ -90,10 +92,11 @@ def write_page(args, t_all: float, rows: list[list[str]], paper: dict, partial: 
         "# Benchmark: the paper's EA and RL search on the cubical sliding puzzle",
         "",
         f"Command: `python benchmarks/hypercube.py {' '.join(sys.argv[1:])}`  ",
-        f"Machine: {machine()}, one core  ",
+        f"Machine: {machine()}, one core per cell, {args.jobs} cell(s) at a time (`--jobs`)  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
         "",
-        f"Runs per method and row: **{args.runs}** (the paper: 150), seeds spawned from `--seed {args.seed}`.",
+        f"Runs per method and row: **{args.runs}** for the d5 rows, **{args.runs_d3d4}** for the d3 and d4 rows",
+        f"(the paper: 150 on d5), seeds spawned from `--seed {args.seed}`.",
         f"EA settings (the paper's): population {ea.population}, generations {ea.generations}, Zipf c = {ea.c},",
         f"selection force alpha = {ea.alpha}, elitism {ea.elitism:.0%}; ours: at most {ea.max_length} slides per",
         "agent.",
@@ -124,30 +127,68 @@ def write_page(args, t_all: float, rows: list[list[str]], paper: dict, partial: 
     Path(args.out).write_text("\n".join(text))
 
 
+def exact_cell(name: str, k: int) -> tuple[int | None, str, float]:
+    """The exact optimum of one row: ``(length, status, seconds)`` (run in a worker)."""
+    inst = shipped_instances()[name]
+    t = time.perf_counter()
+    exact = solve_bibfs(HypercubePuzzle.from_instance(inst, k), inst.state("start"))
+    return exact.length, exact.status.value, time.perf_counter() - t
+
+
+def method_cell(method: str, name: str, k: int, runs: int, seed: int):
+    """``run_many`` of one (instance, k, method) cell (run in a worker: its CPU time is its own)."""
+    return run_many(method, shipped_instances()[name], k, runs=runs, seed=seed)
+
+
+class _Inline:
+    """A stand-in for the process pool when ``--jobs 1``: runs each cell when it is submitted."""
+
+    def submit(self, fn, *args) -> Future:
+        f: Future = Future()
+        f.set_result(fn(*args))
+        return f
+
+    def shutdown(self, cancel_futures: bool = False) -> None:
+        pass
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=150, help="runs per method and row (paper: 150)")
+    ap.add_argument("--runs-d3d4", type=int, default=None, help="runs for the d3 and d4 rows (default: --runs)")
+    ap.add_argument("--jobs", type=int, default=1, help="cells (instance, k, method) run in parallel processes")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--instances", default=None, help="comma-separated names (default: every shipped instance)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "hypercube.md"))
     args = ap.parse_args()
+    if args.runs_d3d4 is None:
+        args.runs_d3d4 = args.runs
+    if min(args.runs, args.runs_d3d4, args.jobs) < 1:
+        ap.error("--runs, --runs-d3d4 and --jobs must be at least 1")
     paper = paper_results()
     t4 = paper.get("table4_ea_min_median_max_d5", {})
     t5 = paper.get("table5_rl_min_median_max_d5", {})
     shipped = shipped_instances()
     names = args.instances.split(",") if args.instances else list(shipped)
+    unknown = [n for n in names if n not in shipped]
+    if unknown:
+        ap.error(f"unknown instance(s) {', '.join(unknown)}; shipped: {', '.join(shipped)}")
     t_all = time.perf_counter()
-    rows: list[list[str]] = []
-    for name in names:
-        inst = shipped[name]
-        for k in range(1, inst.d):
-            puzzle = HypercubePuzzle.from_instance(inst, k)
-            t = time.perf_counter()
-            exact = solve_bibfs(puzzle, inst.state("start"))
-            secs = time.perf_counter() - t
-            opt = exact.length
-            ea = run_many("ea", inst, k, runs=args.runs, seed=args.seed)
-            rl = run_many("rl", inst, k, runs=args.runs, seed=args.seed)
+    cells = [(name, k) for name in names for k in range(1, shipped[name].d)]
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else _Inline()
+    futures: dict[tuple[str, int], dict[str, Future]] = {}
+    try:
+        # the biggest puzzles first, so that the pool's last cells are short ones
+        for name, k in sorted(cells, key=lambda c: -shipped[c[0]].d) if args.jobs > 1 else cells:
+            runs = args.runs if shipped[name].d >= 5 else args.runs_d3d4
+            futures[name, k] = {"exact": pool.submit(exact_cell, name, k)} | {
+                m: pool.submit(method_cell, m, name, k, runs, args.seed) for m in ("ea", "rl")
+            }
+        rows: list[list[str]] = []
+        for name, k in cells:  # page order; the page is rewritten after every row
+            f = futures[name, k]
+            opt, status, secs = f["exact"].result()
+            ea, rl = f["ea"].result(), f["rl"].result()
             for s in (ea, rl):
                 assert opt is not None or s.solved == 0, (name, k, s.method, "solved an unsolvable instance")
                 assert opt is None or all(x >= opt for x in s.lengths), (name, k, s.method, s.lengths, opt)
@@ -155,7 +196,7 @@ def main() -> None:
                 [
                     name,
                     str(k),
-                    f"{opt if opt is not None else exact.status.value} ({secs:.2f})",
+                    f"{opt if opt is not None else status} ({secs:.2f})",
                     paper_astar(paper, name, k),
                     *summary_cell(ea),
                     fmt_triple(t4.get(f"k{k}")) if name == "d5" else "-",
@@ -165,6 +206,8 @@ def main() -> None:
             )
             print(" | ".join(rows[-1]), flush=True)
             write_page(args, t_all, rows, paper, f"(run not finished: {len(rows)} rows so far)")
+    finally:
+        pool.shutdown(cancel_futures=True)
     write_page(args, t_all, rows, paper)
 
 

@@ -156,3 +156,14 @@ def test_import_does_not_pull_torch():
     code = "import sys, learned.hypercube, learned.hypercube.__main__; print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_rl_value_table_grows_without_changing_results():
+    # a tiny BFS prior and long walks: the value hash table is rebuilt larger several times mid-run
+    puzzle, start, optimum = setup("d4-row1", 2)
+    settings = RLSettings(P=50, episodes=40, max_steps=500)
+    a, b = solve_rl(puzzle, start, settings, seed=1), solve_rl(puzzle, start, settings, seed=1)
+    assert (a.moves, a.nodes, a.extra) == (b.moves, b.nodes, b.extra)
+    assert a.nodes > 4 * 1024 and a.extra["configurations_seen"] > 1024
+    if a.status is Status.FEASIBLE:
+        assert a.length >= optimum and replays_to_goal(puzzle, start, a.moves)

@@ -7,8 +7,9 @@
    deepest layer reached: further than anything labelled.
 2. **Weighted random walks.** Each episode walks from the start; at each step it takes one of the
    legal slides with probability proportional to the value of the configuration it leads to. The
-   value table ``V`` starts at the weights of step 1 (kept as sorted arrays) and holds one
-   entry per configuration an update has touched.
+   value table ``V`` starts at the weights of step 1; a configuration keeps its weight until an
+   update touches it. (Implementation: the episodes run in the numba kernel ``_episode`` on an
+   open-addressing hash table in numpy arrays that starts with the BFS weights.)
 3. **Rewards and decays.** An episode that reaches the target after ``T`` slides rewards every
    configuration ``s_t`` on its path (``t = 1..T``: the configuration after ``t`` slides; every
    visit counts) towards the discounted return, and an episode cut short decays the
@@ -31,9 +32,7 @@
 from __future__ import annotations
 
 import time
-from bisect import bisect_right
 from dataclasses import asdict, dataclass
-from itertools import accumulate
 
 import numpy as np
 from numba import njit
@@ -137,6 +136,119 @@ def _prior(puzzle: HypercubePuzzle, space: RingSpace, goal: int, limit: int) -> 
     return _PRIORS[key]
 
 
+_EMPTY = -1
+_SEEN = 1 << 62  # flag on a key: that configuration has been expanded (codes use at most 62 bits)
+_CODE = _SEEN - 1
+
+
+@njit(cache=True)
+def _slot(keys, code):  # pragma: no cover - numba
+    """The slot of ``code`` in the open-addressing table ``keys`` (linear probing, ``-1`` empty,
+    ``len(keys)`` a power of two): where it is, or the empty slot where it would go."""
+    m = len(keys) - 1
+    x = code ^ (code >> 31)
+    x *= -7046029254386353131  # 0x9E3779B97F4A7C15, a Fibonacci multiplier (wraps)
+    x ^= x >> 29
+    i = x & m
+    while keys[i] != _EMPTY and (keys[i] & _CODE) != code:
+        i = (i + 1) & m
+    return i
+
+
+@njit(cache=True)
+def _fill(keys, vals, codes, weights):  # pragma: no cover - numba
+    """Put ``codes`` (distinct) with values ``weights`` into the empty table ``keys``/``vals``."""
+    for i in range(len(codes)):
+        s = _slot(keys, codes[i] & _CODE)
+        keys[s] = codes[i]
+        vals[s] = weights[i]
+
+
+@njit(cache=True)
+def _episode(
+    u, cap, start, goal, alpha, floor, gpow, keys, vals, meta, seq, rows, dest, mask, row, d, rings
+):  # pragma: no cover - numba
+    """One episode (steps 2-4 of the module docstring), updating the value table in place.
+
+    ``keys``/``vals``: the hash table of values, code to value. It starts with the BFS weights; a
+    configuration not in it has the value ``floor`` (the weight of every configuration the BFS
+    missed), so adding one with its prior weight changes nothing. A key with ``_SEEN`` set has been
+    expanded. ``meta``: entries in the table, configurations expanded. ``u``: ``cap`` uniform
+    numbers, one per step. Writes the rows walked to ``rows`` and the configurations reached to
+    ``seq``; returns ``(T, reached)``. The caller leaves room for ``cap + 1`` new entries.
+    """
+    width = dest.shape[1]
+    kids = np.empty(rings * width, np.int64)
+    krow = np.empty(rings * width, np.int64)
+    cum = np.empty(rings * width, np.float64)
+    vmask = (1 << d) - 1
+    code = start
+    t = 0
+    while code != goal and t < cap:
+        s = _slot(keys, code)
+        if keys[s] == _EMPTY:
+            keys[s] = code | _SEEN
+            vals[s] = floor
+            meta[0] += 1
+            meta[1] += 1
+        elif keys[s] < _SEEN:
+            keys[s] |= _SEEN
+            meta[1] += 1
+        # the legal slides (as _slides) and the cumulative values of the configurations they reach
+        occ = 0
+        for r in range(rings):
+            occ |= 1 << ((code >> (d * r)) & vmask)
+        n = 0
+        acc = 0.0
+        for r in range(rings):
+            v = (code >> (d * r)) & vmask
+            for j in range(width):
+                if dest[v, j] >= 0 and (occ & mask[v, j]) == 0:
+                    c = code - (v << (d * r)) + (dest[v, j] << (d * r))
+                    q = _slot(keys, c)
+                    acc += floor if keys[q] == _EMPTY else vals[q]
+                    kids[n] = c
+                    krow[n] = row[v, j]
+                    cum[n] = acc
+                    n += 1
+        if n == 0:
+            break
+        x = u[t] * acc
+        j = 0  # bisect_right: the first cumulative value above x
+        while j < n and cum[j] <= x:
+            j += 1
+        if j > n - 1:
+            j = n - 1
+        code = kids[j]
+        seq[t] = code
+        rows[t] = krow[j]
+        t += 1
+    reached = code == goal
+    for i in range(t):
+        s = _slot(keys, seq[i])
+        if keys[s] == _EMPTY:
+            keys[s] = seq[i]
+            vals[s] = floor
+            meta[0] += 1
+        v = vals[s]
+        if reached:
+            vals[s] = v + alpha * (gpow[t - 1 - i] - v)
+        else:
+            vals[s] = v - alpha * v
+    return t, reached
+
+
+def _table(codes: np.ndarray, weights: np.ndarray, entries: int) -> tuple[np.ndarray, np.ndarray]:
+    """An empty-enough hash table (load at most 1/2 with ``entries``) holding ``codes``/``weights``."""
+    size = 1 << 10
+    while size < 2 * entries:
+        size *= 2
+    keys = np.full(size, _EMPTY, np.int64)
+    vals = np.zeros(size, np.float64)
+    _fill(keys, vals, codes, weights)
+    return keys, vals
+
+
 def solve_rl(
     puzzle: HypercubePuzzle,
     start: np.ndarray,
@@ -145,6 +257,10 @@ def solve_rl(
     seed: int | np.random.Generator | None = None,
 ) -> SolveResult:
     """The shortest path the RL search finds (see the module docstring).
+
+    The episodes run in a numba kernel (:func:`_episode`) on a hash table of values in numpy
+    arrays. Each episode draws its block of ``cap`` uniform numbers (one per step, ``cap`` the
+    episode's step limit) from the generator, so the same seed gives the same walks.
 
     Args:
         puzzle: The puzzle (its ``k`` and target).
@@ -170,55 +286,33 @@ def solve_rl(
     codes, depth = _prior(puzzle, space, goal, settings.P)
     deepest = int(depth.max())
     floor = 0.5 ** (deepest + 1)
+    weights = 0.5 ** depth.astype(np.float64)
     at = int(np.searchsorted(codes, a))
     start_in_bfs = at < len(codes) and int(codes[at]) == a
-    cache: dict[int, tuple[list[int], list[int], list[float]]] = {}
-
-    def slides(code: int) -> tuple[list[int], list[int], list[float]]:
-        # children and their prior weights are computed once per configuration: walks revisit a lot
-        if code not in cache:
-            child, row = _slides(code, space.dest, space.mask, space.row, space.d, space.rings)
-            i = np.minimum(np.searchsorted(codes, child), len(codes) - 1)
-            prior = np.where(codes[i] == child, 0.5 ** depth[i].astype(np.float64), floor)
-            cache[code] = (child.tolist(), row.tolist(), prior.tolist())
-        return cache[code]
-
-    alpha, gamma = settings.alpha, settings.gamma
-    values: dict[int, float] = {}  # learned values; a configuration not in it has its prior weight
+    alpha, gamma = float(settings.alpha), float(settings.gamma)
+    gpow = np.array([gamma**i for i in range(settings.max_steps + 1)], dtype=np.float64)
+    keys, vals = _table(codes, weights, len(codes) + settings.max_steps + 1)
+    meta = np.array([len(codes), 0], np.int64)  # entries in the table, configurations expanded
+    seq = np.zeros(settings.max_steps, np.int64)
+    rows = np.zeros(settings.max_steps, np.int64)
+    slides = (space.dest, space.mask, space.row, space.d, space.rings)
     best: list[int] | None = None
     first_ep = best_ep = None
     walked = successes = 0
     for episode in range(settings.episodes):
         cap = settings.max_steps if best is None else len(best)
-        code, path, priors, rows = a, [], [], []
         # one block of uniform numbers per episode: the same seed gives the same walks
-        u = rng.random(cap).tolist()
-        while code != goal and len(rows) < cap:
-            child, row, prior = slides(code)
-            if not child:
-                break
-            cum = list(accumulate(values.get(c, w) for c, w in zip(child, prior)))
-            j = min(bisect_right(cum, u[len(rows)] * cum[-1]), len(child) - 1)
-            path.append(code)
-            code = child[j]
-            priors.append(prior[j])
-            rows.append(row[j])
-        walked += len(rows)
-        # path[t] is the configuration reached by rows[t]; the start keeps its value (never chosen)
-        path = path[1:] + [code]
-        if code == goal:
+        u = rng.random(cap)
+        if 2 * (int(meta[0]) + cap + 1) > len(keys):  # keep the load at most 1/2
+            live = keys != _EMPTY
+            keys, vals = _table(keys[live], vals[live], int(meta[0]) + cap + 1)
+        t, reached = _episode(u, cap, a, goal, alpha, floor, gpow, keys, vals, meta, seq, rows, *slides)
+        walked += int(t)
+        if reached:
             successes += 1
-            t_end = len(rows)
-            for t, (c, w) in enumerate(zip(path, priors), start=1):
-                v = values.get(c, w)
-                values[c] = v + alpha * (gamma ** (t_end - t) - v)
-            if best is None or len(rows) < len(best):
-                best, best_ep = rows, episode
+            if best is None or t < len(best):
+                best, best_ep = rows[:t].tolist(), episode
                 first_ep = episode if first_ep is None else first_ep
-        else:
-            for c, w in zip(path, priors):
-                v = values.get(c, w)
-                values[c] = v - alpha * v
     extra = {
         "bfs_configurations": int(len(codes)),
         "bfs_depth": deepest,
@@ -226,7 +320,7 @@ def solve_rl(
         "first_episode": first_ep,
         "best_episode": best_ep,
         "successes": successes,
-        "configurations_seen": len(cache),
+        "configurations_seen": int(meta[1]),
     }
     if best is None:
         return done([], Status.LIMIT, None, walked, extra)
