@@ -18,13 +18,14 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
+from exact.mip.solve import PyomoSolver
 from exact.puzzles.lightsout import LightsOutPuzzle, check_shape, lights_to_state
 from exact.puzzles.lightsout.board import neighbourhood
 from exact.result import SolveResult, Status
 
 # The objective is an integer, but HiGHS stops at its default relative gap (1e-4): with a zero gap
 # "optimal" is always a proof.
-_DEFAULT_OPTIONS = {"mip_rel_gap": 0.0}
+_DEFAULT_OPTIONS = {"highs": {"mip_rel_gap": 0.0}}
 
 
 def build_lightsout_mip(rows: int, cols: int | None, lights: np.ndarray) -> pyo.ConcreteModel:
@@ -68,76 +69,56 @@ def solve_lightsout_mip(
     time_limit: float | None = None,
     threads: int = 1,
     verbose: bool = False,
+    solver: str = "highs",
     solver_options: dict[str, Any] | None = None,
 ) -> SolveResult:
-    """Minimum presses by the MIP of :func:`build_lightsout_mip` and HiGHS (``pyomo.contrib.solver``).
+    """Minimum presses by the MIP of :func:`build_lightsout_mip`, through Pyomo (HiGHS by default).
 
     Args:
         puzzle: The board.
         lights: bool ``(rows, cols)`` (see :meth:`LightsOutPuzzle.lights` for other forms).
-        time_limit: Seconds for HiGHS (``None``: no limit).
-        threads: HiGHS threads.
-        verbose: Show the HiGHS log.
-        solver_options: HiGHS options by name, over the defaults (``mip_rel_gap = 0``).
+        time_limit: Seconds for the solver (``None``: no limit).
+        threads: Solver threads.
+        verbose: Show the solver log.
+        solver: A Pyomo solver name (see :class:`exact.mip.solve.PyomoSolver`).
+        solver_options: Solver options by name, over the defaults (HiGHS: ``mip_rel_gap = 0``).
 
     Returns:
-        ``optimal`` (HiGHS proved it), ``feasible`` (the limit hit with a solution; the bound is
-        HiGHS's, rounded up), ``unsolvable`` (HiGHS proved the model infeasible, confirmed without
-        presolve) or ``limit``.
+        ``optimal`` (the solver proved it), ``feasible`` (the limit hit with a solution; the bound
+        is the solver's, rounded up), ``unsolvable`` (the model proven infeasible; with HiGHS,
+        confirmed without presolve) or ``limit``.
     """
-    from pyomo.contrib.solver.common.factory import SolverFactory
-    from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
-
     t0 = time.perf_counter()
     b = puzzle.lights(lights)
-    solver = SolverFactory("highs")
-    version = ".".join(str(v) for v in solver.version())
-    options = {**_DEFAULT_OPTIONS, **(solver_options or {})}
+    run = PyomoSolver.named(solver)
+    options = {**_DEFAULT_OPTIONS.get(solver, {}), **(solver_options or {})}
     settings = {"method": "mip", "time_limit": time_limit, "threads": threads, "solver_options": options}
     done = SolveResult.recorder(
-        puzzle, lights_to_state(b), solver="highs", solver_version=version, settings=settings, since=t0
+        puzzle, lights_to_state(b), solver=solver, solver_version=run.version(), settings=settings, since=t0
     )
     model = build_lightsout_mip(puzzle.rows, puzzle.cols, b)
     build_seconds = time.perf_counter() - t0
-
-    def run(model: pyo.ConcreteModel, opts: dict[str, Any]):
-        return solver.solve(
-            model,
-            time_limit=time_limit,
-            threads=threads,
-            tee=verbose,
-            raise_exception_on_nonoptimal_result=False,
-            load_solutions=False,
-            solver_options=opts,
-        )
-
-    infeasible = (TerminationCondition.provenInfeasible, TerminationCondition.infeasibleOrUnbounded)
-    res = run(model, options)
-    if res.termination_condition in infeasible and options.get("presolve") != "off":
+    kw = {"time_limit": time_limit, "threads": threads, "verbose": verbose}
+    outcome = run.solve(model, options=options, **kw)
+    if outcome.infeasible and solver == "highs" and options.get("presolve") != "off":
         # "Unsolvable" is final, and HiGHS 1.14's presolve once called a feasible model infeasible
         # (docs/mip.md), so the claim is confirmed on a fresh model without presolve.
         model = build_lightsout_mip(puzzle.rows, puzzle.cols, b)
-        res = run(model, {**options, "presolve": "off"})
-    tc = res.termination_condition
-    nodes = getattr(res.extra_info, "mip_node_count", None)
-    nodes = None if nodes is None or nodes < 0 else int(nodes)
-    raw = res.objective_bound
-    bound = None if raw is None or not math.isfinite(raw) else max(0, math.ceil(raw - 1e-6))
+        outcome = run.solve(model, options={**options, "presolve": "off"}, **kw)
+    bound = None if outcome.bound is None else max(0, math.ceil(outcome.bound - 1e-6))
     extra = {
         "build_seconds": build_seconds,
         "solve_seconds": time.perf_counter() - t0 - build_seconds,
-        "termination": tc.name,
+        "termination": outcome.termination,
         "model": {"binaries": len(model.x), "integers": len(model.k), "constraints": len(model.parity)},
     }
-    if res.solution_status in (SolutionStatus.feasible, SolutionStatus.optimal):
-        res.solution_loader.load_vars()
+    if outcome.has_solution:
         moves = [i for i, q in enumerate(model.cells) if round(pyo.value(model.x[q])) == 1]
-        proven = tc == TerminationCondition.convergenceCriteriaSatisfied or (bound is not None and bound >= len(moves))
-        if proven:
-            return done(moves, Status.OPTIMAL, len(moves), nodes, extra)
-        return done(moves, Status.FEASIBLE, bound, nodes, extra)
-    if tc in infeasible:
+        if outcome.optimal or (bound is not None and bound >= len(moves)):
+            return done(moves, Status.OPTIMAL, len(moves), outcome.nodes, extra)
+        return done(moves, Status.FEASIBLE, bound, outcome.nodes, extra)
+    if outcome.infeasible:
         # The model is bounded (binaries and bounded integers), so "infeasible or unbounded" is infeasible.
-        proof = "HiGHS proved the parity model infeasible, with and without presolve"
-        return done([], Status.UNSOLVABLE, None, nodes, {**extra, "proof": proof})
-    return done([], Status.LIMIT, bound, nodes, extra)
+        proof = "the parity model proven infeasible" + (", with and without presolve" if solver == "highs" else "")
+        return done([], Status.UNSOLVABLE, None, outcome.nodes, {**extra, "proof": proof})
+    return done([], Status.LIMIT, bound, outcome.nodes, extra)

@@ -85,7 +85,7 @@ def solve_mip(
     T = check_horizon(T)
     form = formulation(formulation_name)
     start, hint = check_solve_args(puzzle, start, T, threads, time_limit, hint)
-    run = _Solver.named(solver)
+    run = PyomoSolver.named(solver)
     settings = {
         "formulation": form.name,
         "horizon": T,
@@ -138,11 +138,11 @@ def solve_mip(
             # Pyomo's persistent HiGHS interface crashed the process).
             model = build()
             left = None if time_limit is None else max(1.0, time_limit - (time.perf_counter() - t1))
-            outcome = _Solver.named(solver).solve(
+            outcome = PyomoSolver.named(solver).solve(
                 model, time_limit=left, threads=threads, verbose=verbose, options={**options, "presolve": "off"}
             )
         elif confirmed is None:
-            outcome = _Outcome("maxTimeLimit", False, False, False, outcome.bound, outcome.nodes)
+            outcome = SolverOutcome("maxTimeLimit", False, False, False, outcome.bound, outcome.nodes)
     solve_seconds = time.perf_counter() - t1
     extra: dict[str, Any] = {
         "model": size,
@@ -210,7 +210,10 @@ def _confirm_infeasible(model: pyo.ConcreteModel, time_limit: float | None, thre
     return h.getModelStatus() == highspy.HighsModelStatus.kInfeasible
 
 
-class _Outcome:
+class SolverOutcome:
+    """How one solver run ended: its termination, whether a solution was loaded into the model,
+    whether it is proven optimal or the model proven infeasible, the objective bound and nodes."""
+
     def __init__(
         self,
         termination: str,
@@ -224,14 +227,14 @@ class _Outcome:
         self.infeasible, self.bound, self.nodes = infeasible, bound, nodes
 
 
-class _Solver:
+class PyomoSolver:
     """A Pyomo solver by name: the new interface where it has the solver, else the classic one."""
 
     def __init__(self, name: str, new: Any | None, legacy: Any | None) -> None:
         self.name, self._new, self._legacy = name, new, legacy
 
     @classmethod
-    def named(cls, name: str) -> _Solver:
+    def named(cls, name: str) -> PyomoSolver:
         from pyomo.contrib.solver.common.factory import SolverFactory as NewFactory
 
         if name in NewFactory:
@@ -265,12 +268,12 @@ class _Solver:
         threads: int,
         verbose: bool,
         options: dict[str, Any],
-    ) -> _Outcome:
+    ) -> SolverOutcome:
         if self._new:
             return self._solve_new(model, time_limit, threads, verbose, options)
         return self._solve_legacy(model, time_limit, threads, verbose, options)
 
-    def _solve_new(self, model, time_limit, threads, verbose, options) -> _Outcome:
+    def _solve_new(self, model, time_limit, threads, verbose, options) -> SolverOutcome:
         from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
 
         res = self._new.solve(
@@ -288,7 +291,7 @@ class _Solver:
             res.solution_loader.load_vars()
         nodes = getattr(res.extra_info, "mip_node_count", None)
         bound = res.objective_bound if res.objective_bound is not None and math.isfinite(res.objective_bound) else None
-        return _Outcome(
+        return SolverOutcome(
             tc.name,
             has,
             has and tc == TerminationCondition.convergenceCriteriaSatisfied,
@@ -297,7 +300,7 @@ class _Solver:
             None if nodes is None or nodes < 0 else int(nodes),
         )
 
-    def _solve_legacy(self, model, time_limit, threads, verbose, options) -> _Outcome:
+    def _solve_legacy(self, model, time_limit, threads, verbose, options) -> SolverOutcome:
         from pyomo.opt import SolverStatus, TerminationCondition
 
         opt = self._legacy
@@ -319,7 +322,7 @@ class _Solver:
         lb = res.problem.lower_bound
         bound = float(lb) if lb is not None and math.isfinite(float(lb)) else None
         optimal = has and tc == TerminationCondition.optimal
-        return _Outcome(str(tc), has, optimal, tc == TerminationCondition.infeasible, bound, None)
+        return SolverOutcome(str(tc), has, optimal, tc == TerminationCondition.infeasible, bound, None)
 
 
-__all__ = ["model_size", "solve_mip"]
+__all__ = ["PyomoSolver", "SolverOutcome", "model_size", "solve_mip"]
