@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from exact.errors import PuzzleoptError
-from exact.hypercube.space import RingSpace
+from exact.hypercube.space import RingSpace, check_start
 from exact.puzzles.hypercube.puzzle import HypercubePuzzle
 from exact.result import SolveResult, Status
 
@@ -46,13 +45,10 @@ class _Side:
 
     def grow(self, space: RingSpace) -> np.ndarray:
         """Expand the frontier by one layer; returns the new layer's codes (sorted)."""
-        child, parent, row = space.children(self.codes[-1])
-        at = np.searchsorted(self.seen, child)
-        new = (at >= len(self.seen)) | (self.seen[np.minimum(at, len(self.seen) - 1)] != child)
-        codes, first = np.unique(child[new], return_index=True)
+        codes, parent, row = space.next_layer(self.codes[-1], self.seen)
         self.codes.append(codes)
-        self.parents.append(parent[new][first])
-        self.rows.append(row[new][first])
+        self.parents.append(parent)
+        self.rows.append(row)
         self.seen = np.union1d(self.seen, codes)
         self.sizes.append(len(codes))
         return codes
@@ -97,16 +93,9 @@ def solve_bibfs(
         ``unsolvable`` (start and target lie in different components) or ``limit``.
     """
     t0 = time.perf_counter()
-    space = RingSpace.of(puzzle)
-    s = np.asarray(start)
-    if s.shape != (puzzle.num_positions,) or sorted(s[s > 0].tolist()) != list(range(1, puzzle.num_rings + 1)):
-        raise PuzzleoptError(
-            f"{puzzle.name}: the start must put each of the {puzzle.num_rings} rings on one vertex of the "
-            f"{puzzle.d}-cube, as the target does; got {s.tolist()}"
-        )
+    space, s, a, b = check_start(puzzle, start)
     settings = {"k": puzzle.k, "d": puzzle.d, "max_states": max_states, "time_limit": time_limit}
     done = SolveResult.recorder(puzzle, s, solver="bibfs", solver_version="1", settings=settings, since=t0)
-    a, b = int(space.encode(s[None])[0]), int(space.encode(puzzle.goal[None])[0])
     if a == b:
         return done([], Status.OPTIMAL, 0, 0)
     fwd, bwd = _Side.root(a), _Side.root(b)

@@ -81,6 +81,19 @@ class RingSpace:
         shifts = self.d * np.arange(self.rings, dtype=np.int64)
         return (np.asarray(codes, dtype=np.int64)[:, None] >> shifts) & ((1 << self.d) - 1)
 
+    def next_layer(self, frontier: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The configurations one slide from ``frontier`` that ``seen`` (sorted) does not hold.
+
+        Returns:
+            ``(codes, parent, row)``: the new codes, sorted and distinct, the index in
+            ``frontier`` of a parent of each and the row that reaches it from there.
+        """
+        child, parent, row = self.children(frontier)
+        at = np.searchsorted(seen, child)
+        new = (at >= len(seen)) | (seen[np.minimum(at, len(seen) - 1)] != child)
+        codes, first = np.unique(child[new], return_index=True)
+        return codes, parent[new][first], row[new][first]
+
     def children(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every legal slide from each configuration.
 
@@ -105,3 +118,23 @@ class RingSpace:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty, empty
         return np.concatenate(out_c), np.concatenate(out_p), np.concatenate(out_r)
+
+
+def check_start(puzzle: HypercubePuzzle, start: np.ndarray) -> tuple[RingSpace, np.ndarray, int, int]:
+    """Check ``start`` against ``puzzle`` (the same rings as its target, one vertex each).
+
+    Returns:
+        The puzzle's :class:`RingSpace`, the start as uint8 ``(2^d,)`` and the codes of the start
+        and of the target.
+    """
+    if not isinstance(puzzle, HypercubePuzzle):
+        raise PuzzleoptError(f"puzzle must be a HypercubePuzzle, got {type(puzzle).__name__}")
+    s = np.asarray(start)
+    if s.shape != (puzzle.num_positions,) or sorted(s[s > 0].tolist()) != list(range(1, puzzle.num_rings + 1)):
+        raise PuzzleoptError(
+            f"{puzzle.name}: the start must put each of the {puzzle.num_rings} rings on one vertex of the "
+            f"{puzzle.d}-cube, as the target does (uint8 of shape ({puzzle.num_positions},)); got {s.tolist()}"
+        )
+    space = RingSpace.of(puzzle)
+    s = s.astype(np.uint8)
+    return space, s, int(space.encode(s[None])[0]), int(space.encode(puzzle.goal[None])[0])

@@ -9,7 +9,6 @@ import numpy as np
 import ortools
 from ortools.sat.python import cp_model
 
-from exact.errors import PuzzleoptError
 from exact.puzzles.lightsout import LightsOutPuzzle, check_shape, lights_to_state
 from exact.puzzles.lightsout.board import neighbourhood
 from exact.result import SolveResult, Status
@@ -86,7 +85,7 @@ def solve_lightsout_cpsat(
     }
     conflicts = int(solver.num_conflicts)
     if status == cp_model.MODEL_INVALID:
-        raise PuzzleoptError(f"{puzzle.name}: CP-SAT rejected the model: {model.validate()}")  # a bug, loudly
+        raise RuntimeError(f"{puzzle.name}: CP-SAT rejected the model: {model.validate()}")  # a bug, not bad input
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         moves = [j for j, v in enumerate(x) if solver.boolean_value(v)]
         bound = max(0, math.ceil(solver.best_objective_bound - 1e-6))

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 import numpy as np
 
+from exact import registry
 from exact.errors import PuzzleoptError
 from exact.puzzles.lightsout import LightsOutPuzzle
 from exact.result import SolveResult
@@ -43,9 +43,8 @@ def lightsout_puzzle(puzzle_or_size: LightsOutPuzzle | int | tuple[int, int]) ->
     )
 
 
-@cache
 def _puzzle(rows: int, cols: int) -> LightsOutPuzzle:
-    return LightsOutPuzzle(rows, cols)
+    return registry.get("lightsout", rows=int(rows), cols=int(cols))  # the registry keeps one per size
 
 
 def solve_lightsout(

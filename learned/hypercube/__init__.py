@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,10 +20,15 @@ import numpy as np
 
 from exact.errors import PuzzleoptError
 from exact.puzzles.hypercube import HypercubePuzzle, Instance, load_instance
+from exact.result import SolveResult
 from learned.hypercube.ea import EASettings, solve_ea
 from learned.hypercube.rl import RLSettings, solve_rl
 
-METHODS = ("ea", "rl")
+METHODS: dict[str, tuple[type, Callable[..., SolveResult]]] = {
+    "ea": (EASettings, solve_ea),
+    "rl": (RLSettings, solve_rl),
+}
+"""Method name -> (its settings class, its solve function)."""
 
 __all__ = ["METHODS", "EASettings", "RLSettings", "RunSummary", "make_settings", "run_many", "solve_ea", "solve_rl"]
 
@@ -66,11 +72,15 @@ class RunSummary:
         return d
 
 
+def _method(name: str) -> tuple[type, Callable[..., SolveResult]]:
+    if name not in METHODS:
+        raise PuzzleoptError(f"method {name!r} is not one of {', '.join(METHODS)}")
+    return METHODS[name]
+
+
 def make_settings(method: str, **options: Any) -> EASettings | RLSettings:
     """The settings dataclass of ``method`` (``"ea"`` or ``"rl"``) with ``options`` (``None`` values dropped)."""
-    if method not in METHODS:
-        raise PuzzleoptError(f"method {method!r} is not one of {', '.join(METHODS)}")
-    cls = EASettings if method == "ea" else RLSettings
+    cls, _ = _method(method)
     options = {k: v for k, v in options.items() if v is not None}
     unknown = set(options) - set(cls.__dataclass_fields__)
     if unknown:
@@ -104,17 +114,14 @@ def run_many(
     Returns:
         A :class:`RunSummary`.
     """
-    if method not in METHODS:
-        raise PuzzleoptError(f"method {method!r} is not one of {', '.join(METHODS)}")
+    expected, solve = _method(method)
     if isinstance(runs, bool) or not isinstance(runs, (int, np.integer)) or runs < 1:
         raise PuzzleoptError(f"runs={runs!r} must be a whole number >= 1")
     inst = instance if isinstance(instance, Instance) else load_instance(instance)
     puzzle = HypercubePuzzle.from_instance(inst, k)
     settings = settings or make_settings(method)
-    expected = EASettings if method == "ea" else RLSettings
     if not isinstance(settings, expected):
         raise PuzzleoptError(f"{method}: settings must be {expected.__name__}, got {type(settings).__name__}")
-    solve = solve_ea if method == "ea" else solve_rl
     start = inst.state("start")
     lengths = []
     t0 = time.process_time()

@@ -47,7 +47,7 @@ import numpy as np
 from numba import njit
 
 from exact.errors import PuzzleoptError
-from exact.hypercube.space import RingSpace
+from exact.hypercube.space import check_start
 from exact.puzzles.hypercube.puzzle import HypercubePuzzle
 from exact.result import SolveResult, Status
 
@@ -100,22 +100,6 @@ def as_generator(seed: int | np.random.Generator | None) -> np.random.Generator:
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
         raise PuzzleoptError(f"seed={seed!r} must be a whole number >= 0 or a numpy Generator")
     return np.random.default_rng(seed)
-
-
-def check_start(puzzle: HypercubePuzzle, start: np.ndarray) -> tuple[RingSpace, np.ndarray, int, int]:
-    """Check ``start`` against ``puzzle``; return its space, the start as uint8 ``(2^d,)`` and the
-    codes of start and target."""
-    if not isinstance(puzzle, HypercubePuzzle):
-        raise PuzzleoptError(f"puzzle must be a HypercubePuzzle, got {type(puzzle).__name__}")
-    s = np.asarray(start)
-    if s.shape != (puzzle.num_positions,) or sorted(s[s > 0].tolist()) != list(range(1, puzzle.num_rings + 1)):
-        raise PuzzleoptError(
-            f"{puzzle.name}: the start must put each of the {puzzle.num_rings} rings on one vertex of the "
-            f"{puzzle.d}-cube, as the target does (uint8 of shape ({puzzle.num_positions},)); got {s.tolist()}"
-        )
-    space = RingSpace.of(puzzle)
-    s = s.astype(np.uint8)
-    return space, s, int(space.encode(s[None])[0]), int(space.encode(puzzle.goal[None])[0])
 
 
 @njit(cache=True)

@@ -38,10 +38,10 @@ import numpy as np
 from numba import njit
 
 from exact.errors import PuzzleoptError
-from exact.hypercube.space import RingSpace
+from exact.hypercube.space import RingSpace, check_start
 from exact.puzzles.hypercube.puzzle import HypercubePuzzle
 from exact.result import SolveResult, Status
-from learned.hypercube.ea import as_generator, check_start
+from learned.hypercube.ea import as_generator
 
 SOLVER_VERSION = "1"
 
@@ -86,10 +86,7 @@ def bfs_prior(space: RingSpace, goal: int, limit: int) -> tuple[np.ndarray, np.n
     seen, layers = layer.copy(), [layer]
     total = 1
     while total < limit:
-        child, _, _ = space.children(layer)
-        child = np.unique(child)
-        at = np.searchsorted(seen, child)
-        new = child[(at >= len(seen)) | (seen[np.minimum(at, len(seen) - 1)] != child)]
+        new, _, _ = space.next_layer(layer, seen)
         if len(new) == 0:
             break
         new = new[: limit - total]
@@ -101,26 +98,6 @@ def bfs_prior(space: RingSpace, goal: int, limit: int) -> tuple[np.ndarray, np.n
     depth = np.concatenate([np.full(len(x), i, dtype=np.int64) for i, x in enumerate(layers)])
     order = np.argsort(codes)
     return codes[order], depth[order]
-
-
-@njit(cache=True)
-def _slides(code, dest, mask, row, d, rings):  # pragma: no cover - numba
-    """The legal slides of one configuration: ``(children, rows)``, int64 each (RingSpace's rules)."""
-    vmask = (1 << d) - 1
-    occ = 0
-    for r in range(rings):
-        occ |= 1 << ((code >> (d * r)) & vmask)
-    out_c = np.empty(rings * dest.shape[1], np.int64)
-    out_r = np.empty(rings * dest.shape[1], np.int64)
-    n = 0
-    for r in range(rings):
-        v = (code >> (d * r)) & vmask
-        for j in range(dest.shape[1]):
-            if dest[v, j] >= 0 and (occ & mask[v, j]) == 0:
-                out_c[n] = code - (v << (d * r)) + (dest[v, j] << (d * r))
-                out_r[n] = row[v, j]
-                n += 1
-    return out_c[:n], out_r[:n]
 
 
 _PRIORS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
@@ -194,7 +171,7 @@ def _episode(
         elif keys[s] < _SEEN:
             keys[s] |= _SEEN
             meta[1] += 1
-        # the legal slides (as _slides) and the cumulative values of the configurations they reach
+        # the legal slides (RingSpace.children's rules) and the cumulative values of the configurations they reach
         occ = 0
         for r in range(rings):
             occ |= 1 << ((code >> (d * r)) & vmask)
