@@ -86,6 +86,7 @@ def _register_builtins() -> None:
         _hypercube,
         "the cubical sliding puzzle (d, k, l) (options: instance= a shipped name and k=, or d=, k=, target=)",
     )
+    register("sokoban", _sokoban, "Sokoban on an H x W grid (default 10 x 10, Boxoban's size; options height=, width=)")
 
 
 def _lightsout(rows: int = 7, cols: int | None = None) -> Puzzle:
@@ -98,6 +99,12 @@ def _hypercube(**options: Any) -> Puzzle:
     from exact.puzzles.hypercube.puzzle import HypercubePuzzle
 
     return HypercubePuzzle.from_options(**options)
+
+
+def _sokoban(height: int = 10, width: int = 10) -> Puzzle:
+    from exact.puzzles.sokoban.puzzle import SokobanPuzzle
+
+    return SokobanPuzzle(height, width)
 
 
 _register_builtins()

@@ -1,0 +1,138 @@
+"""Sokoban in the batched :class:`~exact.puzzle.Puzzle` protocol (conventions in :mod:`exact.puzzles.sokoban`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from exact.errors import PuzzleoptError, StateError
+from exact.puzzle import Goal, Puzzle
+from exact.puzzles.sokoban.level import Level
+from exact.puzzles.sokoban.moves import BOX, FLOOR, NUM_LABELS, PLAYER, WALL, check_grid, sokoban_moves
+from exact.puzzles.sokoban.notation import format_lurd, parse_lurd
+from exact.puzzles.sokoban.text import format_level, parse_level
+
+
+class SokobanPuzzle(Puzzle):
+    """Every Sokoban level on an ``height x width`` grid: one move table, levels as states.
+
+    States are uint8 ``(2 * height * width,)``: contents (0 floor, 1 wall, 2 box, 3 player) then
+    goal flags. A state is a goal when every box stands on a goal flag, so :meth:`is_goal` is
+    overridden and there is no single goal state: :attr:`goal` is only a stand-in that the
+    protocol needs (an empty walled room, player in the top-left corner, no boxes: trivially
+    solved, with walks available so ``random_walk`` runs). Training states for learned solvers
+    come from :func:`exact.sokoban.generate.training_states`.
+
+    Args:
+        height: Grid rows (>= 3; Boxoban: 10).
+        width: Grid columns (>= 3; Boxoban: 10).
+
+    Attributes:
+        height: Grid rows.
+        width: Grid columns.
+    """
+
+    def __init__(self, height: int = 10, width: int = 10) -> None:
+        height, width = check_grid(height, width)
+        if height < 3 or width < 3:
+            raise PuzzleoptError(f"sokoban grid {height}x{width}: a level needs at least 3 rows and 3 columns")
+        self.height, self.width = height, width
+        n = height * width
+        goal = np.full(2 * n, FLOOR, dtype=np.uint8)
+        rc = np.arange(n)
+        r, c = rc // width, rc % width
+        goal[:n][(r == 0) | (c == 0) | (r == height - 1) | (c == width - 1)] = WALL
+        goal[width + 1] = PLAYER
+        super().__init__(f"sokoban{height}x{width}", sokoban_moves(height, width), goal, num_labels=NUM_LABELS)
+
+    def __repr__(self) -> str:
+        return f"SokobanPuzzle({self.height}, {self.width})"
+
+    @property
+    def num_cells(self) -> int:
+        """``N = height * width``."""
+        return self.height * self.width
+
+    def is_goal(self, states: np.ndarray) -> np.ndarray:
+        """bool ``(B,)``: every box (content 2) stands on a goal flag."""
+        s = self.states(states)
+        n = self.num_cells
+        return ~((s[:, :n] == BOX) & (s[:, n:] == 0)).any(axis=1)
+
+    def goal_spec(self) -> Goal:
+        """Not available: a Sokoban goal is "every box on a goal", not one state or label groups."""
+        raise PuzzleoptError(
+            f"{self.name}: the goal is 'every box on a goal flag', which a Goal (one state, or label groups) "
+            "cannot state; solve Sokoban with exact.sokoban.solve_sokoban"
+        )
+
+    # ----------------------------------------------------------------- levels and states
+    def state_of(self, level: Level) -> np.ndarray:
+        """The state of a level: uint8 ``(2 * height * width,)``.
+
+        Raises:
+            StateError: the level's grid is not ``height x width``.
+        """
+        if (level.height, level.width) != (self.height, self.width):
+            raise StateError(
+                f"{level.where} is {level.height}x{level.width}; {self.name} takes {self.height}x{self.width} "
+                f"levels (use SokobanPuzzle({level.height}, {level.width}))"
+            )
+        n = self.num_cells
+        s = np.zeros(2 * n, dtype=np.uint8)
+        s[list(level.walls)] = WALL
+        s[list(level.boxes)] = BOX
+        s[level.player] = PLAYER
+        s[n + np.array(sorted(level.goals), dtype=np.int64)] = 1
+        return s
+
+    def level_of(self, state: np.ndarray, name: str | None = None) -> Level:
+        """The level of a state (inverse of :meth:`state_of`).
+
+        Raises:
+            StateError: wrong shape, a content label outside 0..3 or a goal flag outside 0/1
+                (naming the position), or not exactly one player.
+        """
+        s = self.states(state)[0].astype(np.int64)
+        n = self.num_cells
+        content, flags = s[:n], s[n:]
+        bad = np.flatnonzero(content > PLAYER)
+        if bad.size:
+            raise StateError(
+                f"{self.name}: position {bad[0]} holds {content[bad[0]]}; contents are 0 floor, 1 wall, 2 box, 3 player"
+            )
+        bad = np.flatnonzero(flags > 1)
+        if bad.size:
+            raise StateError(f"{self.name}: goal flag {n + bad[0]} holds {flags[bad[0]]}; flags are 0 or 1")
+        players = np.flatnonzero(content == PLAYER)
+        if players.size != 1:
+            raise StateError(f"{self.name}: a state holds exactly one player (label 3), this one {players.size}")
+        flagged = flags == 1
+        on_wall = np.flatnonzero(flagged & (content == WALL))
+        if on_wall.size:
+            raise StateError(f"{self.name}: goal flag {n + on_wall[0]} is set on a wall")
+        return Level(
+            self.height,
+            self.width,
+            frozenset(np.flatnonzero(content == WALL).tolist()),
+            frozenset(np.flatnonzero(flagged).tolist()),
+            frozenset(np.flatnonzero(content == BOX).tolist()),
+            int(players[0]),
+            name,
+        )
+
+    def format_state(self, state: np.ndarray) -> str:
+        """The XSB rows of a state (see :func:`~exact.puzzles.sokoban.text.format_level`)."""
+        return format_level(self.level_of(state))
+
+    def parse_state(self, text: str) -> np.ndarray:
+        """The state of XSB text (inverse of :meth:`format_state`)."""
+        return self.state_of(parse_level(text))
+
+    # ----------------------------------------------------------------- notation
+    def parse_lurd(self, lurd: str, state: np.ndarray) -> list[int]:
+        """Table rows of a LURD string played from ``state`` (see :func:`~exact.puzzles.sokoban.parse_lurd`)."""
+        return parse_lurd(lurd, self.level_of(state))
+
+    def format_lurd(self, moves: list[int]) -> str:
+        """The LURD string of table rows."""
+        return format_lurd(moves, self.height, self.width)

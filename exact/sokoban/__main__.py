@@ -1,0 +1,58 @@
+"""``python -m exact.sokoban --level FILE[:N]``: a move-optimal (or push-optimal) Sokoban solution.
+
+Examples::
+
+    python -m exact.sokoban --level ../shared/data/sokoban/boxoban_unfiltered_test_000.txt:0
+    python -m exact.sokoban --level levels.txt:7 --optimize pushes --json
+    python -m exact.sokoban --level hard.xsb --time-limit 60
+
+``FILE`` is an XSB/Boxoban text file; ``N`` is the level's ``; N`` header (Boxoban numbers from 0)
+or, without headers, its position from 0. The solution is printed in LURD (lower case walks,
+upper case pushes). Exit codes (:mod:`exact.cli`): 0 solved, 2 bad input, 3 proven unsolvable,
+4 limit reached (the proven lower bound is printed).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from exact import cli
+from exact.puzzles.sokoban import format_level, load_level
+from exact.sokoban.solve import OPTIMIZE, solve_sokoban
+
+
+def _parser():
+    p = cli.parser("python -m exact.sokoban", "Move-optimal or push-optimal Sokoban solutions by A*, proven.")
+    p.add_argument("--level", required=True, help="FILE[:N]: a level file and the level's number (its '; N' header)")
+    p.add_argument("--optimize", default="moves", choices=OPTIMIZE, help="what to minimise (default moves)")
+    p.add_argument("--time-limit", type=float, help="seconds (default: none)")
+    p.add_argument("--node-limit", type=int, help="expanded nodes (default: none)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    level = load_level(args.level)
+    res = solve_sokoban(level, optimize=args.optimize, time_limit=args.time_limit, node_limit=args.node_limit)
+    if args.json:
+        print(res.to_json(level=args.level, xsb=format_level(level)))
+        return res.exit_code
+    print(f"{level.where} ({level.height}x{level.width}, {len(level.boxes)} boxes):")
+    print(format_level(level))
+    status = res.status.value
+    if res.status.has_solution:
+        kind = "pushes optimal" if res.extra.get("pushes_optimal") else f"{status}"
+        print(f"solution ({kind}): {res.extra['lurd'] or '(none needed: already solved)'}")
+        print(f"moves {res.extra['moves']}, pushes {res.extra['pushes']}, status {status}")
+    elif "proof" in res.extra:
+        print(f"status {status}: {res.extra['proof']}")
+    else:
+        unit = res.extra.get("bound_in", "moves")
+        print(f"status {status} ({res.extra.get('limit', '')}): no solution has fewer than {res.lower_bound} {unit}")
+    print(f"nodes {res.nodes:,} expanded ({res.extra.get('generated', 0):,} generated), {res.seconds:.3f} s")
+    return res.exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(cli.run(main))
