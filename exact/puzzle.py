@@ -166,7 +166,9 @@ class Puzzle:
             # Uniform among the applicable actions of each state.
             score = np.where(ok, rng.random(rows.shape), -1.0)
             pick = rows[np.arange(rows.shape[0]), score.argmax(axis=1)]
-            s[active] = np.take_along_axis(s[active], self.table.perms[pick], axis=1)
+            # A state where no action applies (a dead end) stays where it is: row M is the identity.
+            pick = np.where(pick >= 0, pick, self.table.num_moves)
+            s[active] = np.take_along_axis(s[active], self._perms_ext[pick], axis=1)
         return s
 
     def goal_spec(self) -> Goal:

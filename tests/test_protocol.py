@@ -58,3 +58,20 @@ def test_even_cube_goal_is_any_orientation() -> None:
     p = CubePuzzle(2, moves="wide")
     rotated = p.table.apply(p.goal, "x y")
     assert p.is_goal(rotated[None])[0]
+
+
+def test_random_walk_stays_put_at_a_dead_end() -> None:
+    # One guarded move that leads into a state where nothing applies: a walk must stop there,
+    # not apply some other row (a bug that once took the table's last row).
+    from exact.movetable import MoveTable
+    from exact.puzzle import Puzzle
+
+    table = MoveTable(
+        names=("a", "b"),
+        perms=np.array([[1, 0, 2], [0, 2, 1]]),
+        guard_pos=np.array([[0], [0]]),
+        guard_val=np.array([[0], [5]]),
+    )
+    p = Puzzle("deadend", table, np.array([0, 1, 2]), 6)
+    walks = p.random_walk(4, 6, np.random.default_rng(0))
+    assert walks.tolist() == [[1, 0, 2]] * 4
