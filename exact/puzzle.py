@@ -59,6 +59,8 @@ class Puzzle:
     """
 
     name: str
+    walk_description = "random moves from the goal"
+    """What :meth:`random_walk`'s ``depth`` counts, for training records."""
     table: MoveTable
     goal: np.ndarray
     num_labels: int

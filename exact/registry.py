@@ -86,7 +86,11 @@ def _register_builtins() -> None:
         _hypercube,
         "the cubical sliding puzzle (d, k, l) (options: instance= a shipped name and k=, or d=, k=, target=)",
     )
-    register("sokoban", _sokoban, "Sokoban on an H x W grid (default 10 x 10, Boxoban's size; options height=, width=)")
+    register(
+        "sokoban",
+        _sokoban,
+        "Sokoban on an H x W grid (default 10 x 10 with 4 boxes, Boxoban's; options height=, width=, boxes=)",
+    )
 
 
 def _lightsout(rows: int = 7, cols: int | None = None) -> Puzzle:
@@ -101,10 +105,10 @@ def _hypercube(**options: Any) -> Puzzle:
     return HypercubePuzzle.from_options(**options)
 
 
-def _sokoban(height: int = 10, width: int = 10) -> Puzzle:
+def _sokoban(height: int = 10, width: int = 10, boxes: int = 4) -> Puzzle:
     from exact.puzzles.sokoban.puzzle import SokobanPuzzle
 
-    return SokobanPuzzle(height, width)
+    return SokobanPuzzle(height, width, boxes)
 
 
 _register_builtins()

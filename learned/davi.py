@@ -327,7 +327,7 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step) -> dict:
         "training_seconds": round(run.seconds, 1),
         "target_updates": run.updates,
         "davi": config.to_dict(),
-        "data": f"goal scrambled 1..{config.max_scramble} random moves, {config.batch} states per step",
+        "data": f"1..{config.max_scramble} {puzzle.walk_description}, {config.batch} states per step",
         "greedy_solve_rate": {str(d): r for d, r in last_greedy.items()},
     }
     save_model(folder / MODEL, net, card)

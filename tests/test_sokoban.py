@@ -299,7 +299,7 @@ def test_puzzle_protocol():
     assert children.shape == (1, 8, 70) and rows.shape == (1, 8)
     assert {puzzle.table.names[m] for m in rows[0] if m >= 0} == {"u", "l", "r"}  # a wall below, no box near
     assert bool(puzzle.is_goal(puzzle.goal[None])[0])
-    walked = puzzle.random_walk(4, 5, np.random.default_rng(0))
+    walked = puzzle.random_walk(4, 0, np.random.default_rng(0))  # no pulls: boxes on their goals
     assert walked.shape == (4, 70) and puzzle.is_goal(walked).all()
     assert puzzle.encode(s[None]).shape == (1, 70 * 4)
     with pytest.raises(PuzzleoptError, match="every box on a goal"):
@@ -452,6 +452,26 @@ def test_training_states_are_solvable_within_their_pulls():
         assert res.status.has_solution and res.extra["pushes"] <= k
     again, _ = training_states(level, 12, 6, np.random.default_rng(1))
     np.testing.assert_array_equal(again, states)
+
+
+def test_random_walk_pulls_solvable_states_in_fresh_rooms():
+    # The learned solver's training states: boxes pulled from the goals of random rooms.
+    puzzle = SokobanPuzzle(8, 8, boxes=3)
+    depths = np.arange(16) % 8
+    states = puzzle.random_walk(16, depths, np.random.default_rng(4))
+    assert states.shape == (16, 128) and states.dtype == np.uint8
+    np.testing.assert_array_equal(states, puzzle.random_walk(16, depths, np.random.default_rng(4)))
+    assert puzzle.is_goal(states[depths == 0]).all()
+    rooms = set()
+    for s, k in zip(states, depths):
+        lv = puzzle.level_of(s).check()  # one player, 3 boxes on 3 goals, enclosed
+        assert len(lv.boxes) == 3
+        rooms.add(lv.walls)
+        res = solve_sokoban(lv, optimize="pushes")
+        assert res.status.has_solution and res.extra["pushes"] <= k
+    assert len(rooms) > 8
+    with pytest.raises(PuzzleoptError, match="boxes=0"):
+        SokobanPuzzle(8, 8, boxes=0)
 
 
 # ------------------------------------------------------------------------------- command line

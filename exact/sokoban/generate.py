@@ -156,3 +156,103 @@ def _carve(height: int, width: int, floor: int, rng: np.random.Generator) -> fro
             r, c = r + dr, c + dc
             cells.add(r * width + c)
     return frozenset(cells)
+
+
+def pulled_states(
+    height: int, width: int, boxes: int, pulls: np.ndarray, rng: np.random.Generator, floor: int | None = None
+) -> np.ndarray:
+    """Random solvable states ``pulls[i]`` pulls away from a solved position, for learning.
+
+    Each state gets its own room (carved as in :func:`generate_level`), ``boxes`` goals with a box
+    on each, and the player on another random floor cell. Then, ``pulls[i]`` times, the player
+    walks somewhere in its region and pulls a box (the reverse of a push: it steps away from the
+    box and drags it along), the pull drawn uniformly from all those its region allows, as
+    :func:`pull_boxes` does; at the end it walks to a random cell of its region. Playing this
+    backwards solves the state, so every state is solvable (DeepCubeA's recipe for Sokoban: pushes
+    cannot be undone, so states are made by pulling). A state with no pull left stops early. The
+    whole batch is pulled at once (flood fills and choices in numpy).
+
+    Args:
+        height: Grid rows (>= 3), border included.
+        width: Grid columns (>= 3).
+        boxes: Boxes per state (>= 1).
+        pulls: int ``(B,)``: pulls for each state.
+        rng: The only source of randomness.
+        floor: Floor cells to carve (default as :func:`generate_level`).
+
+    Returns:
+        uint8 ``(B, 2 * height * width)`` in the :class:`~exact.puzzles.sokoban.SokobanPuzzle` layout.
+    """
+    from exact.puzzles.sokoban.moves import BOX, FLOOR, PLAYER, WALL
+
+    pulls = np.asarray(pulls, dtype=np.int64).reshape(-1)
+    interior = (height - 2) * (width - 2)
+    if height < 3 or width < 3 or boxes < 1 or boxes + 2 > interior:
+        raise PuzzleoptError(
+            f"pulled_states: {boxes} boxes do not fit a {height}x{width} grid ({interior} interior cells; "
+            "boxes + 2 must fit)"
+        )
+    if (pulls < 0).any():
+        raise PuzzleoptError(f"pulled_states: pulls must be >= 0, got {pulls.min()}")
+    floor = max(boxes + 2, round(0.6 * interior)) if floor is None else int(floor)
+    n = height * width
+    b = pulls.size
+    states = np.zeros((b, 2 * n), dtype=np.uint8)
+    for i in range(b):
+        cells = np.fromiter(sorted(_carve(height, width, floor, rng)), dtype=np.int64)
+        st = states[i]
+        st[:n] = WALL
+        st[cells] = FLOOR
+        picks = rng.choice(cells, size=boxes + 1, replace=False)
+        st[picks[:boxes]] = BOX
+        st[n + picks[:boxes]] = 1
+        st[picks[boxes]] = PLAYER
+    # Direction d steps by off[d] in row-major cells; walls border every room, so a step from
+    # an interior cell stays on the grid (np.roll's wrap-around only meets border walls).
+    off = (-width, width, -1, 1)
+    live = np.arange(b)
+    for step in range(int(pulls.max(initial=0))):
+        live = live[pulls[live] > step]
+        if not live.size:
+            break
+        c = states[live, :n]
+        region = _regions(c, off, FLOOR, PLAYER)
+        free = (c == FLOOR) | (c == PLAYER)
+        box = c == BOX
+        # A pull from region cell p in direction d: the player steps to p + off[d] (free), the
+        # box at p - off[d] follows onto p.
+        options = np.stack([region & np.roll(free, -o, axis=1) & np.roll(box, o, axis=1) for o in off], axis=2).reshape(
+            live.size, -1
+        )
+        score = np.where(options, rng.random(options.shape), -1.0)
+        pick = score.argmax(axis=1)
+        ok = options[np.arange(live.size), pick]
+        live, pick = live[ok], pick[ok]
+        p, d = pick // 4, pick % 4
+        o = np.asarray(off)[d]
+        states[live, :n] = np.where(states[live, :n] == PLAYER, FLOOR, states[live, :n])
+        states[live, p - o] = FLOOR
+        states[live, p] = BOX
+        states[live, p + o] = PLAYER
+    # Finally a walk to a random cell of the player's region.
+    c = states[:, :n]
+    region = _regions(c, off, FLOOR, PLAYER)
+    score = np.where(region, rng.random(region.shape), -1.0)
+    cell = score.argmax(axis=1)
+    states[:, :n] = np.where(c == PLAYER, FLOOR, c)
+    states[np.arange(b), cell] = PLAYER
+    return states
+
+
+def _regions(content: np.ndarray, off: tuple[int, ...], floor: int, player: int) -> np.ndarray:
+    """bool ``(B, N)``: the cells each player can walk to (a flood fill over the whole batch)."""
+    passable = (content == floor) | (content == player)
+    reach = content == player
+    while True:
+        grown = reach.copy()
+        for o in off:
+            grown |= np.roll(reach, o, axis=1)
+        grown &= passable
+        if np.array_equal(grown, reach):
+            return reach
+        reach = grown

@@ -19,23 +19,30 @@ class SokobanPuzzle(Puzzle):
     goal flags. A state is a goal when every box stands on a goal flag, so :meth:`is_goal` is
     overridden and there is no single goal state: :attr:`goal` is only a stand-in that the
     protocol needs (an empty walled room, player in the top-left corner, no boxes: trivially
-    solved, with walks available so ``random_walk`` runs). Training states for learned solvers
-    come from :func:`exact.sokoban.generate.training_states`.
+    solved). :meth:`random_walk`, where learned solvers get their training states, therefore
+    pulls boxes away from the goals of fresh random rooms instead of walking from :attr:`goal`.
 
     Args:
         height: Grid rows (>= 3; Boxoban: 10).
         width: Grid columns (>= 3; Boxoban: 10).
+        boxes: Boxes in the states :meth:`random_walk` makes (Boxoban: 4).
 
     Attributes:
         height: Grid rows.
         width: Grid columns.
+        boxes: Boxes per :meth:`random_walk` state.
     """
 
-    def __init__(self, height: int = 10, width: int = 10) -> None:
+    walk_description = "pulls (reversed pushes) from the goals of a fresh random room"
+
+    def __init__(self, height: int = 10, width: int = 10, boxes: int = 4) -> None:
         height, width = check_grid(height, width)
         if height < 3 or width < 3:
             raise PuzzleoptError(f"sokoban grid {height}x{width}: a level needs at least 3 rows and 3 columns")
-        self.height, self.width = height, width
+        if isinstance(boxes, bool) or not isinstance(boxes, (int, np.integer)) or boxes < 1:
+            # Whether they fit a room is checked where rooms are made (random_walk).
+            raise PuzzleoptError(f"sokoban boxes={boxes!r}: give a whole number >= 1 (Boxoban: 4)")
+        self.height, self.width, self.boxes = height, width, int(boxes)
         n = height * width
         goal = np.full(2 * n, FLOOR, dtype=np.uint8)
         rc = np.arange(n)
@@ -45,12 +52,35 @@ class SokobanPuzzle(Puzzle):
         super().__init__(f"sokoban{height}x{width}", sokoban_moves(height, width), goal, num_labels=NUM_LABELS)
 
     def __repr__(self) -> str:
-        return f"SokobanPuzzle({self.height}, {self.width})"
+        return f"SokobanPuzzle({self.height}, {self.width}, boxes={self.boxes})"
 
     @property
     def num_cells(self) -> int:
         """``N = height * width``."""
         return self.height * self.width
+
+    def random_walk(self, n: int, depth: int | np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Solvable states ``depth`` *pulls* from a solved position, each in a fresh random room.
+
+        Pushes cannot be undone, so walking forward from a goal would only reach states no box
+        has left; instead :func:`exact.sokoban.generate.pulled_states` places :attr:`boxes` boxes
+        on the goals of a random room and pulls them (a pull is a push played backwards). Every
+        state is therefore solvable, in at most as many pushes as pulls were made.
+
+        Args:
+            n: Number of states ``B``.
+            depth: Pulls, one int for all or an int array of shape ``(n,)``.
+            rng: The only source of randomness.
+
+        Returns:
+            uint8 ``(n, 2 * height * width)``.
+        """
+        from exact.sokoban.generate import pulled_states  # the solver package builds on this one
+
+        depths = np.broadcast_to(np.asarray(depth, dtype=np.int64), (n,))
+        if (depths < 0).any():
+            raise StateError(f"{self.name}: random_walk depth must be >= 0, got {depths.min()}")
+        return pulled_states(self.height, self.width, self.boxes, depths, rng)
 
     def is_goal(self, states: np.ndarray) -> np.ndarray:
         """bool ``(B,)``: every box (content 2) stands on a goal flag."""
