@@ -1,0 +1,75 @@
+"""``python -m exact.freecell --deal 11982``: solve a FreeCell deal or prove it unsolvable.
+
+Examples::
+
+    python -m exact.freecell --deal 1                       # a solution in standard notation
+    python -m exact.freecell --deal 11982                   # exit 3: proven unsolvable
+    python -m exact.freecell --deal 617 --freecells 3 --time-limit 60 --json
+    python -m exact.freecell --board board.txt              # fc-solve's board format; - reads stdin
+
+Exit codes: 0 solved, 2 bad input, 3 proven unsolvable, 4 limit reached.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from exact import cli
+from exact.errors import StateError
+from exact.freecell.solve import prove
+from exact.puzzles.freecell import MAX_FREECELLS, format_board, ms_deal, parse_board
+
+_PER_LINE = 10  # moves per line of the human report
+
+
+def _parser():
+    p = cli.parser("python -m exact.freecell", "Solve a FreeCell deal, or prove it unsolvable, by exhaustive search.")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--deal", type=int, help="Microsoft deal number, 1..2147483647")
+    src.add_argument("--board", help="a board file in fc-solve's format ('-' reads standard input)")
+    p.add_argument("--freecells", type=int, default=4, help=f"free cells, 0..{MAX_FREECELLS} (default 4)")
+    p.add_argument("--time-limit", type=float, help="seconds before giving up (default: none)")
+    p.add_argument("--max-states", type=int, help="distinct positions before giving up (default: none)")
+    return p
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text()
+    except OSError as exc:
+        msg = f"--board {path}: cannot read it ({exc.strerror}); give a board file in fc-solve's format"
+        raise StateError(msg) from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.deal is not None:
+        board, what = ms_deal(args.deal, args.freecells), f"Microsoft deal {args.deal}"
+    else:
+        board, what = parse_board(_read(args.board), args.freecells), f"board {args.board}"
+    extra = {} if args.deal is None else {"deal": args.deal}
+    res = prove(board, time_limit=args.time_limit, max_states=args.max_states, extra=extra)
+    if args.json:
+        print(res.to_json(board=format_board(board), freecells=args.freecells))
+        return res.exit_code
+    print(f"{what}, {args.freecells} free cells:")
+    print(format_board(board), end="")
+    states = f"{res.extra['states']} distinct positions"
+    if res.length is not None:
+        print(f"{res.solver}: {res.status.value}, {res.length} moves ({states} searched)")
+        for i in range(0, len(res.moves), _PER_LINE):
+            print(" ".join(res.moves[i : i + _PER_LINE]))
+    elif "proof" in res.extra:
+        print(f"{res.solver}: {res.status.value}: {res.extra['proof']} ({states}; {res.extra['moves_searched']})")
+    else:
+        print(f"{res.solver}: {res.status.value}, stopped by {res.extra['stopped_by']} ({states})")
+    print(f"{res.seconds:.3f} s")
+    return res.exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(cli.run(main))
