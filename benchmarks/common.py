@@ -23,3 +23,14 @@ def machine() -> str:
 def markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
     """The lines of a Markdown table."""
     return ["| " + " | ".join(r) + " |" for r in [header, ["---"] * len(header), *rows]]
+
+
+def load_meter():
+    """A function saying how busy the machine was since this call: shared machines inflate the
+    seconds, so every page states the load average at the start and at the end of its run."""
+    start = os.getloadavg()[0]
+
+    def report() -> str:
+        return f"load average {start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
+
+    return report

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
 import statistics
 import sys
 import time
@@ -30,7 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine, markdown_table  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
 from exact.lightsout import METHODS, min_presses, solve_lightsout  # noqa: E402
 from exact.puzzles.lightsout import LightsOutPuzzle  # noqa: E402
 from exact.result import Status  # noqa: E402
@@ -153,11 +152,7 @@ def main() -> None:
     if not DATA.exists():
         sys.exit(f"{DATA} is not present: the reference data lives beside the repository, in ../shared/data")
     t_all = time.perf_counter()
-    # Shared machines inflate the seconds: the page says how busy this one was.
-    load_start = os.getloadavg()[0]
-
-    def load() -> str:
-        return f"load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
+    load = load_meter()
 
     lights, known = read_states()
     puzzle = LightsOutPuzzle(7)

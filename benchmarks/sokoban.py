@@ -17,7 +17,6 @@ after every file, so a run stopped midway keeps what it measured.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -29,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine, markdown_table  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
 from exact.puzzles.sokoban import parse_levels  # noqa: E402
 from exact.sokoban import solve_sokoban  # noqa: E402
 
@@ -181,11 +180,7 @@ def main() -> None:
     if not DATA.exists():
         sys.exit(f"{DATA} is not present: the reference data lives beside the repository, in ../shared/data")
     t_all = time.perf_counter()
-    # Shared machines inflate the seconds: the page says how busy this one was.
-    load_start = os.getloadavg()[0]
-
-    def load() -> str:
-        return f"load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
+    load = load_meter()
 
     out = Path(args.out)
     tables: dict[str, list[list[str]]] = {"moves": [], "pushes": []}

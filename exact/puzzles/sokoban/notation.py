@@ -41,14 +41,7 @@ def replay_lurd(lurd: str, level: Level) -> Level:
 
 def format_lurd(moves: Iterable[int], height: int, width: int) -> str:
     """Write table rows of an ``height x width`` grid as a LURD string (inverse of :func:`parse_lurd`)."""
-    table = sokoban_moves(height, width)
-    out = []
-    for m in moves:
-        m = int(m)
-        if not 0 <= m < table.num_moves:
-            raise NotationError(f"move index {m} out of range 0..{table.num_moves - 1} for {table.description}")
-        out.append(table.names[m])
-    return "".join(out)
+    return sokoban_moves(height, width).format(moves).replace(" ", "")  # LURD letters take no spaces
 
 
 def count_pushes(lurd: str) -> int:
