@@ -3,12 +3,15 @@
 Writes docs/benchmarks/sokoban_learned.md. Usage:
 
     python benchmarks/sokoban_learned.py --model runs/sokoban/model.safetensors --levels 100
-    python benchmarks/sokoban_learned.py --weight 0.8 --batch 100 --time-limit 60
+    python benchmarks/sokoban_learned.py --model M --weight 0.8 --batch 100 --time-limit 60
 
 Each level is solved by BWAS (``f = lambda * g + h``, ``N`` nodes a step; DeepCubeA's Sokoban
 setting is lambda = 0.8, N = 1) with a time limit, and by the exact A*
 (:func:`exact.sokoban.solve_sokoban`), whose proven optimum says how far the learned solution is
-from the best. Without ``--model`` the shipped model ``learned/models/sokoban.safetensors`` is used.
+from the best. No Sokoban model is shipped (see the page for why); train one with
+
+    python -m learned.train --puzzle sokoban --preset small --steps 3500 --batch 1000 \
+        --max-scramble 30 --check-every 100 --out runs/sokoban
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ PUBLISHED = "DeepCubeA: 1000/1000 solved, mean 32.6 moves (lambda = 0.8, N = 1, 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--model", type=Path, default=ROOT / "learned" / "models" / "sokoban.safetensors")
+    ap.add_argument("--model", type=Path, required=True, help="a model.safetensors from python -m learned.train")
     ap.add_argument("--levels", type=int, default=100, help="the first N unfiltered test levels (default 100)")
     ap.add_argument("--weight", type=float, default=0.8, help="lambda (default 0.8, DeepCubeA's)")
     ap.add_argument("--batch", type=int, default=100, help="N, nodes expanded per step (default 100)")
