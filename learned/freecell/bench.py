@@ -1,0 +1,201 @@
+"""Benchmark runs: staged deepening with given weights, and ``fc-solve``, on a list of deals.
+
+:func:`run_solver` solves each deal with :func:`~learned.freecell.hsd.solve_hsd` (one process per
+job; each worker solves deal 1 first, untimed, so numba's cache load is not charged to a deal) and
+:func:`run_fc_solve` runs ``fc-solve -l lg -m -snx`` on each deal's board text (printed by
+:func:`exact.puzzles.freecell.format_board`, piped in), replaying its solution on the board model.
+A deal is solved when a solution came within the time limit; seconds are the median of
+``repeats`` runs (a run that hit the limit is not repeated: it would hit it again).
+:func:`summary` turns the rows into one line of a table.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import statistics
+import subprocess
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from tqdm import tqdm
+
+from exact.errors import PuzzleoptError
+from exact.puzzles.freecell import format_board, ms_deal, parse_moves, replay
+from learned.freecell.hsd import solve_hsd
+from learned.freecell.weights import Weights
+
+FC_SOLVE_PRESET = "lg"
+_STATES = re.compile(r"Total number of states checked is (\d+)")
+
+
+def solve_row(deal: int, weights: Weights, time_limit: float, repeats: int = 1, shorten: bool = True) -> dict[str, Any]:
+    """One deal with one heuristic: status, solution length, nodes and the median seconds of ``repeats`` runs."""
+    runs = []
+    for _ in range(repeats):
+        r = solve_hsd(deal, weights.vector, k=weights.k, tt_limit=weights.tt_limit, time_limit=time_limit,
+                      shorten=shorten)  # fmt: skip
+        runs.append(r)
+        if not r.status.has_solution:
+            break
+    r = runs[0]
+    return {
+        "deal": deal,
+        "solved": r.status.has_solution and r.seconds <= time_limit,
+        "status": r.status.value,
+        "length": r.length,
+        "raw_length": r.extra.get("raw_length"),
+        "nodes": r.nodes,
+        "seconds": statistics.median(x.seconds for x in runs),
+        "runs": len(runs),
+    }
+
+
+def _warm(weights: Weights) -> None:
+    solve_hsd(1, weights.vector, k=weights.k, tt_limit=weights.tt_limit, time_limit=None, node_limit=1000)
+
+
+def _map(fn: Callable, args: list[tuple], jobs: int, desc: str, progress: bool, warm: Callable | None = None) -> list:
+    if jobs <= 1:
+        if warm is not None:
+            warm()
+        it: Iterable = (fn(*a) for a in args)
+        return list(tqdm(it, total=len(args), desc=desc, disable=not progress))
+    with ProcessPoolExecutor(jobs) as pool:
+        if warm is not None:
+            list(pool.map(warm, range(jobs)))
+        it = pool.map(fn, *zip(*args), chunksize=4)
+        return list(tqdm(it, total=len(args), desc=desc, disable=not progress))
+
+
+class _Warm:
+    def __init__(self, weights: Weights) -> None:
+        self.weights = weights
+
+    def __call__(self, *_: object) -> None:
+        _warm(self.weights)
+
+
+def run_solver(
+    deals: Sequence[int],
+    weights: Weights,
+    *,
+    time_limit: float = 10.0,
+    repeats: int = 1,
+    jobs: int = 1,
+    progress: bool = True,
+    desc: str = "hsd",
+) -> list[dict[str, Any]]:
+    """:func:`solve_row` for every deal (``jobs`` worker processes)."""
+    args = [(d, weights, time_limit, repeats) for d in deals]
+    return _map(solve_row, args, jobs, desc, progress, _Warm(weights))
+
+
+def fc_solve_path() -> str:
+    """The ``fc-solve`` executable.
+
+    Raises:
+        PuzzleoptError: it is not installed.
+    """
+    path = shutil.which("fc-solve")
+    if path is None:
+        raise PuzzleoptError(
+            "fc-solve is not on PATH; install freecell-solver (e.g. apt-get install freecell-solver-bin)"
+        )
+    return path
+
+
+def fc_solve_row(deal: int, time_limit: float, repeats: int = 1, executable: str | None = None) -> dict[str, Any]:
+    """One deal with ``fc-solve -l lg -m -snx``: status, solution length (replayed), states checked, and
+    the median wall-clock seconds of ``repeats`` runs (process start included)."""
+    exe = executable or fc_solve_path()
+    board = ms_deal(deal)
+    text = format_board(board)
+    times = []
+    out = ""
+    timed_out = False
+    for _ in range(repeats):
+        t = time.perf_counter()
+        try:
+            done = subprocess.run(
+                [exe, "-l", FC_SOLVE_PRESET, "-m", "-snx", "-"],
+                input=text,
+                capture_output=True,
+                text=True,
+                timeout=time_limit,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            times.append(time.perf_counter() - t)
+            timed_out = True
+            break
+        times.append(time.perf_counter() - t)
+        out = done.stdout
+    solved = "This game is solveable." in out
+    length = None
+    if solved:
+        body = out.split("-=-=-=-=-=-=-=-=-=-=-=-", 1)[-1].split("This game is solveable.")[0]
+        moves = parse_moves(body.split(), board)
+        if not replay(board, moves).is_solved():  # parse_moves checked every move; this checks the end
+            raise RuntimeError(f"fc-solve's solution of deal {deal} does not solve it")
+        length = len(moves)
+    states = _STATES.search(out)
+    return {
+        "deal": deal,
+        "solved": solved and not timed_out,
+        "status": "solved" if solved else ("timeout" if timed_out else "unsolved"),
+        "length": length,
+        "nodes": int(states.group(1)) if states else None,
+        "seconds": statistics.median(times),
+        "runs": len(times),
+    }
+
+
+def run_fc_solve(
+    deals: Sequence[int], *, time_limit: float = 10.0, repeats: int = 1, jobs: int = 1, progress: bool = True
+) -> list[dict[str, Any]]:
+    """:func:`fc_solve_row` for every deal."""
+    exe = fc_solve_path()
+    return _map(fc_solve_row, [(d, time_limit, repeats, exe) for d in deals], jobs, "fc-solve", progress)
+
+
+def _stats(xs: Sequence[float], fmt: str) -> str:
+    if not xs:
+        return "-"
+    return " / ".join(format(v, fmt) for v in (statistics.mean(xs), statistics.median(xs), max(xs)))
+
+
+SUMMARY_HEADER = [
+    "solver",
+    "deals",
+    "solved",
+    "seconds mean / median / max",
+    "length mean / median",
+    "nodes mean / median / max",
+    "not solved",
+]
+
+
+def summary(name: str, rows: list[dict[str, Any]]) -> list[str]:
+    """One table row (:data:`SUMMARY_HEADER`) for a solver's rows."""
+    solved = [r for r in rows if r["solved"]]
+    lengths = [r["length"] for r in solved]
+    nodes = [r["nodes"] for r in rows if r["nodes"] is not None]
+    missed = [str(r["deal"]) for r in rows if not r["solved"]]
+    return [
+        name,
+        str(len(rows)),
+        f"{len(solved)} ({100 * len(solved) / max(len(rows), 1):.1f}%)",
+        _stats([r["seconds"] for r in rows], ".3f"),
+        f"{statistics.mean(lengths):.1f} / {statistics.median(lengths):g}" if lengths else "-",
+        _stats(nodes, ",.0f"),
+        (", ".join(missed[:12]) + (f" (+{len(missed) - 12})" if len(missed) > 12 else "")) or "none",
+    ]
+
+
+def format_table(header: list[str], rows: list[list[str]]) -> str:
+    """A Markdown table."""
+    lines = ["| " + " | ".join(r) + " |" for r in [header, ["---"] * len(header), *rows]]
+    return "\n".join(lines)

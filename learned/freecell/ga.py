@@ -1,0 +1,472 @@
+"""GA-FreeCell: a genetic algorithm with Hillis-style coevolution that evolves the heuristic's weights.
+
+Two populations evolve together (Elyasaf, Hauptman & Sipper, after Hillis' host-parasite scheme):
+
+* **Solvers**: each is the 9 weights of :mod:`learned.freecell.heuristics`, each in ``[0, 1)``,
+  drawn uniformly at first.
+* **Deal individuals**: each is ``deals_per_individual`` (6) training deals
+  (:func:`learned.freecell.deals.training_deals`), drawn uniformly at first.
+
+Each generation every solver meets ``opponents`` deal individuals (a fresh random permutation of
+the deal population per round, so every deal individual is met about equally often) and runs
+:func:`~learned.freecell.hsd.search_hsd` on their deals with a node limit ``L`` (the paper's
+2-minute cut-off; nodes, unlike seconds, make the GA deterministic and independent of the load).
+Heineman's heuristic alone (HSDH) runs on every deal once (cached): ``n_H`` nodes, or ``L`` when
+it fails. With ``n`` the solver's nodes, or ``penalty * L`` when it fails:
+
+* a solver's fitness is its mean node reduction against HSDH, ``1 - n / n_H`` per deal, clipped to
+  ``[-2, 1]`` so that one failure on a deal easy for HSDH does not outweigh everything else;
+* a deal individual's fitness is how hard it was: the mean of ``n / (penalty * L)`` over the
+  solver runs on its deals (1 = nobody solved it).
+
+Each population then breeds on its own: the ``elite`` best are copied; the others are children of
+two parents picked by tournaments of ``tournament``. Solvers: one-point crossover (probability
+``crossover``), then each weight, with probability ``mutation``, moves by a normal step of
+``mutation_step`` (clipped into ``[0, 1)``). Deal individuals: one-point crossover, then each deal,
+with probability ``mutation``, is replaced by a random training deal.
+
+After the last generation the best solver of every generation and the ``finalists`` best of the
+last population are run on ``validation`` training deals (the same for all, seeded; each with the
+node limit); the one that solves most, then with the fewest mean nodes, is the result.
+
+The run is deterministic given the seed: all randomness comes from one ``numpy.random.Generator``
+in the main process (evaluations, in worker processes or not, are pure). After every generation a
+JSON checkpoint (settings, populations, the generator's state, the HSDH cache, the history) is
+written atomically; :func:`evolve` with ``resume=True`` continues from it and ends exactly where an
+uninterrupted run would have.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, fields
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from exact.atomic import write_chunks
+from exact.errors import PuzzleoptError
+from exact.puzzles.freecell import autoplay, ms_deal
+from learned.freecell.deals import SPLIT_SEED, training_deals
+from learned.freecell.heuristics import HSDH, NAMES, NUM_FEATURES
+from learned.freecell.hsd import search_hsd
+from learned.freecell.weights import Weights
+
+CHECKPOINT_FORMAT = "puzzleopt-freecell-ga-checkpoint"
+CHECKPOINT_VERSION = 1
+_TOP = np.nextafter(1.0, 0.0)  # weights live in [0, 1)
+
+
+@dataclass(frozen=True)
+class GASettings:
+    """Settings of :func:`evolve` (the paper's in brackets; ours are scaled to a 2-core machine).
+
+    Attributes:
+        population: Solvers (paper: 40-60).
+        deal_population: Deal individuals.
+        deals_per_individual: Deals per deal individual (paper: 6).
+        opponents: Deal individuals each solver meets per generation.
+        generations: Generations.
+        node_limit: Nodes per deal before a run counts as failed (paper: 2 minutes).
+        penalty: A failed run counts as ``penalty * node_limit`` nodes.
+        k: Stage depth of the search.
+        tt_limit: Transposition-table size (paper: 200,000, for its memory; ours takes 8 bytes a key).
+        elite: Individuals copied unchanged into the next generation (each population).
+        tournament: Tournament size of parent selection.
+        crossover: Probability of one-point crossover.
+        mutation: Probability that a weight is changed (a deal replaced).
+        mutation_step: Standard deviation of a weight's change.
+        finalists: Best solvers of the last generation that enter the final validation.
+        validation: Training deals of the final validation.
+        training_size: How many of the training deals the deal individuals draw from (all 1,000
+            by default; fewer for tests).
+    """
+
+    population: int = 30
+    deal_population: int = 30
+    deals_per_individual: int = 6
+    opponents: int = 2
+    generations: int = 20
+    node_limit: int = 1_000_000
+    penalty: float = 2.0
+    k: int = 4
+    tt_limit: int = 4_000_000
+    elite: int = 2
+    tournament: int = 3
+    crossover: float = 0.7
+    mutation: float = 0.15
+    mutation_step: float = 0.15
+    finalists: int = 4
+    validation: int = 100
+    training_size: int = 1000
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.type == "int" and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+                if not (f.name in ("elite",) and isinstance(v, int) and v == 0):
+                    raise PuzzleoptError(f"GA setting {f.name} must be an integer >= 1, got {v!r}")
+        for name in ("crossover", "mutation"):
+            v = getattr(self, name)
+            if not 0.0 <= v <= 1.0:
+                raise PuzzleoptError(f"GA setting {name} must be a probability in [0, 1], got {v!r}")
+        if self.mutation_step <= 0 or self.penalty < 1:
+            raise PuzzleoptError("GA settings: mutation_step must be > 0 and penalty >= 1")
+        if self.elite >= self.population or self.elite >= self.deal_population:
+            raise PuzzleoptError(f"GA setting elite={self.elite} must be below both population sizes")
+        if self.training_size > len(training_deals()) or self.validation > self.training_size:
+            raise PuzzleoptError(
+                f"GA settings: training_size (<= {len(training_deals())}) must hold the validation deals "
+                f"({self.validation})"
+            )
+
+
+# --------------------------------------------------------------------------------------------- evaluation
+def run_deal(weights: tuple[float, ...], deal: int, k: int, node_limit: int, tt_limit: int) -> tuple[bool, int]:
+    """Whether staged deepening with ``weights`` solves ``deal`` within ``node_limit`` nodes, and its nodes."""
+    start, _ = autoplay(ms_deal(deal))
+    if start.is_solved():
+        return True, 0
+    out = search_hsd(start, np.array(weights, dtype=np.float64), k=k, node_limit=node_limit, tt_limit=tt_limit)
+    return out.codes is not None, out.nodes
+
+
+def _run_task(task: tuple[tuple[float, ...], int, int, int, int]) -> tuple[bool, int]:
+    return run_deal(*task)
+
+
+class _Evaluator:
+    """Runs (weights, deal) pairs, in worker processes when ``jobs > 1``, and caches the answers."""
+
+    def __init__(self, settings: GASettings, jobs: int, progress: bool) -> None:
+        self.s = settings
+        self.jobs = jobs
+        self.progress = progress
+        self.cache: dict[tuple[tuple[float, ...], int], tuple[bool, int]] = {}
+        self.pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+    def run(self, pairs: Iterable[tuple[tuple[float, ...], int]], what: str) -> None:
+        todo = list(dict.fromkeys(p for p in pairs if p not in self.cache))
+        if not todo:
+            return
+        s = self.s
+        tasks = [(w, d, s.k, s.node_limit, s.tt_limit) for w, d in todo]
+        it = map(_run_task, tasks) if self.pool is None else self.pool.map(_run_task, tasks, chunksize=1)
+        for pair, res in zip(todo, tqdm(it, total=len(tasks), desc=what, leave=False, disable=not self.progress)):
+            self.cache[pair] = res
+
+
+def _key(w: np.ndarray | Iterable[float]) -> tuple[float, ...]:
+    return tuple(float(x) for x in w)
+
+
+def _reduction(solved: bool, nodes: int, base: tuple[bool, int], s: GASettings) -> float:
+    n = nodes if solved else s.penalty * s.node_limit
+    n_h = base[1] if base[0] else s.node_limit
+    return float(np.clip(1.0 - n / max(n_h, 1), -2.0, 1.0))
+
+
+def _hardness(solved: bool, nodes: int, s: GASettings) -> float:
+    n = nodes if solved else s.penalty * s.node_limit
+    return float(n / (s.penalty * s.node_limit))
+
+
+# --------------------------------------------------------------------------------------------- breeding
+def _tournament(rng: np.random.Generator, fitness: np.ndarray, size: int) -> int:
+    picks = rng.integers(0, len(fitness), size=size)
+    return int(picks[np.argmax(fitness[picks])])
+
+
+def _one_point(rng: np.random.Generator, a: list, b: list, p: float) -> list:
+    if len(a) > 1 and rng.random() < p:
+        cut = int(rng.integers(1, len(a)))
+        return a[:cut] + b[cut:]
+    return list(a)
+
+
+def _breed_solvers(rng: np.random.Generator, pop: np.ndarray, fitness: np.ndarray, s: GASettings) -> np.ndarray:
+    order = np.argsort(-fitness, kind="stable")
+    out = [pop[i].copy() for i in order[: s.elite]]
+    while len(out) < s.population:
+        a = pop[_tournament(rng, fitness, s.tournament)]
+        b = pop[_tournament(rng, fitness, s.tournament)]
+        child = np.array(_one_point(rng, list(a), list(b), s.crossover))
+        hit = rng.random(NUM_FEATURES) < s.mutation
+        child = np.where(hit, child + rng.normal(0.0, s.mutation_step, NUM_FEATURES), child)
+        child = np.clip(child, 0.0, _TOP)
+        if not np.any(child > 0):
+            child[0] = rng.random()
+        out.append(child)
+    return np.array(out)
+
+
+def _breed_deals(
+    rng: np.random.Generator, pop: list[list[int]], fitness: np.ndarray, pool: tuple[int, ...], s: GASettings
+) -> list[list[int]]:
+    order = np.argsort(-fitness, kind="stable")
+    out = [list(pop[i]) for i in order[: s.elite]]
+    while len(out) < s.deal_population:
+        a = pop[_tournament(rng, fitness, s.tournament)]
+        b = pop[_tournament(rng, fitness, s.tournament)]
+        child = _one_point(rng, a, b, s.crossover)
+        for i in range(len(child)):
+            if rng.random() < s.mutation:
+                child[i] = int(pool[int(rng.integers(0, len(pool)))])
+        out.append(child)
+    return out
+
+
+# --------------------------------------------------------------------------------------------- checkpoint
+def _write_checkpoint(path: Path, state: dict[str, Any]) -> None:
+    doc = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **state}
+    write_chunks(path, [(json.dumps(doc) + "\n").encode()])
+
+
+def _read_checkpoint(path: Path) -> dict[str, Any]:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PuzzleoptError(f"checkpoint {path} does not exist; run without --resume to start afresh") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise PuzzleoptError(f"checkpoint {path} cannot be read ({exc}); delete it and start afresh") from None
+    if not isinstance(doc, dict) or doc.get("format") != CHECKPOINT_FORMAT or doc.get("version") != CHECKPOINT_VERSION:
+        raise PuzzleoptError(
+            f"checkpoint {path} is not a GA-FreeCell checkpoint of version {CHECKPOINT_VERSION}; "
+            "give the file that 'evolve' wrote, or start afresh without --resume"
+        )
+    return doc
+
+
+@dataclass(frozen=True)
+class EvolveResult:
+    """What :func:`evolve` made: the chosen weights (with their training record) and the history."""
+
+    weights: Weights
+    history: list[dict[str, Any]]
+    checkpoint: Path
+
+
+def default_checkpoint(out: str | Path) -> Path:
+    """The checkpoint beside a weights file: ``ga.json`` -> ``ga.checkpoint.json``."""
+    out = Path(out)
+    return out.with_name(out.stem + ".checkpoint.json")
+
+
+def evolve(
+    settings: GASettings | None = None,
+    *,
+    seed: int = 0,
+    checkpoint: str | Path,
+    resume: bool = False,
+    jobs: int = 1,
+    progress: bool = True,
+    log: Callable[[str], None] | None = None,
+) -> EvolveResult:
+    """Evolve heuristic weights (module docstring).
+
+    Args:
+        settings: The GA's settings (default :class:`GASettings`).
+        seed: Seed of the one ``numpy.random.Generator`` of the run.
+        checkpoint: The JSON checkpoint, rewritten atomically after every generation.
+        resume: Continue from ``checkpoint`` (its settings and seed must match, except that
+            ``generations`` may grow).
+        jobs: Worker processes for the searches (the result does not depend on it).
+        progress: Show tqdm progress bars.
+        log: Called with one line per generation (e.g. ``print``).
+
+    Returns:
+        The :class:`EvolveResult`; save its ``weights`` with :func:`learned.freecell.weights.save`.
+    """
+    s = settings or GASettings()
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise PuzzleoptError(f"seed must be an integer >= 0, got {seed!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise PuzzleoptError(f"jobs must be an integer >= 1, got {jobs!r}")
+    checkpoint = Path(checkpoint)
+    pool = training_deals()[: s.training_size]
+    if resume:
+        doc = _read_checkpoint(checkpoint)
+        try:
+            theirs = dict(doc["settings"])
+            same = {k: v for k, v in theirs.items() if k != "generations"} == {
+                k: v for k, v in asdict(s).items() if k != "generations"
+            }
+            if not same or doc["seed"] != seed:
+                raise PuzzleoptError(
+                    f"checkpoint {checkpoint} was made with seed {doc['seed']} and settings {theirs}; resume with "
+                    "the same seed and settings (only --generations may change), or start afresh without --resume"
+                )
+            rng = np.random.default_rng(seed)
+            rng.bit_generator.state = doc["rng"]
+            generation = int(doc["generation"])
+            solvers = np.array(doc["solvers"], dtype=np.float64)
+            deal_pop = [list(map(int, d)) for d in doc["deal_population"]]
+            baseline = {int(d): (bool(v[0]), int(v[1])) for d, v in doc["baseline"].items()}
+            history = list(doc["history"])
+            ranking = list(doc["ranking"])
+            seconds = float(doc["seconds"])
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, PuzzleoptError):
+                raise
+            raise PuzzleoptError(
+                f"checkpoint {checkpoint} is damaged ({type(exc).__name__}: {exc}); delete it and start afresh"
+            ) from None
+        if generation > s.generations:
+            raise PuzzleoptError(
+                f"checkpoint {checkpoint} already holds {generation} generations, more than the {s.generations} asked "
+                "for; ask for at least as many"
+            )
+        if solvers.shape != (s.population, NUM_FEATURES) or len(deal_pop) != s.deal_population:
+            raise PuzzleoptError(f"checkpoint {checkpoint} is damaged (population sizes); delete it and start afresh")
+    else:
+        rng = np.random.default_rng(seed)
+        generation = 0
+        solvers = np.clip(rng.random((s.population, NUM_FEATURES)), 0.0, _TOP)
+        deal_pop = [[int(pool[int(i)]) for i in rng.integers(0, len(pool), s.deals_per_individual)]
+                    for _ in range(s.deal_population)]  # fmt: skip
+        baseline = {}
+        history = []
+        ranking: list[list[float]] = []
+        seconds = 0.0
+    ev = _Evaluator(s, jobs, progress)
+    hsdh = _key(HSDH)
+    ev.cache.update({(hsdh, d): v for d, v in baseline.items()})
+
+    def save_state(gen: int) -> None:
+        _write_checkpoint(
+            checkpoint,
+            {
+                "settings": asdict(s),
+                "seed": seed,
+                "generation": gen,
+                "rng": rng.bit_generator.state,
+                "solvers": solvers.tolist(),
+                "deal_population": deal_pop,
+                "baseline": {str(d): list(v) for d, v in sorted(baseline.items())},
+                "history": history,
+                "ranking": ranking,
+                "seconds": seconds,
+            },
+        )
+
+    try:
+        bar = tqdm(total=s.generations, initial=min(generation, s.generations), desc="generations",
+                   disable=not progress)  # fmt: skip
+        while generation < s.generations:
+            t0 = time.perf_counter()
+            # Who meets whom: `opponents` rounds, each a permutation of the deal individuals.
+            meets: list[list[int]] = [[] for _ in range(s.population)]
+            for _ in range(s.opponents):
+                perm = rng.permutation(s.deal_population)
+                for i in range(s.population):
+                    meets[i].append(int(perm[i % s.deal_population]))
+            keys = [_key(w) for w in solvers]
+            deals_of = [[d for j in meets[i] for d in deal_pop[j]] for i in range(s.population)]
+            ev.run([(hsdh, d) for ds in deals_of for d in ds], f"gen {generation}: HSDH")
+            for ds in deals_of:
+                for d in ds:
+                    baseline[d] = ev.cache[(hsdh, d)]
+            ev.run([(keys[i], d) for i in range(s.population) for d in deals_of[i]], f"gen {generation}: solvers")
+            fit = np.zeros(s.population)
+            solved = np.zeros(s.population)
+            hard_sum = np.zeros(s.deal_population)
+            hard_n = np.zeros(s.deal_population)
+            for i in range(s.population):
+                red = []
+                for j in meets[i]:
+                    for d in deal_pop[j]:
+                        ok, n = ev.cache[(keys[i], d)]
+                        red.append(_reduction(ok, n, baseline[d], s))
+                        hard_sum[j] += _hardness(ok, n, s)
+                        hard_n[j] += 1
+                        solved[i] += ok
+                fit[i] = float(np.mean(red))
+            deal_fit = hard_sum / np.maximum(hard_n, 1)
+            best = int(np.argmax(fit))
+            seconds += time.perf_counter() - t0
+            history.append(
+                {
+                    "generation": generation,
+                    "best_fitness": round(float(fit[best]), 6),
+                    "mean_fitness": round(float(fit.mean()), 6),
+                    "best_weights": [float(x) for x in solvers[best]],
+                    "best_solved": f"{int(solved[best])}/{len(deals_of[best])}",
+                    "mean_deal_hardness": round(float(deal_fit.mean()), 6),
+                    "seconds": round(seconds, 1),
+                }
+            )
+            if log is not None:
+                h = history[-1]
+                log(
+                    f"generation {generation}: best fitness {h['best_fitness']:.4f} (solved {h['best_solved']}), "
+                    f"mean {h['mean_fitness']:.4f}, deal hardness {h['mean_deal_hardness']:.3f}, {seconds:.0f} s"
+                )
+            generation += 1
+            # The ranking of the population just evaluated (the finalists come from the last one).
+            ranking = [[float(x) for x in solvers[i]] for i in np.argsort(-fit, kind="stable")[: s.finalists]]
+            solvers = _breed_solvers(rng, solvers, fit, s)
+            deal_pop = _breed_deals(rng, deal_pop, deal_fit, pool, s)
+            save_state(generation)
+            bar.update(1)
+        bar.close()
+
+        # Final choice: each generation's best and the last generation's finalists, on validation deals.
+        t0 = time.perf_counter()
+        vrng = np.random.default_rng([seed, 1])
+        vdeals = sorted(int(d) for d in vrng.choice(np.array(pool), size=s.validation, replace=False))
+        cands = list(dict.fromkeys([_key(h["best_weights"]) for h in history]
+                                   + [_key(w) for w in ranking]))  # fmt: skip
+        ev.run([(c, d) for c in [hsdh, *cands] for d in vdeals], "validation")
+        table = []
+        for c in [hsdh, *cands]:
+            res = [ev.cache[(c, d)] for d in vdeals]
+            n_ok = sum(ok for ok, _ in res)
+            mean_nodes = float(np.mean([n if ok else s.penalty * s.node_limit for ok, n in res]))
+            table.append((c, n_ok, mean_nodes))
+        best_c, best_ok, best_nodes = min(table[1:], key=lambda t: (-t[1], t[2]))
+        seconds += time.perf_counter() - t0
+    finally:
+        ev.close()
+
+    hsdh_row = table[0]
+    training = {
+        "method": "GA-FreeCell: genetic algorithm with Hillis-style coevolution of solvers and deal individuals",
+        "settings": asdict(s),
+        "seed": seed,
+        "generations": len(history),
+        "training_deals": (
+            f"the first {s.training_size} of learned.freecell.deals.training_deals() (split seed {SPLIT_SEED}; "
+            "no test deal)"
+        ),
+        "deals_met": len(baseline),
+        "validation_deals": vdeals,
+        "validation": {
+            "chosen": {"solved": best_ok, "mean_nodes": round(best_nodes, 1)},
+            "hsdh": {"solved": hsdh_row[1], "mean_nodes": round(hsdh_row[2], 1)},
+            "candidates": len(cands),
+            "node_limit": s.node_limit,
+        },
+        "fitness": [
+            {k: h[k] for k in ("generation", "best_fitness", "mean_fitness", "best_solved", "seconds")} for h in history
+        ],
+        "seconds": round(seconds, 1),
+        "features": list(NAMES),
+        "jobs": jobs,
+        "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}",
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
+    }
+    weights = Weights(np.array(best_c), s.k, s.tt_limit, training)
+    return EvolveResult(weights, history, checkpoint)
