@@ -144,6 +144,15 @@ def write_page(out: Path, argv: list[str], state: dict, note: str) -> None:
             f"{', '.join(map(str, fa['unsolved'])) or 'none'}.",
             "",
         ]
+    target = []
+    if "ga" in rows:
+        g = rows["ga"]
+        pct = 100 * sum(r["solved"] for r in g) / len(g)
+        target = [
+            f"The target, at least 99.5% of the test deals solved within {tl:g} s each: GA-FreeCell solves {pct:.1f}% "
+            f"({'met' if pct >= 99.5 else 'not met'}). A deal not solved is one whose search reached the time limit.",
+            "",
+        ]
     runs = ", ".join(f"{state['repeats'][k]} run(s) for {names[k]}" for k in rows)
     weights_line = ", ".join(f"{n} {x:.3f}" for n, x in zip(NAMES, w.vector))
     text = [
@@ -184,6 +193,7 @@ def write_page(out: Path, argv: list[str], state: dict, note: str) -> None:
         "",
         *markdown_table(bench.SUMMARY_HEADER, table),
         "",
+        *target,
         *compare,
         *full,
         note,
