@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from exact import cli
-from exact.errors import StateError
 from exact.freecell.solve import prove
-from exact.puzzles.freecell import MAX_FREECELLS, format_board, ms_deal, parse_board
+from exact.puzzles.freecell import MAX_FREECELLS, format_board, ms_deal
+from exact.puzzles.freecell.text import read_board_file
 
 _PER_LINE = 10  # moves per line of the human report
 
@@ -35,22 +34,12 @@ def _parser():
     return p
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        return Path(path).read_text()
-    except OSError as exc:
-        msg = f"--board {path}: cannot read it ({exc.strerror}); give a board file in fc-solve's format"
-        raise StateError(msg) from None
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.deal is not None:
         board, what = ms_deal(args.deal, args.freecells), f"Microsoft deal {args.deal}"
     else:
-        board, what = parse_board(_read(args.board), args.freecells), f"board {args.board}"
+        board, what = read_board_file(args.board, args.freecells), f"board {args.board}"
     extra = {} if args.deal is None else {"deal": args.deal}
     res = prove(board, time_limit=args.time_limit, max_states=args.max_states, extra=extra)
     if args.json:

@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from exact import cli
-from exact.errors import StateError
-from exact.puzzles.freecell import MAX_FREECELLS, format_board, ms_deal, parse_board
+from exact.puzzles.freecell import MAX_FREECELLS, format_board, ms_deal
+from exact.puzzles.freecell.text import read_board_file
 from learned.freecell import bench as benchmod
 from learned.freecell.deals import parse_deals
 from learned.freecell.ga import GASettings, default_checkpoint, evolve
@@ -86,22 +86,12 @@ def _parser():
     return p
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        return Path(path).read_text()
-    except OSError as exc:
-        msg = f"--board {path}: cannot read it ({exc.strerror}); give a board file in fc-solve's format"
-        raise StateError(msg) from None
-
-
 def _solve(args) -> int:
     weights = _weights(args.weights)
     if args.deal is not None:
         board, what = ms_deal(args.deal, args.freecells), f"Microsoft deal {args.deal}"
     else:
-        board, what = parse_board(_read(args.board), args.freecells), f"board {args.board}"
+        board, what = read_board_file(args.board, args.freecells), f"board {args.board}"
     res = solve_hsd(
         board,
         weights.vector,

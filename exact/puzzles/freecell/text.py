@@ -139,3 +139,22 @@ def _parse_freecells(rest: str, line: int, freecells: int) -> list[int | None]:
             f"{freecells} free cell(s); pass more free cells (--freecells)"
         )
     return [None if tok == "-" else _card(tok, line, k) for k, tok in enumerate(tokens, start=1)]
+
+
+def read_board_file(path: str, freecells: int = 4) -> Board:
+    """The board in a file of fc-solve's format (``-``: standard input), for the command lines.
+
+    Raises:
+        StateError: the file cannot be read (naming it), or its board is malformed.
+    """
+    import sys
+    from pathlib import Path
+
+    if path == "-":
+        return parse_board(sys.stdin.read(), freecells)
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        msg = f"--board {path}: cannot read it ({exc.strerror}); give a board file in fc-solve's format"
+        raise StateError(msg) from None
+    return parse_board(text, freecells)
