@@ -8,9 +8,9 @@ Writes docs/benchmarks/learned.md. Usage:
 Sets: ``cube2:N`` and ``tiles8:N`` are N random states (seed 0; the 2x2 from random walks of 100
 moves, the 8-puzzle uniform among solvable boards) whose optimal lengths come from complete
 distance tables (the 2x2 table walk, BFS on the 8-puzzle); ``deepcubea15`` is DeepCubeA's 500
-15-puzzle states with the optimal lengths of the file. Models are the shipped ones unless
-``--model`` names one (for every set of the run). Each set is run ``--repeats`` times (the search
-is deterministic; the seconds are the median).
+15-puzzle states with the optimal lengths of the file (``deepcubea15:N``: the first N). Models
+are the shipped ones unless ``--model`` names one (for every set of the run). Each set is run
+``--repeats`` times (the search is deterministic; the seconds are the median).
 """
 
 from __future__ import annotations
@@ -63,8 +63,9 @@ def tiles8_set(n: int) -> tuple[str, list[Instance]]:
     ]
 
 
-def deepcubea15(_: int) -> tuple[str, list[Instance]]:
-    return "tiles15", read_instances(DATA / "tiles" / "deepcubea_puzzle15_500.tsv")
+def deepcubea15(n: int) -> tuple[str, list[Instance]]:
+    items = read_instances(DATA / "tiles" / "deepcubea_puzzle15_500.tsv")
+    return "tiles15", items[:n] if n else items
 
 
 SETS = {"cube2": cube2_set, "tiles8": tiles8_set, "deepcubea15": deepcubea15}
@@ -77,6 +78,8 @@ def main() -> None:
     ap.add_argument("--weight", type=float, default=0.6)
     ap.add_argument("--batch", type=int, default=100)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--time-limit", type=float, help="seconds per search; a search that hits it is not solved")
+    ap.add_argument("--max-nodes", type=int, help="expanded nodes per search; likewise")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "learned.md"))
     args = ap.parse_args()
     rows = []
@@ -88,7 +91,17 @@ def main() -> None:
         net, card = load_model(args.model) if args.model else load(puzzle_name)
         h = NetHeuristic(p, net)
         runs = [
-            evaluate(p, instances, h, weight=args.weight, batch=args.batch, progress=False) for _ in range(args.repeats)
+            evaluate(
+                p,
+                instances,
+                h,
+                weight=args.weight,
+                batch=args.batch,
+                max_nodes=args.max_nodes,
+                time_limit=args.time_limit,
+                progress=False,
+            )
+            for _ in range(args.repeats)
         ]
         s = runs[0].summary()
         secs = statistics.median(sum(r.seconds for r in ev.results) for ev in runs)
@@ -114,7 +127,9 @@ def main() -> None:
         f"Command: `{cmd.strip()}`  ",
         f"Machine: {machine()}; torch threads {os.environ.get('OMP_NUM_THREADS', 'default')}  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s  ",
-        f"Settings: BWAS lambda = {args.weight}, N = {args.batch}; seconds are the median of {args.repeats} runs.",
+        f"Settings: BWAS lambda = {args.weight}, N = {args.batch}; limits per search: "
+        f"{args.time_limit or 'none'} s, {args.max_nodes or 'no'} node cap; "
+        f"seconds are the median of {args.repeats} runs.",
         "",
         "Optimal shares count solutions whose length equals the known optimum; a learned solution is",
         "never claimed optimal by the solver itself.",
