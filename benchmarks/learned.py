@@ -8,7 +8,8 @@ Writes docs/benchmarks/learned.md. Usage:
 Sets: ``cube2:N`` and ``tiles8:N`` are N random states (seed 0; the 2x2 from random walks of 100
 moves, the 8-puzzle uniform among solvable boards) whose optimal lengths come from complete
 distance tables (the 2x2 table walk, BFS on the 8-puzzle); ``deepcubea15`` is DeepCubeA's 500
-15-puzzle states with the optimal lengths of the file (``deepcubea15:N``: the first N). Models
+15-puzzle states and ``deepcubea3`` its 1,000 3x3 cubes (quarter-turn metric), with the optimal
+lengths of the files (``deepcubea15:N``, ``deepcubea3:N``: the first N). Models
 are the shipped ones unless ``--model`` names one (for every set of the run). Each set is run
 ``--repeats`` times (the search is deterministic; the seconds are the median).
 """
@@ -40,7 +41,10 @@ from learned.values import NetHeuristic  # noqa: E402
 from learned.weights import load_model  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
-PUBLISHED = {"deepcubea15": "DeepCubeA: 100% solved, 99.4% optimal (their Table 1)"}
+PUBLISHED = {
+    "deepcubea15": "DeepCubeA: 100% solved, 99.4% optimal (their Table 1)",
+    "deepcubea3": "DeepCubeA: 100% solved, 60.3% optimal, mean length 21.50 (their Table 1)",
+}
 
 
 def cube2_set(n: int) -> tuple[str, list[Instance]]:
@@ -63,12 +67,22 @@ def tiles8_set(n: int) -> tuple[str, list[Instance]]:
     ]
 
 
-def deepcubea15(n: int) -> tuple[str, list[Instance]]:
-    items = read_instances(DATA / "tiles" / "deepcubea_puzzle15_500.tsv")
-    return "tiles15", items[:n] if n else items
+def deepcubea(puzzle_name: str, file: str):
+    """A set of DeepCubeA's test states, with the optimal lengths of its file; ``:N``, the first N."""
+
+    def make(n: int) -> tuple[str, list[Instance]]:
+        items = read_instances(DATA / file)
+        return puzzle_name, items[:n] if n else items
+
+    return make
 
 
-SETS = {"cube2": cube2_set, "tiles8": tiles8_set, "deepcubea15": deepcubea15}
+SETS = {
+    "cube2": cube2_set,
+    "tiles8": tiles8_set,
+    "deepcubea15": deepcubea("tiles15", "tiles/deepcubea_puzzle15_500.tsv"),
+    "deepcubea3": deepcubea("cube3", "cube/deepcubea_cube3_qtm_1000.tsv"),
+}
 
 
 def main() -> None:
