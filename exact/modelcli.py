@@ -42,7 +42,9 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     p.add_argument("--verbose", action="store_true", help="show the solver log")
     p.add_argument("--color", action="store_true", help="draw the net with ANSI colours")
     if mip:
-        p.add_argument("--formulation", default="tight", choices=["tight", "seed"], help="MIP formulation")
+        from exact.mip.build import FORMULATIONS
+
+        p.add_argument("--formulation", default="tight", choices=list(FORMULATIONS), help="MIP formulation")
         p.add_argument("--solver", default="highs", help="Pyomo solver name (default highs; e.g. cbc where installed)")
         p.add_argument("--write-model", metavar="FILE", help="also write the model to FILE.lp or FILE.mps")
     else:

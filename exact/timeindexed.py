@@ -161,6 +161,82 @@ def move_rules(table: MoveTable) -> MoveRules:
     return MoveRules(tuple(sorted(pairs)), tuple(sorted(triples)))
 
 
+@dataclass(frozen=True)
+class Steps:
+    """The actions of a model whose steps make up to ``length`` moves each.
+
+    A step of ``length`` moves is one action of the model; shorter sequences are allowed only as
+    the last action before "done", so every solution of at most ``T`` moves is a run of full
+    steps and at most one short one. Sequences that break a move rule (:func:`move_rules`)
+    inside one step are left out; the rules across two steps are the model's business.
+
+    Attributes:
+        length: Most moves per step (1: the plain moves).
+        seqs: The move rows of each action, in order; ``K`` of them.
+        table: The actions as one move table (composed permutations; a guard of a later move is
+            moved back to the position it reads at the start of the step).
+        cost: int64 ``(K,)``: moves per action.
+    """
+
+    length: int
+    seqs: tuple[tuple[int, ...], ...]
+    table: MoveTable
+    cost: np.ndarray
+
+    @property
+    def full(self) -> np.ndarray:
+        """bool ``(K,)``: the actions of ``length`` moves."""
+        return self.cost == self.length
+
+
+def steps_of(table: MoveTable, length: int, rules: MoveRules) -> Steps:
+    """All actions of up to ``length`` moves of ``table`` that keep ``rules`` inside the step."""
+    if length < 1:
+        raise PuzzleoptError(f"moves per step must be at least 1, got {length}")
+    if length == 1:
+        seqs = tuple((k,) for k in range(table.num_moves))
+        return Steps(1, seqs, table, np.ones(table.num_moves, dtype=np.int64))
+    pairs, triples = set(rules.pairs), set(rules.triples)
+    p_count = table.num_positions
+    seqs, perms, guards = [], [], []
+    frontier: list[tuple[tuple[int, ...], np.ndarray, dict[int, int]]] = [((), np.arange(p_count), {})]
+    for _ in range(length):
+        grown = []
+        for seq, perm, guard in frontier:
+            for k in range(table.num_moves):
+                if seq and (seq[-1], k) in pairs or len(seq) >= 2 and (seq[-2], seq[-1], k) in triples:
+                    continue
+                g = dict(guard)
+                ok = True
+                for gp, gv in zip(table.guard_pos[k].tolist(), table.guard_val[k].tolist()):
+                    if gp < 0:
+                        continue
+                    at = int(perm[gp])  # where the guarded label sits at the start of the step
+                    if g.setdefault(at, gv) != gv:
+                        ok = False
+                if ok:
+                    grown.append((seq + (k,), perm[table.perms[k]], g))
+        for seq, perm, g in grown:
+            seqs.append(seq)
+            perms.append(perm)
+            guards.append(sorted(g.items()))
+        frontier = grown
+    width = max((len(g) for g in guards), default=0)
+    gpos = np.full((len(seqs), width), -1, dtype=np.int64)
+    gval = np.zeros((len(seqs), width), dtype=np.int64)
+    for i, g in enumerate(guards):
+        for j, (at, v) in enumerate(g):
+            gpos[i, j], gval[i, j] = at, v
+    composed = MoveTable(
+        names=tuple(" ".join(table.names[k] for k in seq) for seq in seqs),
+        perms=np.stack(perms),
+        guard_pos=gpos,
+        guard_val=gval,
+        description=f"{table.description}, up to {length} moves per step",
+    )
+    return Steps(length, tuple(seqs), composed, np.array([len(q) for q in seqs], dtype=np.int64))
+
+
 def check_start(table: MoveTable, start: np.ndarray, num_labels: int) -> np.ndarray:
     """The start as int64 ``(P,)``, checked against the table's size and the label range."""
     s = np.asarray(start)

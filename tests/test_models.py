@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import numpy as np
@@ -17,7 +18,7 @@ from exact.mip.__main__ import main as mip_main
 from exact.puzzles.cube import rotations, scramble
 from exact.puzzles.tiles import TilesSpace
 from exact.result import Status
-from exact.timeindexed import move_parity, prepare
+from exact.timeindexed import move_parity, move_rules, prepare, steps_of
 
 
 def _distance(p, start) -> int:
@@ -47,8 +48,10 @@ def test_mip_equals_cpsat_equals_bfs(n: int, moves: str, metric: str, length: in
     start, _ = scramble(n, length, rng, moves, metric)
     d = _distance(p, start)
     mip = solve_mip(p, start, d)
+    pairs = solve_mip(p, start, d, formulation_name="pairs")
     cp = solve_cpsat(p, start, d)
     assert mip.status is Status.OPTIMAL and mip.length == d and mip.lower_bound == d
+    assert pairs.status is Status.OPTIMAL and pairs.length == d and pairs.lower_bound == d
     assert cp.status is Status.OPTIMAL and cp.length == d
     if d == 0:  # on the 2x2, R L' is a whole-cube turn: scrambles can be solved already
         return
@@ -56,21 +59,27 @@ def test_mip_equals_cpsat_equals_bfs(n: int, moves: str, metric: str, length: in
     assert solve_cpsat(p, start, d - 1).status is Status.INFEASIBLE_WITHIN_HORIZON
     if d <= 4 and (n == 2 or d <= 3):
         assert solve_mip(p, start, d - 1).status is Status.INFEASIBLE_WITHIN_HORIZON
+        assert solve_mip(p, start, d - 1, formulation_name="pairs").status is Status.INFEASIBLE_WITHIN_HORIZON
         # a longer horizon still gives the shortest solution (the "done" chain)
         assert solve_mip(p, start, d + 2).length == d
+        assert solve_mip(p, start, d + 1, formulation_name="pairs").length == d
         assert solve_cpsat(p, start, d + 2, strategy="minimise").length == d
 
 
 @pytest.mark.parametrize("metric", ["qtm", "htm"])
 @pytest.mark.parametrize("length", [5, 6])
 def test_3x3_layers_cpsat_equals_bfs(metric: str, length: int) -> None:
-    # The tight MIP does not prove these within minutes (docs/mip.md, Targets): CP-SAT only.
+    # The tight MIP does not prove these within minutes (docs/mip.md, Targets); the pairs
+    # formulation proves the quarter-turn ones in seconds, the half-turn ones in minutes.
     p = registry.get("cube3", moves="layers", metric=metric)
     start, _ = scramble(3, length, np.random.default_rng(7 * length + len(metric)), "layers", metric)
     d = _distance(p, start)
     cp = solve_cpsat(p, start, length)
     assert cp.status is Status.OPTIMAL and cp.length == d and cp.lower_bound == d
     assert solve_cpsat(p, start, d - 1).status is Status.INFEASIBLE_WITHIN_HORIZON
+    if metric == "qtm":
+        pairs = solve_mip(p, start, length, formulation_name="pairs")
+        assert pairs.status is Status.OPTIMAL and pairs.length == d and pairs.lower_bound == d
 
 
 def test_move_parity() -> None:
@@ -105,6 +114,28 @@ def test_3x3_depth_6_mip_and_cpsat() -> None:
     assert solve_cpsat(p, start, 6).length == 6
 
 
+def test_steps_of_two_moves_compose_the_table() -> None:
+    """Each action of a two-move step is its moves in order, guards included (sliding tiles)."""
+    p = registry.get("tiles8")
+    rules = move_rules(p.table)
+    acts = steps_of(p.table, 2, rules)
+    assert acts.table.num_moves == len(acts.seqs) and set(acts.cost.tolist()) == {1, 2}
+    forbidden = set(rules.pairs)
+    rng = np.random.default_rng(3)
+    for state in p.random_walk(30, 12, rng):
+        allowed = acts.table.applicable(state)
+        for k, seq in enumerate(acts.seqs):
+            if len(seq) == 2:
+                assert (seq[0], seq[1]) not in forbidden
+            cur, legal = state, True
+            for move in seq:  # the moves one by one, each with its own guard
+                legal = legal and bool(p.table.applicable(cur)[move])
+                cur = cur[p.table.perms[move]]
+            assert allowed[k] == legal
+            if legal:
+                assert np.array_equal(state[acts.table.perms[k]], cur)
+
+
 @pytest.mark.parametrize("n, seq", [(2, "R U F'"), (2, "R U2"), (3, "R U'"), (3, "M E")])
 def test_seed_equals_tight(n: int, seq: str) -> None:
     p = registry.get(f"cube{n}", moves="layers", metric="qtm")
@@ -126,8 +157,10 @@ def test_tiles_models_equal_the_bfs_table() -> None:
         while dist[space.rank(start[None])[0]] != depth:
             start = p.random_walk(1, int(rng.integers(depth, 3 * depth)), rng)[0]
         mip = solve_mip(p, start, depth)
+        pairs = solve_mip(p, start, depth, formulation_name="pairs")
         cp = solve_cpsat(p, start, depth)
-        assert mip.length == cp.length == depth
+        assert mip.length == pairs.length == cp.length == depth
+        assert pairs.status is Status.OPTIMAL
         assert solve_cpsat(p, start, depth - 1).status is Status.INFEASIBLE_WITHIN_HORIZON
     seed = solve_mip(p, p.table.apply(p.goal, p.table.parse("R D L", start=p.goal)), 3, formulation_name="seed")
     assert seed.status is Status.OPTIMAL and seed.length == 3
@@ -138,7 +171,8 @@ def test_hints() -> None:
     start = p.table.apply(p.goal, "R U F2 L'")
     optimal = p.table.parse("L F2 U' R'")
     padded = p.table.parse("L F2 U' D D' R'")
-    for solve in (solve_mip, solve_cpsat):
+    pairs = functools.partial(solve_mip, formulation_name="pairs")
+    for solve in (solve_mip, pairs, solve_cpsat):
         r = solve(p, start, 6, hint=optimal)
         assert r.status is Status.OPTIMAL and r.length == 4
         r = solve(p, start, 6, hint=padded)
@@ -176,6 +210,9 @@ def test_cli_json_and_exit_codes(capsys) -> None:
         assert "no solution within 2 moves" in capsys.readouterr().out
     code = mip_main(["--size", "3", "--turns", "2", "--scramble", "R U'", "--formulation", "seed"])
     assert code == 0 and "solution (2 moves)" in capsys.readouterr().out
+    code = mip_main(["--size", "3", "--turns", "3", "--scramble", "R U' M", "--formulation", "pairs", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["length"] == 3 and out["settings"]["formulation"] == "pairs"
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """Time-indexed MIP models of move-table puzzles (the cube above all), solved through Pyomo.
 
-``build_mip`` builds a model from the move table alone (formulations ``"tight"`` and ``"seed"``,
+``build_mip`` builds a model from the move table alone (formulations ``"tight"``, ``"pairs"`` and ``"seed"``,
 see ``docs/mip.md``); ``solve_mip`` solves it into the project's :class:`~exact.result.SolveResult`.
 ``python -m exact.mip --size 3 --turns 8`` is the command line.
 """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pyomo.environ as pyo
@@ -35,6 +36,13 @@ FORMULATIONS = {
         tight.length_bound,
         tight.chosen_moves,
         "binary moves, label flow along arcs, done chain, symmetry breaking",
+    ),
+    "pairs": Formulation(
+        "pairs",
+        partial(tight.build_tight, moves_per_step=2),
+        tight.length_bound,
+        tight.chosen_moves,
+        "the tight model with two moves per step (the LP sees each pair of consecutive moves)",
     ),
     "seed": Formulation(
         "seed",
@@ -73,7 +81,8 @@ def build_mip(
         start: Labels of the start state, int ``(P,)``.
         goal_test: A :class:`~exact.puzzle.Goal`, or one goal state ``(P,)``.
         T: The horizon (most moves allowed).
-        formulation: ``"tight"`` (default) or ``"seed"`` (see ``docs/mip.md``).
+        formulation: ``"tight"`` (default), ``"pairs"`` (the tight model over steps of two
+            moves) or ``"seed"`` (see ``docs/mip.md``).
         num_labels: Labels ``K`` (default: the largest label in start or goal, plus one).
         max_moves: If given, also require at most this many moves (a cutoff from a known
             solution: the model is then infeasible exactly when that solution is optimal).

@@ -66,7 +66,7 @@ def solve_mip(
         puzzle: The puzzle (its move table and goal).
         start: The start state ``(P,)``.
         T: Horizon.
-        formulation_name: ``"tight"`` or ``"seed"``.
+        formulation_name: ``"tight"``, ``"pairs"`` or ``"seed"`` (:data:`exact.mip.FORMULATIONS`).
         solver: A Pyomo solver name (``"highs"`` through ``pyomo.contrib.solver``; others such as
             ``"cbc"`` through the classic interface where installed).
         time_limit: Seconds for the solver (``None``: no limit).

@@ -22,7 +22,19 @@ Constraints (numbers as in ``docs/mip.md``):
   ``z[p,i,t] = z[q,j,t]`` for each link of :func:`exact.timeindexed.piece_links`;
 * (T8) symmetry breaking: ``y[a,t] + y[b,t+1] <= 1`` for each forbidden pair, and
   ``y[a,t] + y[b,t+1] + y[c,t+2] <= 2`` for each forbidden triple;
+* (T10) parity: ``sum y = 2h + pi`` with ``h`` integer where every move is odd (see
+  :func:`exact.timeindexed.move_parity`);
 * objective: minimise ``sum y``, the number of moves.
+
+**Steps of several moves** (``moves_per_step = L``, the ``pairs`` formulation has ``L = 2``):
+the same model over ``ceil(T / L)`` steps whose actions are sequences of ``L`` moves (or fewer,
+as the last action: (T11) ``sum_{short} y[k,t] + sum_k y[k,t+1] <= 1``), from
+:func:`exact.timeindexed.steps_of`. Each move counts in the objective and in ``sum <= T``.
+(T8) then forbids a step ending in ``a`` followed by one starting with ``b`` for each rule pair,
+as one clique row per pair and boundary. With ``L = 2`` the parity falls on the short step:
+``sum_{short} y = pi``. The LP now sees pairs of consecutive moves, which no fractional mix of
+single moves can fake: on 3x3 ``layers`` QTM 6-move scrambles the root LP bound is the optimum,
+where the one-move model stalls (``docs/mip.md``).
 
 Only ``y`` (and ``u``) are integer: with ``y`` fixed, (T3)-(T5) are the flow of each label along
 the one permutation chosen, so ``z`` and ``f`` follow integrally.
@@ -38,7 +50,7 @@ import pyomo.environ as pyo
 
 from exact.movetable import MoveTable
 from exact.puzzle import Goal
-from exact.timeindexed import arcs, label_domains, move_parity, move_rules
+from exact.timeindexed import MoveRules, Steps, arcs, label_domains, move_parity, move_rules, steps_of
 
 
 def build_tight(
@@ -49,20 +61,32 @@ def build_tight(
     num_labels: int,
     max_moves: int | None = None,
     links: Sequence[tuple[tuple[int, int], tuple[int, int]]] = (),
+    moves_per_step: int = 1,
 ) -> pyo.ConcreteModel:
     """The tight model (see the module docstring).
 
     ``max_moves`` adds ``sum y <= max_moves``; ``links`` are pairs ``((p, i), (q, j))`` with
     ``z[p,i,t] = z[q,j,t]`` at every step (T9, stickers of one piece, see
-    :func:`exact.timeindexed.piece_links`).
+    :func:`exact.timeindexed.piece_links`). With ``moves_per_step = L > 1`` each of the
+    ``ceil(T / L)`` steps makes a sequence of ``L`` moves (or fewer, as the last action; see
+    :func:`exact.timeindexed.steps_of`), ``y[k,t]`` chooses sequence ``k`` and the objective
+    counts moves (``sum cost[k] y[k,t]``).
     """
-    arc = arcs(table)
-    dom = label_domains(table, start, goal, T, num_labels)
     rules = move_rules(table)
-    M, P, K = table.num_moves, table.num_positions, num_labels
-    steps = range(T)
-    m = pyo.ConcreteModel(name=f"{table.description} tight T={T}")
+    acts = steps_of(table, moves_per_step, rules)
+    L = acts.length
+    S = -(-T // L)  # steps of the model
+    base = label_domains(table, start, goal, T, num_labels)
+    # At step s, L*s moves are made (or the goal is reached already, which those domains hold too).
+    dom = base[[min(L * s, T) for s in range(S + 1)]]
+    arc = arcs(acts.table)
+    M, P, K = acts.table.num_moves, table.num_positions, num_labels
+    cost = acts.cost.tolist()
+    steps = range(S)
+    m = pyo.ConcreteModel(name=f"{table.description} tight T={T}" + (f" L={L}" if L > 1 else ""))
     m.T = T
+    m.num_steps = S
+    m.actions = acts.seqs
     m.infeasible = pyo.ConstraintList()  # holds "0 >= 1" when reachability alone refutes T
 
     def add(cl: pyo.ConstraintList, lhs, rhs) -> None:
@@ -76,13 +100,12 @@ def build_tight(
     if not dom[0, np.arange(P), np.asarray(start)].all() or not dom.any(axis=2).all():
         m.infeasible.add(m.never >= 1)
 
-    # Moves that can matter: a guard that can never hold rules a move out at that step.
     m.y = pyo.Var([(k, t) for k in range(M) for t in steps], domain=pyo.Binary)
 
     def fixed(t: int) -> bool:
-        return t == 0 or (t == T and goal.state is not None)
+        return t == 0 or (t == S and goal.state is not None)
 
-    zidx = [(p, c, t) for t in range(T + 1) if not fixed(t) for p in range(P) for c in np.flatnonzero(dom[t, p])]
+    zidx = [(p, c, t) for t in range(S + 1) if not fixed(t) for p in range(P) for c in np.flatnonzero(dom[t, p])]
     m.z = pyo.Var([(p, int(c), t) for p, c, t in zidx], bounds=(0, 1))
 
     def z(p: int, c: int, t: int):
@@ -104,30 +127,33 @@ def build_tight(
         out_of[int(arc.src[a]), c, t].append(m.f[a, c, t])
         into[int(arc.dst[a]), c, t + 1].append(m.f[a, c, t])
 
-    def moves_at(t: int):
+    def actions_at(t: int):
         return sum(m.y[k, t] for k in range(M))
 
-    m.one_action = pyo.Constraint(steps, rule=lambda _, t: moves_at(t) <= 1)  # (T1)
-    m.done_final = pyo.Constraint(range(T - 1), rule=lambda _, t: moves_at(t + 1) <= moves_at(t))  # (T2)
+    def moves_in_all():
+        return sum(cost[k] * m.y[k, t] for k in range(M) for t in steps)
+
+    m.one_action = pyo.Constraint(steps, rule=lambda _, t: actions_at(t) <= 1)  # (T1)
+    m.done_final = pyo.Constraint(range(S - 1), rule=lambda _, t: actions_at(t + 1) <= actions_at(t))  # (T2)
     self_loops = set(arc.self_loop.tolist())
     m.capacity = pyo.ConstraintList()  # (T3)
     for t in steps:
         for a in range(len(arc.src)):
-            rhs = sum(m.y[k, t] for k in arc.moves[a]) + ((1 - moves_at(t)) if a in self_loops else 0)
+            rhs = sum(m.y[k, t] for k in arc.moves[a]) + ((1 - actions_at(t)) if a in self_loops else 0)
             add(m.capacity, sum(by_arc.get((a, t), [])), rhs)
     m.outflow = pyo.ConstraintList()  # (T4)
     m.inflow = pyo.ConstraintList()  # (T5)
-    for t in range(T + 1):
+    for t in range(S + 1):
         for p in range(P):
             for c in np.flatnonzero(dom[t, p]):
                 c = int(c)
-                if t < T:
+                if t < S:
                     add(m.outflow, sum(out_of.get((p, c, t), [])), z(p, c, t))
                 if t > 0:
                     add(m.inflow, sum(into.get((p, c, t), [])), z(p, c, t))
     m.guard = pyo.ConstraintList()  # (T6)
     for k in range(M):
-        for gp, gv in zip(table.guard_pos[k], table.guard_val[k]):
+        for gp, gv in zip(acts.table.guard_pos[k], acts.table.guard_val[k]):
             if gp >= 0:
                 for t in steps:
                     m.guard.add(m.y[k, t] <= z(int(gp), int(gv), t))
@@ -143,27 +169,74 @@ def build_tight(
                 m.goal.add(sum(m.u[int(g), c] for g in names) == 1)
         for p in range(P):
             for c in range(K):
-                add(m.goal, z(p, c, T), m.u[int(groups[p]), c])
+                add(m.goal, z(p, c, S), m.u[int(groups[p]), c])
     m.symmetry = pyo.ConstraintList()  # (T8)
-    for a, b in rules.pairs:
-        for t in range(T - 1):
-            m.symmetry.add(m.y[a, t] + m.y[b, t + 1] <= 1)
-    for a, b, c in rules.triples:
-        for t in range(T - 2):
-            m.symmetry.add(m.y[a, t] + m.y[b, t + 1] + m.y[c, t + 2] <= 2)
+    if L == 1:
+        for a, b in rules.pairs:
+            for t in range(S - 1):
+                m.symmetry.add(m.y[a, t] + m.y[b, t + 1] <= 1)
+        for a, b, c in rules.triples:
+            for t in range(S - 2):
+                m.symmetry.add(m.y[a, t] + m.y[b, t + 1] + m.y[c, t + 2] <= 2)
+    else:
+        _rules_across_steps(m, acts, rules, S)
     m.links = pyo.ConstraintList()  # (T9)
-    for t in range(1, T + 1):
+    for t in range(1, S + 1):
         if not fixed(t):
             for (p, i), (q, j) in links:
                 add(m.links, z(p, i, t), z(q, j, t))
     parity = move_parity(table, start, goal)
     if parity is not None:  # (T10) the number of moves has the start's parity
         m.half = pyo.Var(domain=pyo.NonNegativeIntegers, bounds=(0, T // 2))
-        m.parity = pyo.Constraint(expr=sum(moves_at(t) for t in steps) == 2 * m.half + parity)
+        m.parity = pyo.Constraint(expr=moves_in_all() == 2 * m.half + parity)
+        if L == 2:  # full steps make an even number: the one short step carries the parity
+            short = [k for k in range(M) if not acts.full[k]]
+            m.parity_short = pyo.Constraint(expr=sum(m.y[k, t] for k in short for t in steps) == parity)
+    if L > 1:
+        short = [k for k in range(M) if not acts.full[k]]
+        # (T11) a step of fewer than L moves is the last one
+        m.short_last = pyo.Constraint(
+            range(S - 1), rule=lambda _, t: sum(m.y[k, t] for k in short) + actions_at(t + 1) <= 1
+        )
+        if L * S > T:
+            m.horizon = pyo.Constraint(expr=moves_in_all() <= T)
     if max_moves is not None:
-        m.cutoff = pyo.Constraint(expr=sum(moves_at(t) for t in steps) <= max_moves)
-    m.moves = pyo.Objective(expr=sum(moves_at(t) for t in steps), sense=pyo.minimize)
+        m.cutoff = pyo.Constraint(expr=moves_in_all() <= max_moves)
+    m.moves = pyo.Objective(expr=moves_in_all(), sense=pyo.minimize)
     return m
+
+
+def _rules_across_steps(m: pyo.ConcreteModel, acts: Steps, rules: MoveRules, S: int) -> None:
+    """(T8) for steps of several moves: the move rules where one step meets the next.
+
+    A forbidden pair ``(a, b)``: no full step ending in ``a`` is followed by a step starting with
+    ``b``; as one clique row per pair, since each step has one action. A forbidden triple
+    ``(a, b, c)`` spans the boundary as the step ``... a b`` then ``c ...``, or ``... a`` then
+    ``b c ...``.
+    """
+    M = acts.table.num_moves
+    full = acts.full
+    ending: dict[int, list[int]] = defaultdict(list)
+    starting: dict[int, list[int]] = defaultdict(list)
+    ending2: dict[tuple[int, int], list[int]] = defaultdict(list)
+    starting2: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for k in range(M):
+        seq = acts.seqs[k]
+        starting[seq[0]].append(k)
+        if len(seq) >= 2:
+            starting2[seq[0], seq[1]].append(k)
+        if full[k]:  # only a full step can be followed by another
+            ending[seq[-1]].append(k)
+            if len(seq) >= 2:
+                ending2[seq[-2], seq[-1]].append(k)
+    rows = [(ending[a], starting[b]) for a, b in rules.pairs]
+    for a, b, c in rules.triples:
+        rows.append((ending2[a, b], starting[c]))
+        rows.append((ending[a], starting2[b, c]))
+    for before, after in rows:
+        if before and after:
+            for t in range(S - 1):
+                m.symmetry.add(sum(m.y[k, t] for k in before) + sum(m.y[k, t + 1] for k in after) <= 1)
 
 
 def length_bound(objective_bound: float) -> int:
@@ -172,9 +245,10 @@ def length_bound(objective_bound: float) -> int:
 
 
 def chosen_moves(model: pyo.ConcreteModel, num_moves: int) -> list[int | None]:
-    """The move at each step of a solved tight model (``None`` for done)."""
+    """The moves of a solved tight model, step by step (``None`` for done)."""
     out: list[int | None] = []
-    for t in range(model.T):
-        pick = [k for k in range(num_moves) if (model.y[k, t].value or 0) > 0.5]
-        out.append(pick[0] if pick else None)
+    actions = model.actions
+    for t in range(model.num_steps):
+        pick = [k for k in range(len(actions)) if (model.y[k, t].value or 0) > 0.5]
+        out.extend(actions[pick[0]] if pick else [None])
     return out
