@@ -185,15 +185,14 @@ def build_tight(
         if not fixed(t):
             for (p, i), (q, j) in links:
                 add(m.links, z(p, i, t), z(q, j, t))
+    short = np.flatnonzero(~acts.full).tolist()
     parity = move_parity(table, start, goal)
     if parity is not None:  # (T10) the number of moves has the start's parity
         m.half = pyo.Var(domain=pyo.NonNegativeIntegers, bounds=(0, T // 2))
         m.parity = pyo.Constraint(expr=moves_in_all() == 2 * m.half + parity)
         if L == 2:  # full steps make an even number: the one short step carries the parity
-            short = [k for k in range(M) if not acts.full[k]]
             m.parity_short = pyo.Constraint(expr=sum(m.y[k, t] for k in short for t in steps) == parity)
     if L > 1:
-        short = [k for k in range(M) if not acts.full[k]]
         # (T11) a step of fewer than L moves is the last one
         m.short_last = pyo.Constraint(
             range(S - 1), rule=lambda _, t: sum(m.y[k, t] for k in short) + actions_at(t + 1) <= 1
