@@ -230,3 +230,13 @@ def test_cli_bad_input(argv, pattern, capsys) -> None:
     assert cli.run(mip_main, argv) == cli.EXIT_BAD_INPUT
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and pattern in err
+
+
+def test_a_wrong_presolve_infeasibility_is_caught() -> None:
+    """HiGHS 1.14's presolve calls this feasible model infeasible (docs/mip.md); the claim is
+    checked without presolve, so the solver still returns the 3-move optimum."""
+    p = registry.get("cube3", moves="layers", metric="qtm")
+    start = p.table.apply(p.goal, "U F' B'")
+    r = solve_mip(p, start, 3)
+    assert r.status is Status.OPTIMAL and r.length == 3
+    assert solve_mip(p, start, 2).status is Status.INFEASIBLE_WITHIN_HORIZON
