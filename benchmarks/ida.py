@@ -7,7 +7,8 @@ Writes docs/benchmarks/ida.md. Usage:
     python benchmarks/ida.py --heuristics pdb-6666 --sets korf24 --repeats 1 --time-limit 600 --first 5
 
 A heuristic is run on the sets of its board. ``--first N`` takes the N shortest instances of a set
-(easiest first, by optimal length). With ``--time-limit`` an instance may end at the limit; the
+(easiest first, by optimal length); ``--skip K`` then leaves out the K shortest of those (a long
+run continued in parts). With ``--time-limit`` an instance may end at the limit; the
 table then shows its proven lower bound.
 
 For DeepCubeA's 500 the file carries their PDB solver's nodes and seconds per state: the page
@@ -88,6 +89,7 @@ def main() -> None:
     ap.add_argument("--heuristics", default="pdb-663,pdb-555")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--first", type=int, default=None, help="only the N shortest instances of each set")
+    ap.add_argument("--skip", type=int, default=0, help="leave out the N shortest of those (run earlier)")
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per solve (default: none)")
     ap.add_argument("--sets", default="korf100")
     ap.add_argument("--pdb-dir", default=None)
@@ -101,6 +103,8 @@ def main() -> None:
         rows = list(csv.DictReader((DATA / file).open(), delimiter="\t"))
         if args.first is not None:
             rows = sorted(rows, key=lambda r: int(r["optimal_length"]))[: args.first]
+        if args.skip:
+            rows = sorted(rows, key=lambda r: int(r["optimal_length"]))[args.skip :]
         p = registry.get(f"tiles{side * side - 1}")
         for name in args.heuristics.split(","):
             if name[4:] not in PARTITIONS.get((side, side), {}):
