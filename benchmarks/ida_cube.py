@@ -33,6 +33,38 @@ from exact.peers import ReidOptimal  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
 
 
+def write_page(args, rows, peer, t_all, note="") -> None:
+    text = [
+        "# Benchmark: cube IDA* with Korf's pattern databases",
+        "",
+        f"Command: `python benchmarks/ida_cube.py --lengths {args.lengths} --seeds {args.seeds} "
+        f"--metrics {args.metrics} --time-limit {args.time_limit:.0f} --repeats {args.repeats}`  ",
+        f"Machine: {machine()}, one core  ",
+        f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
+        "",
+        "Scrambles: `scramble(3, length, numpy.random.default_rng(seed), 'faces', metric)`. Seconds are",
+        f"the median of {args.repeats} runs (one run when a limit was reached), tables loaded once",
+        "before timing.",
+        "Peer: "
+        + (
+            f"`rubiks_optimal` (Reid's optimal solver in C, Debian package `rubiks`), QTM only; its "
+            f"start-up (building its tables) took {peer.startup_seconds:.1f} s and is not in its times. Its "
+            "seconds are the median of as many runs, to its first optimal solution; ratio = ours / its."
+            if peer
+            else "`rubiks_optimal` (Debian package `rubiks`) is not installed on this machine, so no "
+            "side-by-side ratio could be measured."
+        ),
+        "",
+        "| metric | scramble length | seed | scramble | status | length | lower bound | nodes | seconds | M nodes/s "
+        "| rubiks_optimal s | ratio |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        *rows,
+        note,
+        "",
+    ]
+    Path(args.out).write_text("\n".join(text))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--lengths", default="10,12,14")
@@ -78,36 +110,11 @@ def main() -> None:
                     f"{rate:.2f} | {theirs} |"
                 )
                 print(rows[-1], flush=True)
+                # the page so far, so that a long run stopped midway still leaves its results
+                write_page(args, rows, peer, t_all, "(run not finished: the rows so far)")
     if peer is not None:
         peer.close()
-    text = [
-        "# Benchmark: cube IDA* with Korf's pattern databases",
-        "",
-        f"Command: `python benchmarks/ida_cube.py --lengths {args.lengths} --seeds {args.seeds} "
-        f"--metrics {args.metrics} --time-limit {args.time_limit:.0f} --repeats {args.repeats}`  ",
-        f"Machine: {machine()}, one core  ",
-        f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
-        "",
-        "Scrambles: `scramble(3, length, numpy.random.default_rng(seed), 'faces', metric)`. Seconds are",
-        f"the median of {args.repeats} runs (one run when a limit was reached), tables loaded once",
-        "before timing.",
-        "Peer: "
-        + (
-            f"`rubiks_optimal` (Reid's optimal solver in C, Debian package `rubiks`), QTM only; its "
-            f"start-up (building its tables) took {peer.startup_seconds:.1f} s and is not in its times. Its "
-            "seconds are the median of as many runs, to its first optimal solution; ratio = ours / its."
-            if peer
-            else "`rubiks_optimal` (Debian package `rubiks`) is not installed on this machine, so no "
-            "side-by-side ratio could be measured."
-        ),
-        "",
-        "| metric | scramble length | seed | scramble | status | length | lower bound | nodes | seconds | M nodes/s "
-        "| rubiks_optimal s | ratio |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
-        *rows,
-        "",
-    ]
-    Path(args.out).write_text("\n".join(text))
+    write_page(args, rows, peer, t_all)
 
 
 if __name__ == "__main__":
