@@ -54,6 +54,7 @@ def _search(
     bound,
     budget,
     forbid,
+    ch,
     cto,
     ctw,
     eto,
@@ -66,6 +67,8 @@ def _search(
     bpieces,
 ):  # pragma: no cover - numba
     moves = cto.shape[0]
+    kc = cpieces.shape[0]
+    cfree = kc - 1 if kc == 8 else kc  # as _lookup: all eight corners fix the last twist
     nodes = 0
     while True:
         if nodes >= budget:
@@ -77,23 +80,39 @@ def _search(
             depth[0] = d - 1
             continue
         m = tried[d]
+        if m == 0:
+            # First visit of this node: the corner values of all its children at once, ranks
+            # first and table reads after, so that the reads (cache misses) overlap. Row d + 1
+            # is the scratch; it is written again below for the child taken.
+            for c in range(moves):
+                if d > 0 and forbid[path[d - 1], c]:
+                    continue
+                for i in range(8):
+                    s = cp[d, i]
+                    cp[d + 1, i] = cto[c, s]
+                    t = co[d, i] + ctw[c, s]
+                    co[d + 1, i] = t - 3 if t >= 3 else t
+                ch[d, c] = pattern_rank(cp[d + 1], co[d + 1], cpieces, 8, 3, cfree)
+            for c in range(moves):
+                if d == 0 or not forbid[path[d - 1], c]:
+                    ch[d, c] = _nibble(corners, ch[d, c])
         tried[d] = m + 1
         if d > 0 and forbid[path[d - 1], m]:
             continue
-        for i in range(8):
-            s = cp[d, i]
-            cp[d + 1, i] = cto[m, s]
-            t = co[d, i] + ctw[m, s]
-            co[d + 1, i] = t - 3 if t >= 3 else t
-        for i in range(12):
-            s = ep[d, i]
-            ep[d + 1, i] = eto[m, s]
-            eo[d + 1, i] = eo[d, i] ^ eflip[m, s]
         nodes += 1
         # the corners first, then each edge table only if the node is still inside the bound:
-        # most children are cut by the first lookup, and each lookup is a cache miss
-        f = d + 1 + _lookup(corners, cp[d + 1], co[d + 1], cpieces, 8, 3)
+        # most children are cut by the corners, and each edge lookup is a cache miss
+        f = d + 1 + ch[d, m]
         if f <= bound:
+            for i in range(8):
+                s = cp[d, i]
+                cp[d + 1, i] = cto[m, s]
+                t = co[d, i] + ctw[m, s]
+                co[d + 1, i] = t - 3 if t >= 3 else t
+            for i in range(12):
+                s = ep[d, i]
+                ep[d + 1, i] = eto[m, s]
+                eo[d + 1, i] = eo[d, i] ^ eflip[m, s]
             f = max(f, d + 1 + _lookup(edges_a, ep[d + 1], eo[d + 1], apieces, 12, 2))
             if f <= bound:
                 f = max(f, d + 1 + _lookup(edges_b, ep[d + 1], eo[d + 1], bpieces, 12, 2))
@@ -134,6 +153,7 @@ class CubeSearch(ResumableSearch):
         self.cp[0], self.co[0], self.ep[0], self.eo[0] = pos_ori
         self._stack(rows)
         self.forbid = forbid
+        self.ch = np.zeros((rows, forbid.shape[1]), np.int64)  # corner values of a node's children
         self.cm = (cubie_moves.corner_to, cubie_moves.corner_twist, cubie_moves.edge_to, cubie_moves.edge_flip)
         self.tables = tables
         self.root_h = int(cube_h(self.cp[0], self.co[0], self.ep[0], self.eo[0], *tables))
@@ -152,6 +172,7 @@ class CubeSearch(ResumableSearch):
             bound,
             budget,
             self.forbid,
+            self.ch,
             *self.cm,
             *self.tables,
         )
