@@ -101,10 +101,8 @@ def main() -> None:
     for set_name in args.sets.split(","):
         file, side = SETS[set_name]
         rows = list(csv.DictReader((DATA / file).open(), delimiter="\t"))
-        if args.first is not None:
-            rows = sorted(rows, key=lambda r: int(r["optimal_length"]))[: args.first]
-        if args.skip:
-            rows = sorted(rows, key=lambda r: int(r["optimal_length"]))[args.skip :]
+        if args.first is not None or args.skip:
+            rows = sorted(rows, key=lambda r: int(r["optimal_length"]))[args.skip : args.first]
         p = registry.get(f"tiles{side * side - 1}")
         for name in args.heuristics.split(","):
             if name[4:] not in PARTITIONS.get((side, side), {}):

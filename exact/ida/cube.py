@@ -23,10 +23,15 @@ def _nibble(data, i):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _lookup(data, pos, ori, pieces, slots, base):  # pragma: no cover - numba
+def _free(pieces, slots):  # pragma: no cover - numba
+    """Orientations in the rank: with all pieces, the last follows from the others."""
     k = pieces.shape[0]
-    free = k - 1 if k == slots else k  # all pieces: the last orientation follows from the others
-    return _nibble(data, pattern_rank(pos, ori, pieces, slots, base, free))
+    return k - 1 if k == slots else k
+
+
+@njit(cache=True)
+def _lookup(data, pos, ori, pieces, slots, base):  # pragma: no cover - numba
+    return _nibble(data, pattern_rank(pos, ori, pieces, slots, base, _free(pieces, slots)))
 
 
 @njit(cache=True)
@@ -67,8 +72,7 @@ def _search(
     bpieces,
 ):  # pragma: no cover - numba
     moves = cto.shape[0]
-    kc = cpieces.shape[0]
-    cfree = kc - 1 if kc == 8 else kc  # as _lookup: all eight corners fix the last twist
+    cfree = _free(cpieces, 8)
     nodes = 0
     while True:
         if nodes >= budget:
