@@ -43,7 +43,8 @@ def write_page(args, rows, peer, t_all, note="") -> None:
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
         "",
         "Scrambles: `scramble(3, length, numpy.random.default_rng(seed), 'faces', metric)`. Seconds are",
-        f"the median of {args.repeats} runs (one run when a limit was reached), tables loaded once",
+        (f"the median of {args.repeats} runs (one run when a limit was reached)" if args.repeats > 1 else "one run")
+        + ", tables loaded once",
         "before timing.",
         "Peer: "
         + (
