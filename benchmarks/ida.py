@@ -3,12 +3,14 @@
 
 Writes docs/benchmarks/ida.md. Usage:
 
-    python benchmarks/ida.py --heuristics pdb-78,pdb-663,pdb-555 --repeats 3 --sets korf100,deepcubea500,fifteen80
+    python benchmarks/ida.py --heuristics pdb-78,pdb-663,pdb-555,manhattan-lc --repeats 3 \\
+        --sets korf100,deepcubea500,fifteen80
     python benchmarks/ida.py --heuristics pdb-6666 --sets korf24 --repeats 1 --time-limit 600 --first 5
 
-A heuristic is run on the sets of its board. ``--first N`` takes the N shortest instances of a set
-(easiest first, by optimal length); ``--skip K`` then leaves out the K shortest of those (a long
-run continued in parts). With ``--time-limit`` an instance may end at the limit; the
+A heuristic (``pdb-<partition>``, ``manhattan`` or ``manhattan-lc``) is run on the sets of its
+board. ``--first N`` takes the N shortest instances of a set (easiest first, by optimal length);
+``--skip K`` then leaves out the K shortest of those (a long run continued in parts). With
+``--time-limit`` an instance may end at the limit; the
 table then shows its proven lower bound.
 
 For DeepCubeA's 500 the file carries their PDB solver's nodes and seconds per state: the page
@@ -38,7 +40,7 @@ from benchmarks.common import machine  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.ida import ida_tiles  # noqa: E402
 from exact.pdb import check_partition, default_dir, tile_heuristic  # noqa: E402
-from exact.pdb.catalog import PARTITIONS, tile_spec  # noqa: E402
+from exact.pdb.catalog import PARTITIONS, tile_heuristics, tile_spec  # noqa: E402
 from exact.pdb.store import load  # noqa: E402
 from exact.result import Status  # noqa: E402
 
@@ -105,15 +107,21 @@ def main() -> None:
             rows = sorted(rows, key=lambda r: int(r["optimal_length"]))[args.skip : args.first]
         p = registry.get(f"tiles{side * side - 1}")
         for name in args.heuristics.split(","):
-            if name[4:] not in PARTITIONS.get((side, side), {}):
+            if name not in tile_heuristics(side, side) or name.startswith("pdb-") and name[4:] not in PARTITIONS.get(
+                (side, side), {}
+            ):
                 continue
-            patterns = check_partition(side, side, PARTITIONS[(side, side)][name[4:]])
-            tables = [load(tile_spec(q), args.pdb_dir, progress=False) for q in patterns]
+            tables = []  # Manhattan distance needs none
+            if name.startswith("pdb-"):
+                patterns = check_partition(side, side, PARTITIONS[(side, side)][name[4:]])
+                tables = [load(tile_spec(q), args.pdb_dir, progress=False) for q in patterns]
             build = sum(t.meta["build_seconds"] for t in tables)
             mem = sum(t.data.nbytes for t in tables) / 1e6
             h = tile_heuristic(name, side, side, pdb_dir=args.pdb_dir, progress=False)
             h(p.goal[None])  # compile the kernels before timing
-            ida_tiles(p, p.goal, h)
+            one_move = p.goal.copy()
+            one_move[[0, 1]] = one_move[[1, 0]]  # the blank (home: cell 0) one step away: runs the kernel
+            ida_tiles(p, one_move, h)
             per = []
             for row in rows:
                 board = p.parse_state(row["tiles"])

@@ -38,7 +38,8 @@ def write_page(args, rows, peer, t_all, note="") -> None:
         "# Benchmark: cube IDA* with Korf's pattern databases",
         "",
         f"Command: `python benchmarks/ida_cube.py --lengths {args.lengths} --seeds {args.seeds} "
-        f"--metrics {args.metrics} --time-limit {args.time_limit:.0f} --repeats {args.repeats}`  ",
+        + (f"--first-seed {args.first_seed} " if args.first_seed else "")
+        + f"--metrics {args.metrics} --time-limit {args.time_limit:.0f} --repeats {args.repeats}`  ",
         f"Machine: {machine()}, one core  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
         "",
@@ -69,7 +70,8 @@ def write_page(args, rows, peer, t_all, note="") -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--lengths", default="10,12,14")
-    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--seeds", type=int, default=3, help="how many seeds per length")
+    ap.add_argument("--first-seed", type=int, default=0, help="seeds run are first-seed .. first-seed+seeds-1")
     ap.add_argument("--metrics", default="htm,qtm")
     ap.add_argument("--time-limit", type=float, default=300.0)
     ap.add_argument("--repeats", type=int, default=3)
@@ -84,7 +86,7 @@ def main() -> None:
         tables = cube_tables(metric, pdb_dir=args.pdb_dir)  # built on first use, loaded once
         ida_cube(p, p.table.apply(p.goal, "R"), tables=tables)  # compile the kernels
         for length in (int(x) for x in args.lengths.split(",")):
-            for seed in range(args.seeds):
+            for seed in range(args.first_seed, args.first_seed + args.seeds):
                 start, text = scramble(3, length, np.random.default_rng(seed), "faces", metric)
                 runs = [ida_cube(p, start, tables=tables, time_limit=args.time_limit)]
                 if runs[0].status.value == "optimal":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import time
 
 import networkx as nx
 import numpy as np
@@ -15,8 +16,10 @@ from exact import registry
 from exact.bfs import distance_table
 from exact.ida import ida_tiles
 from exact.ida.__main__ import main as ida_main
+from exact.ida.solve import deepen
+from exact.ida.tiles import FOUND, TileSearch
 from exact.pdb import TilePattern, additive, manhattan, tile_heuristic
-from exact.pdb.build import build_tile_pattern
+from exact.pdb.build import build_tile_pattern, neighbours
 from exact.pdb.catalog import tile_spec
 from exact.pdb.store import check
 from exact.puzzles.tiles import TilesSpace
@@ -123,6 +126,41 @@ def test_ida_equals_bfs_on_the_8_puzzle(eight) -> None:
             assert r.status is Status.OPTIMAL and r.length == dist[space.rank(s[None])[0]] == r.lower_bound
             # thresholds skip the parity no solution has (the blank's distance from home fixes it)
             assert all((it["bound"] - r.length) % 2 == 0 for it in r.extra.get("iterations", []))
+
+
+@given(st.integers(0, 2**32 - 1), st.sampled_from([(3, 3), (4, 4), (3, 5), (5, 5)]), st.booleans())
+def test_incremental_manhattan_equals_a_full_evaluation_along_the_path(seed, shape, lc) -> None:
+    # the kernel updates Manhattan distance by the moved tile and linear conflicts by the two
+    # lines a move changes; its per-depth values along the solution must equal a fresh evaluation
+    rows, cols = shape
+    h = manhattan(rows, cols, linear_conflicts=lc)
+    nbr = neighbours(rows, cols)
+    rng = np.random.default_rng(seed)
+    board = np.arange(rows * cols, dtype=np.uint8)
+    blank = 0
+    for _ in range(24):
+        to = rng.choice([c for c in nbr[blank] if c >= 0])
+        board[[blank, to]] = board[[to, blank]]
+        blank = int(to)
+    search = TileSearch.create(board, h)
+    code, length, _, _ = deepen(search, time.perf_counter(), None, None)
+    assert code == FOUND and length <= 24
+    blank = int(np.flatnonzero(board == 0)[0])
+    for d in range(length + 1):
+        assert search.hp[d, 0] == h(board[None])[0], (d, board)
+        if d < length:
+            to = nbr[blank, search.path[d]]
+            board[[blank, to]] = board[[to, blank]]
+            blank = int(to)
+    assert (board == np.arange(rows * cols)).all()
+
+
+def test_manhattan_lc_solves_easy_korf_instances(korf_rows) -> None:
+    p = registry.get("tiles15")
+    for key in ("55", "79"):  # the easiest for Manhattan distance with linear conflicts
+        row = korf_rows[key]
+        r = ida_tiles(p, p.parse_state(row["tiles"]), manhattan(4, 4))
+        assert r.status is Status.OPTIMAL and r.length == int(row["optimal_length"])
 
 
 def test_limits_and_unsolvable(eight) -> None:

@@ -17,7 +17,14 @@ import numpy as np
 from numba import njit
 
 from exact.pdb.build import neighbours
-from exact.pdb.heuristic import MODE_PDB, TileHeuristic, manhattan_lc, pattern_value
+from exact.pdb.heuristic import (
+    MODE_MANHATTAN_LC,
+    MODE_PDB,
+    TileHeuristic,
+    line_conflicts,
+    manhattan_lc,
+    pattern_value,
+)
 
 FOUND, EXHAUSTED, PAUSED = 0, 1, 2
 OPPOSITE = np.array([1, 0, 3, 2], dtype=np.int64)  # U<->D, L<->R
@@ -29,7 +36,18 @@ def _h_full(
 ):  # pragma: no cover
     n = board.shape[0]
     if mode != MODE_PDB:
-        return manhattan_lc(board, cols, md, mode == 2)
+        # Manhattan: hp[d, 0] holds h, and with linear conflicts hp[d, 1 + line] each line's term
+        # (rows, then columns), so that a move recomputes only the two lines it changes
+        h = manhattan_lc(board, cols, md, False)
+        if mode == MODE_MANHATTAN_LC:
+            rows = n // cols
+            vals = np.empty(max(rows, cols), np.int64)
+            for line in range(rows + cols):
+                across = line >= rows
+                hp[d, 1 + line] = line_conflicts(board, cols, line - rows if across else line, across, vals)
+                h += hp[d, 1 + line]
+        hp[d, 0] = h
+        return h
     a = 0
     b = 0
     for p in range(pat_k.shape[0]):
@@ -73,7 +91,9 @@ def _search(
     place. Returns (code, nodes).
     """
     n = board.shape[0]
+    rows = n // cols
     buf = np.empty(max(pat_tiles.shape[1], 1), np.int64)
+    vals = np.empty(max(rows, cols), np.int64)
     nodes = 0
     while True:
         if nodes >= budget:
@@ -129,7 +149,19 @@ def _search(
                     c += hm[d + 1, q]
                 h = max(a, c)
         else:
-            h = manhattan_lc(board, cols, md, mode == 2)
+            h = hp[d, 0] + md[tile, b] - md[tile, t]
+            if mode == MODE_MANHATTAN_LC:
+                for q in range(1, 1 + rows + cols):
+                    hp[d + 1, q] = hp[d, q]
+                # a tile moved along its row changes two columns, one moved along its column two rows
+                across = t // cols == b // cols
+                for j in range(2):
+                    c = t if j == 0 else b
+                    line = rows + c % cols if across else c // cols
+                    v = line_conflicts(board, cols, c % cols if across else c // cols, across, vals)
+                    h += v - hp[d + 1, 1 + line]
+                    hp[d + 1, 1 + line] = v
+            hp[d + 1, 0] = h
         f = d + 1 + h
         if f > bound:
             if f < acc[0]:
@@ -193,7 +225,7 @@ class TileSearch(ResumableSearch):
         self.pos[self.board] = np.arange(n)
         self.blank = np.array([int(self.pos[0])], dtype=np.int64)
         self._stack(max_depth + 2)
-        npat = max(len(heuristic.pat_k), 1)
+        npat = max(len(heuristic.pat_k), 1 + heuristic.rows + heuristic.cols)  # see _h_full
         self.hp = np.zeros((max_depth + 2, npat), dtype=np.int64)
         self.hm = np.zeros((max_depth + 2, npat), dtype=np.int64)
         self.nbr = neighbours(heuristic.rows, heuristic.cols)

@@ -183,6 +183,22 @@ def _lis(vals, m):  # pragma: no cover - numba
 
 
 @njit(cache=True)
+def line_conflicts(board, cols, line, vertical, vals):  # pragma: no cover - numba
+    """The linear-conflict term of one row (or column, when ``vertical``) of ``board``: twice
+    the number of its tiles, among those whose home is in that line, that must leave the line to
+    let the others pass (those outside a longest increasing run of home places). ``vals`` is
+    scratch space of at least ``max(rows, cols)`` int64."""
+    rows = board.shape[0] // cols
+    m = 0
+    for i in range(rows if vertical else cols):
+        v = board[i * cols + line] if vertical else board[line * cols + i]
+        if v != 0 and (v % cols if vertical else v // cols) == line:
+            vals[m] = v // cols if vertical else v % cols
+            m += 1
+    return 2 * (m - _lis(vals, m)) if m > 1 else 0
+
+
+@njit(cache=True)
 def manhattan_lc(board, cols, md, lc):  # pragma: no cover - numba
     """Manhattan distance of ``board`` (uint8 ``(n,)``), plus linear conflicts when ``lc``."""
     n = board.shape[0]
@@ -194,23 +210,9 @@ def manhattan_lc(board, cols, md, lc):  # pragma: no cover - numba
         return h
     vals = np.empty(max(rows, cols), np.int64)
     for r in range(rows):
-        m = 0
-        for k in range(cols):
-            v = board[r * cols + k]
-            if v != 0 and v // cols == r:
-                vals[m] = v % cols
-                m += 1
-        if m > 1:
-            h += 2 * (m - _lis(vals, m))
+        h += line_conflicts(board, cols, r, False, vals)
     for k in range(cols):
-        m = 0
-        for r in range(rows):
-            v = board[r * cols + k]
-            if v != 0 and v % cols == k:
-                vals[m] = v // cols
-                m += 1
-        if m > 1:
-            h += 2 * (m - _lis(vals, m))
+        h += line_conflicts(board, cols, k, True, vals)
     return h
 
 
