@@ -82,18 +82,41 @@ def test_bad_cube_input(capsys) -> None:
         ida_cube(p, turned, progress=False)
 
 
-@pytest.mark.parametrize("metric", ["qtm", "htm"])
-def test_cube2_table_walk_is_optimal(tmp_path_factory, metric: str) -> None:
+@pytest.fixture(scope="module", params=["qtm", "htm"])
+def cube2_tables(request, tmp_path_factory):
+    """The 2x2x2 puzzle of one metric and a directory holding its complete distance table."""
+    from exact.ida.walk import cube2_spec
+    from exact.pdb.store import load
+
+    pdb_dir = tmp_path_factory.mktemp(f"cube2-{request.param}")
+    p = registry.get("cube2", moves="faces", metric=request.param)
+    return p, pdb_dir, load(cube2_spec(p), pdb_dir, progress=False)
+
+
+def test_cube2_table_walk_is_optimal(cube2_tables) -> None:
     from exact.ida.walk import solve_cube2
 
-    pdb_dir = tmp_path_factory.mktemp(f"cube2-{metric}")
-    p = registry.get("cube2", moves="faces", metric=metric)
+    p, pdb_dir, _ = cube2_tables
     rng = np.random.default_rng(21)
     for length in (0, 1, 3, 5, 7):
-        start, _ = scramble(2, length, rng, "faces", metric)
+        start, _ = scramble(2, length, rng, "faces", p.table.metadata["metric"])
         d = shortest_distance(p.table, start, p.goal[rotations(2)], 10)
         r = solve_cube2(p, start, pdb_dir=pdb_dir, progress=False)
         assert r.status is Status.OPTIMAL and r.length == d == r.lower_bound
+
+
+def test_cube2_table_equals_bfs_on_uniform_states(cube2_tables) -> None:
+    # the table is the 2x2x2's pattern database of all corners: on states drawn uniformly (deep
+    # ones included, unlike short scrambles) it must equal a separate meet-in-the-middle BFS
+    from exact.puzzles.cube.space import CornerSpace
+    from exact.timeindexed import prepare
+
+    p, _, table = cube2_tables
+    space = CornerSpace(2, fixed_corner=True)
+    reduced = prepare(p, p.goal).table  # the moves of the frame that holds DBL home
+    states = space.unrank(np.random.default_rng(5).integers(0, space.size, 6))
+    for s in states:
+        assert int(table.values(space.rank(s[None]))[0]) == shortest_distance(reduced, s, p.goal, 14)
 
 
 @pytest.mark.skipif(not ReidOptimal.available(), reason="rubiks_optimal (Debian package rubiks) is not installed")
