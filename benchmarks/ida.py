@@ -115,8 +115,8 @@ def main() -> None:
             if name.startswith("pdb-"):
                 patterns = check_partition(side, side, PARTITIONS[(side, side)][name[4:]])
                 tables = [load(tile_spec(q), args.pdb_dir, progress=False) for q in patterns]
-            build = sum(t.meta["build_seconds"] for t in tables)
-            mem = sum(t.data.nbytes for t in tables) / 1e6
+            build = f"{sum(t.meta['build_seconds'] for t in tables):.1f} s" if tables else "none"
+            mem = f"{sum(t.data.nbytes for t in tables) / 1e6:.1f} MB" if tables else "none"
             h = tile_heuristic(name, side, side, pdb_dir=args.pdb_dir, progress=False)
             h(p.goal[None])  # compile the kernels before timing
             one_move = p.goal.copy()
@@ -150,8 +150,8 @@ def main() -> None:
             summary.append(
                 f"| {set_name} | {h.name} | {len(solved)}/{len(rows)} | {sum(secs):.1f} s | "
                 f"{statistics.mean(secs):.3f} s | "
-                f"{statistics.mean(nodes):,.0f} | {sum(nodes) / sum(secs) / 1e6:.1f} M/s | {build:.1f} s | "
-                f"{mem:.1f} MB | {peer} |"
+                f"{statistics.mean(nodes):,.0f} | {sum(nodes) / sum(secs) / 1e6:.1f} M/s | {build} | "
+                f"{mem} | {peer} |"
             )
             lines.append(instance_table(f"{set_name}, {h.name}", per, args.repeats))
     write_page(args, t_all, summary, lines)
