@@ -157,8 +157,9 @@ def _search(
                 across = t // cols == b // cols
                 for j in range(2):
                     c = t if j == 0 else b
-                    line = rows + c % cols if across else c // cols
-                    v = line_conflicts(board, cols, c % cols if across else c // cols, across, vals)
+                    k2 = c % cols if across else c // cols  # the column (or row) through cell c
+                    line = rows + k2 if across else k2
+                    v = line_conflicts(board, cols, k2, across, vals)
                     h += v - hp[d + 1, 1 + line]
                     hp[d + 1, 1 + line] = v
             hp[d + 1, 0] = h
