@@ -33,3 +33,15 @@ def shared_data(relative: str) -> Path:
 def distance_tables() -> dict:
     """The published distance distributions in ``../shared/data/distance_tables.json``."""
     return json.loads(shared_data("distance_tables.json").read_text())
+
+
+@pytest.fixture(scope="session", params=["qtm", "htm"])
+def cube2_tables(request, tmp_path_factory):
+    """The 2x2x2 puzzle of one metric and a directory holding its complete distance table."""
+    from exact import registry
+    from exact.ida.walk import cube2_spec
+    from exact.pdb.store import load
+
+    pdb_dir = tmp_path_factory.mktemp(f"cube2-{request.param}")
+    p = registry.get("cube2", moves="faces", metric=request.param)
+    return p, pdb_dir, load(cube2_spec(p), pdb_dir, progress=False)

@@ -82,17 +82,6 @@ def test_bad_cube_input(capsys) -> None:
         ida_cube(p, turned, progress=False)
 
 
-@pytest.fixture(scope="module", params=["qtm", "htm"])
-def cube2_tables(request, tmp_path_factory):
-    """The 2x2x2 puzzle of one metric and a directory holding its complete distance table."""
-    from exact.ida.walk import cube2_spec
-    from exact.pdb.store import load
-
-    pdb_dir = tmp_path_factory.mktemp(f"cube2-{request.param}")
-    p = registry.get("cube2", moves="faces", metric=request.param)
-    return p, pdb_dir, load(cube2_spec(p), pdb_dir, progress=False)
-
-
 def test_cube2_table_walk_is_optimal(cube2_tables) -> None:
     from exact.ida.walk import solve_cube2
 

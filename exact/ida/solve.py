@@ -28,6 +28,7 @@ def ida_tiles(
     *,
     time_limit: float | None = None,
     node_limit: int | None = None,
+    stop_at: int | None = None,
 ) -> SolveResult:
     """A shortest solution of a tile board by IDA* with ``heuristic``.
 
@@ -37,6 +38,9 @@ def ida_tiles(
         heuristic: An admissible heuristic for the same board shape.
         time_limit: Seconds (checked every :data:`CHUNK` nodes); ``None`` for none.
         node_limit: Generated nodes; ``None`` for none.
+        stop_at: Stop with ``limit`` and the lower bound ``stop_at`` once every shorter
+            threshold is exhausted, without searching for a solution of that length (to prove a
+            known solution of length ``stop_at`` optimal); ``None``: search to the end.
 
     Returns:
         ``optimal`` with the solution; ``unsolvable`` for a board of the wrong parity; ``limit``
@@ -51,7 +55,7 @@ def ida_tiles(
     if not heuristic.admissible:
         raise PuzzleoptError(f"heuristic {heuristic.name} is not admissible: IDA* with it would not be optimal")
     start = puzzle.parse_state(start) if isinstance(start, str) else np.asarray(start, dtype=np.uint8)
-    settings = {"heuristic": heuristic.name, "time_limit": time_limit, "node_limit": node_limit}
+    settings = {"heuristic": heuristic.name, "time_limit": time_limit, "node_limit": node_limit, "stop_at": stop_at}
     t0 = time.perf_counter()
 
     def result(moves, status, bound, nodes, extra=None):
@@ -63,7 +67,7 @@ def ida_tiles(
     if bool(puzzle.is_goal(start[None])[0]):
         return result([], Status.OPTIMAL, 0, 0)
     search = TileSearch.create(start, heuristic)
-    code, bound, nodes, iterations = deepen(search, t0, time_limit, node_limit)
+    code, bound, nodes, iterations = deepen(search, t0, time_limit, node_limit, stop_at)
     if code == FOUND:
         # every threshold below `bound` was exhausted, so no solution is shorter
         moves = search.moves()
@@ -71,8 +75,11 @@ def ida_tiles(
     return result([], Status.LIMIT, bound, nodes, {"iterations": iterations})
 
 
-def deepen(search, t0: float, time_limit: float | None, node_limit: int | None):
+def deepen(search, t0: float, time_limit: float | None, node_limit: int | None, stop_at: int | None = None):
     """Run IDA* iterations on a resumable ``search`` until it finds a solution or a limit.
+
+    With ``stop_at``, it also stops (as at a limit) once the threshold reaches ``stop_at``: every
+    shorter threshold is then exhausted, which proves a known solution of that length optimal.
 
     Returns:
         (code, bound, nodes, iterations): ``FOUND`` or ``PAUSED`` (a limit); ``bound`` is the
@@ -86,6 +93,8 @@ def deepen(search, t0: float, time_limit: float | None, node_limit: int | None):
     while True:
         search.restart()
         it_nodes = 0
+        if stop_at is not None and bound >= stop_at:
+            return PAUSED, bound, nodes, iterations
         while True:
             budget = CHUNK if node_limit is None else min(CHUNK, node_limit - nodes)
             if budget <= 0 or (time_limit is not None and time.perf_counter() - t0 > time_limit):
@@ -135,6 +144,7 @@ def ida_cube(
     node_limit: int | None = None,
     progress: bool = True,
     patterns: list[CubePattern] | None = None,
+    stop_at: int | None = None,
 ) -> SolveResult:
     """A shortest solution of a 3x3x3 by IDA* with Korf's three pattern databases.
 
@@ -144,7 +154,7 @@ def ida_cube(
         tables: From :func:`cube_tables` for this metric (pass them when solving many cubes);
             otherwise they are loaded from ``pdb_dir`` (the user cache by default) and built
             there on first use (a few minutes each on one core).
-        time_limit, node_limit: As in :func:`ida_tiles`.
+        time_limit, node_limit, stop_at: As in :func:`ida_tiles`.
         patterns: Three :class:`~exact.pdb.cube.CubePattern` (corners, edges, edges) in place of
             Korf's (smaller ones build in seconds, for tests); ``h`` is their maximum.
     """
@@ -158,6 +168,7 @@ def ida_cube(
     metric = meta.get("metric", "htm")
     names = "korf" if patterns is None else "+".join(p.name for p in patterns)
     settings = {"heuristic": f"{names}-{metric}", "time_limit": time_limit, "node_limit": node_limit}
+    settings["stop_at"] = stop_at
     t0 = time.perf_counter()
     if bool(puzzle.is_goal(start[None])[0]):
         return _result(puzzle, start, [], Status.OPTIMAL, 0, 0, t0, settings, {})
@@ -175,7 +186,7 @@ def ida_cube(
     search = CubeSearch.create(tuple(pos_ori), cubie_moves(table), forbid, tables)
     if metric == "qtm":  # a quarter turn is an odd permutation of the corners
         search.parity = perm_parity(c.corner_perm)
-    code, bound, nodes, iterations = deepen(search, t0, time_limit, node_limit)
+    code, bound, nodes, iterations = deepen(search, t0, time_limit, node_limit, stop_at)
     if code == FOUND:
         moves = search.moves()
         return _result(

@@ -1,0 +1,128 @@
+"""Certifying given solutions: optimal, suboptimal with the right gap, or rejected."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from exact import registry
+from exact.bfs import distance_table, shortest_distance
+from exact.errors import PuzzleoptError
+from exact.ida.solve import ida_tiles
+from exact.ida.walk import solve_cube2
+from exact.pdb import tile_heuristic
+from exact.puzzles.cube import rotations, scramble
+from exact.puzzles.tiles import TilesSpace
+from exact.result import Status
+from hybrid.verify import Budget, choose_method, verify_solution
+
+
+def _walk(p, rng: np.random.Generator, k: int) -> tuple[np.ndarray, list[int]]:
+    """A random legal walk of ``k`` moves from the goal: the state and the walk undone."""
+    s, rows = p.goal.copy(), []
+    for _ in range(k):
+        legal = np.flatnonzero(p.table.applicable(s))
+        m = int(rng.choice(legal))
+        rows.append(m)
+        s = p.table.apply(s, [m])
+    return s, [int(p.table.inverse[m]) for m in reversed(rows)]
+
+
+def _padded(p, start: np.ndarray, rows: list[int], at: int) -> list[int]:
+    """``rows`` with a legal move and its inverse inserted after ``at`` moves."""
+    here = p.table.apply(start, rows[:at]) if at else start
+    m = int(np.flatnonzero(p.table.applicable(here))[0])
+    return rows[:at] + [m, int(p.table.inverse[m])] + rows[at:]
+
+
+@pytest.fixture(scope="module")
+def eight():
+    p = registry.get("tiles8")
+    space = TilesSpace(3, 3)
+    return p, space, distance_table(space, p.table, p.goal)
+
+
+def test_padded_is_suboptimal_by_2_and_optimal_is_optimal(eight, cube2_tables) -> None:
+    p8, space, dist = eight
+    p2, pdb_dir, _ = cube2_tables
+    rng = np.random.default_rng(0)
+    for p, budget in ((p8, Budget()), (p2, Budget(pdb_dir=pdb_dir))):
+        start, _ = _walk(p, rng, 30)
+        optimal = ida_tiles(p, start, tile_heuristic("manhattan-lc", 3, 3)) if p is p8 else solve_cube2(
+            p, start, pdb_dir=pdb_dir, progress=False
+        )
+        rows = p.table.parse(" ".join(optimal.moves), start)
+        r = verify_solution(p, start, rows, budget=budget)
+        assert r.extra["verdict"] == "optimal" and r.extra["gap"] == 0
+        assert r.status is Status.OPTIMAL and r.length == optimal.length == r.lower_bound
+        padded = _padded(p, start, rows, len(rows) // 2)
+        r = verify_solution(p, start, p.table.format(padded), budget=budget)
+        assert r.extra["verdict"] == "suboptimal" and r.extra["gap"] == 2 and r.extra["gap_exact"]
+        assert r.extra["given_length"] == len(rows) + 2 and r.length == len(rows) and r.status is Status.OPTIMAL
+
+
+def test_a_non_solution_is_rejected(eight) -> None:
+    p, _, _ = eight
+    start, rows = _walk(p, np.random.default_rng(1), 12)
+    with pytest.raises(PuzzleoptError, match="does not solve the start"):
+        verify_solution(p, start, rows[:-1])
+    with pytest.raises(PuzzleoptError, match="unknown move|illegal|cannot"):
+        verify_solution(p, start, "Q")
+    with pytest.raises(PuzzleoptError, match="does not apply"):
+        verify_solution(p, start, rows, method="table-walk")
+
+
+def test_certificates_agree_with_the_distance_tables(eight, cube2_tables) -> None:
+    """Solutions of every quality (undone random walks, optimal, padded): each verdict matches
+    the complete distance table, and the methods chosen are the table walk and IDA*."""
+    p8, space8, dist8 = eight
+    p2, pdb_dir, _ = cube2_tables
+    rng = np.random.default_rng(2)
+    seen = set()
+    for p, budget in ((p8, Budget()), (p2, Budget(pdb_dir=pdb_dir))):
+        assert choose_method(p).name == ("ida*" if p is p8 else "table-walk")
+        for _ in range(12):
+            start, undo = _walk(p, rng, int(rng.integers(1, 25)))
+            if p is p8:
+                d = int(dist8[space8.rank(start[None])[0]])
+            else:  # meet-in-the-middle BFS, independent of the table the walk uses
+                d = shortest_distance(p.table, start, p.goal[rotations(2)], 14)
+            for rows in (undo, _padded(p, start, undo, 0)):
+                r = verify_solution(p, start, rows, budget=budget)
+                verdict = r.extra["verdict"]
+                seen.add(verdict)
+                assert verdict in ("optimal", "suboptimal")  # no budget: always decided
+                assert r.status is Status.OPTIMAL and r.length == r.lower_bound == d
+                assert r.extra["gap"] == len(rows) - d
+                assert (verdict == "optimal") == (len(rows) == d)
+    assert seen == {"optimal", "suboptimal"}
+
+
+def test_cpsat_certifies_short_cube_solutions() -> None:
+    p = registry.get("cube3", moves="layers", metric="htm")
+    start, _ = scramble(3, 4, np.random.default_rng(3), "layers", "htm")
+    d = shortest_distance(p.table, start, p.goal[rotations(3)], 6)
+    assert choose_method(p).name == "cp-sat"
+    best = verify_solution(p, start, _walk_to(p, start, d))
+    assert best.extra["verdict"] == "optimal" and best.length == d
+    padded = _padded(p, start, p.table.parse(" ".join(best.moves)), 1)
+    r = verify_solution(p, start, padded)
+    assert r.extra["verdict"] == "suboptimal" and r.extra["gap"] == 2 and r.length == d
+
+
+def _walk_to(p, start: np.ndarray, d: int) -> list[int]:
+    from exact.cpsat import solve_cpsat
+
+    r = solve_cpsat(p, start, d)
+    assert r.status is Status.OPTIMAL
+    return p.table.parse(" ".join(r.moves))
+
+
+def test_a_budget_ends_as_unknown_with_a_bound(eight) -> None:
+    p, space, dist = eight
+    start, undo = _walk(p, np.random.default_rng(4), 40)
+    given = _padded(p, start, undo, 0)
+    r = verify_solution(p, start, given, budget=Budget(node_limit=1))
+    assert r.extra["verdict"] == "unknown" and r.extra["gap"] is None and not r.extra["gap_exact"]
+    assert r.status is Status.FEASIBLE and r.length == len(given)
+    assert r.lower_bound <= int(dist[space.rank(start[None])[0]]) < len(given)
