@@ -1,8 +1,9 @@
 """puzzleopt's hybrid layer: exact solvers certify learned solutions, networks bound MIP horizons.
 
-:func:`verify_solution` certifies one given solution (:mod:`hybrid.verify`).
+:func:`verify_solution` certifies one given solution (:mod:`hybrid.certify`);
+``python -m hybrid.verify`` certifies a file of instances (:mod:`hybrid.verify`).
 """
 
-from hybrid.verify import METHODS, Budget, choose_method, verify_solution
+from hybrid.certify import METHODS, Budget, choose_method, verify_solution
 
 __all__ = ["METHODS", "Budget", "choose_method", "verify_solution"]

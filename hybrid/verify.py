@@ -1,232 +1,164 @@
-"""Certify a given (learned) solution: prove it optimal, find a shorter one, or say what is known.
+"""``python -m hybrid.verify --puzzle P --instances FILE``: certify learned solutions of a set.
 
-A solution of length ``L`` is *optimal* when an exact method proves that nothing shorter than
-``L`` exists; *suboptimal* when an exact method finds a shorter solution (the gap is ``L`` minus
-the shortest length found, exact when that one is proven optimal); *unknown* when the budget ran
-out first (with the lower bound proven so far). The exact method is chosen from :data:`METHODS`,
-the first one that applies to the puzzle:
+For each instance of ``FILE`` (see :mod:`instances.files`) the learned solution is the line of
+``--solutions`` with the same index (moves in the puzzle's notation; an empty line: none), or,
+without ``--solutions``, the one BWAS finds with the shipped network (or ``--model``; this needs
+the ``learned`` extra, torch). Each solution is replayed and certified within the per-instance
+budget (``--time-limit``, ``--node-limit``) by the exact method chosen for the puzzle
+(:mod:`hybrid.certify`): ``optimal``, ``suboptimal`` (with the gap) or ``unknown`` (with the
+proven lower bound); ``no_solution`` where BWAS found none. Prints the summary table; with
+``--out DIR`` writes ``certificates.jsonl``, ``summary.md`` and ``gaps.png`` (also after Ctrl-C,
+for the instances done).
 
-* ``table-walk``: the 2x2x2's complete distance table (the table is the proof);
-* ``ida*``: IDA* on the sliding tiles (Manhattan distance with linear conflicts on boards of at
-  most 9 cells, additive pattern databases with the mirror lookup on the 15- and 24-puzzle) or on
-  the 3x3x3 with face turns (Korf's tables), stopped as soon as every threshold below ``L`` is
-  exhausted; the thresholds step by 2 where every move flips a parity, so only ``L - 2`` is
-  refuted;
-* ``cp-sat``: the CP-SAT model with the horizon ``T = L - 1`` (any puzzle with a move table).
-
-Every verdict is returned as the project's :class:`~exact.result.SolveResult` (its moves are the
-best solution known, replayed; ``status`` is ``optimal`` only with the proof) with
-``extra["verdict"]``, ``extra["method"]``, ``extra["given_length"]``, ``extra["gap"]`` and
-``extra["exact"]`` (the exact solver's own result, as a dict).
+Exit codes: 0 done, 1 a certificate contradicts an optimal length the file gives (a bug; the
+summary lists it), 2 bad input, 130 interrupted.
 """
 
 from __future__ import annotations
 
+import json
+import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
+from tqdm import tqdm
 
+from exact import cli, registry
 from exact.errors import PuzzleoptError
-from exact.puzzle import Puzzle
-from exact.result import SolveResult, Status
+from hybrid.certify import METHODS, Budget, choose_method, verify_solution
+from hybrid.report import NO_SOLUTION, Certificate, markdown, summarise, write_report
+from instances.files import read_instances
 
-VERDICTS = ("optimal", "suboptimal", "unknown")
-
-# The tile heuristic IDA* uses per board size (cells); larger boards than listed are not
-# certified by IDA* (their tables do not exist), smaller ones use Manhattan with linear conflicts.
-TILE_HEURISTICS = {16: "pdb-663", 25: "pdb-6666"}
+EXIT_CONTRADICTION = 1
 
 
-@dataclass(frozen=True)
-class Budget:
-    """What one certification may spend.
-
-    Attributes:
-        time_limit: Seconds for the exact method (``None``: no limit).
-        node_limit: Generated nodes for IDA* (the other methods have no node count to limit).
-        pdb_dir: Where pattern databases and distance tables are kept (``None``: the user cache).
-        progress: Show progress bars while a table is built.
-    """
-
-    time_limit: float | None = None
-    node_limit: int | None = None
-    pdb_dir: str | Path | None = None
-    progress: bool = False
-
-
-@dataclass(frozen=True)
-class Method:
-    """An exact method: when it applies, and how it searches below a known length ``L``.
-
-    ``search(puzzle, start, L, budget)`` returns a :class:`SolveResult` that either holds a
-    solution (of length at most ``L``, proven optimal or not) or a proven lower bound.
-    """
-
-    name: str
-    applies: Callable[[Puzzle], bool]
-    search: Callable[[Puzzle, np.ndarray, int, Budget], SolveResult]
-
-
-def _is_cube(puzzle: Puzzle, n: int, moves: str | None = None) -> bool:
-    meta = puzzle.table.metadata
-    return meta.get("n") == n and "metric" in meta and (moves is None or meta.get("moves") == moves)
-
-
-def _is_tiles(puzzle: Puzzle) -> bool:
-    from exact.puzzles.tiles import TilesPuzzle
-
-    return isinstance(puzzle, TilesPuzzle) and puzzle.goal_kind == "korf"
-
-
-def _table_walk(puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
-    from exact.ida.walk import solve_cube2
-
-    return solve_cube2(puzzle, start, pdb_dir=budget.pdb_dir, progress=budget.progress)
-
-
-def _tiles_ida(puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
-    from exact.ida.solve import ida_tiles
-    from exact.pdb import tile_heuristic
-
-    cells = puzzle.rows * puzzle.cols
-    name = "manhattan-lc" if cells <= 9 else TILE_HEURISTICS.get(cells)
-    if name is None:
-        raise PuzzleoptError(f"{puzzle.name}: no pattern databases for this board; certify with method='cp-sat'")
-    h = tile_heuristic(name, puzzle.rows, puzzle.cols, pdb_dir=budget.pdb_dir, progress=budget.progress)
-    return ida_tiles(puzzle, start, h, time_limit=budget.time_limit, node_limit=budget.node_limit, stop_at=L)
-
-
-def _cube_ida(puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
-    from exact.ida.solve import ida_cube
-
-    return ida_cube(
-        puzzle,
-        start,
-        pdb_dir=budget.pdb_dir,
-        time_limit=budget.time_limit,
-        node_limit=budget.node_limit,
-        progress=budget.progress,
-        stop_at=L,
-    )
-
-
-def _cpsat(puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
-    from exact.cpsat import solve_cpsat
-
-    return solve_cpsat(puzzle, start, L - 1, time_limit=budget.time_limit)
-
-
-METHODS: tuple[Method, ...] = (
-    Method("table-walk", lambda p: _is_cube(p, 2), _table_walk),
-    Method("ida*", _is_tiles, _tiles_ida),
-    Method("ida*-cube", lambda p: _is_cube(p, 3, "faces"), _cube_ida),
-    Method("cp-sat", lambda p: True, _cpsat),
-)
-
-
-def choose_method(puzzle: Puzzle, name: str = "auto") -> Method:
-    """The method named ``name``, or with ``"auto"`` the first of :data:`METHODS` that applies."""
-    for method in METHODS:
-        if (name == "auto" or method.name == name) and method.applies(puzzle):
-            return method
-    known = [m.name for m in METHODS if m.applies(puzzle)]
-    raise PuzzleoptError(f"method {name!r} does not apply to {puzzle.name}; use 'auto' or one of {', '.join(known)}")
-
-
-def given_rows(puzzle: Puzzle, start: np.ndarray, solution: str | Sequence[str] | Sequence[int]) -> list[int]:
-    """The given solution as move rows, checked to solve ``start``.
-
-    Raises:
-        PuzzleoptError: A move is unknown or illegal where it is played, or the moves end
-            elsewhere than the goal (the message quotes the solution and says where it ends).
-    """
-    table = puzzle.table
-    if isinstance(solution, str):
-        text = solution
-    else:
-        items = list(solution)
-        text = table.format(items) if all(isinstance(m, (int, np.integer)) for m in items) else " ".join(items)
-    rows = table.parse(text, start) if text.strip() else []
-    end = table.apply(np.asarray(start), rows) if rows else np.asarray(start)
-    if not puzzle.goal_spec().holds(end):
-        shown = text if len(text) <= 80 else text[:77] + "..."
+def read_solutions(path: str | Path, count: int) -> list[str | None]:
+    """One solution per line (``None`` for an empty line); ``count`` lines are needed."""
+    file = Path(path)
+    if not file.is_file():
+        raise PuzzleoptError(f"--solutions {str(path)!r}: no such file")
+    lines = file.read_text().splitlines()
+    if len(lines) < count:
         raise PuzzleoptError(
-            f"the solution {shown!r} ({len(rows)} moves) does not solve the start: it ends in "
-            f"{puzzle.format_state(end) if hasattr(puzzle, 'format_state') else end.tolist()}, not the goal; "
-            "check that it belongs to this start and uses this puzzle's notation"
+            f"--solutions {str(path)!r} has {len(lines)} lines for {count} instances; give one line per "
+            "instance, in the same order (an empty line where there is no solution)"
         )
-    return rows
+    return [ln.strip() or None for ln in lines[:count]]
 
 
-def verify_solution(
-    puzzle: Puzzle,
-    start: np.ndarray,
-    solution: str | Sequence[str] | Sequence[int],
-    *,
-    method: str = "auto",
-    budget: Budget | None = None,
-) -> SolveResult:
-    """Certify ``solution`` of ``start``: optimal, suboptimal (with a shorter one) or unknown.
-
-    Args:
-        puzzle: The puzzle.
-        start: The start state ``(P,)``.
-        solution: The solution to certify: notation, move names or move rows.
-        method: ``"auto"`` (see :data:`METHODS`) or a method's name.
-        budget: Time limit and table directory (default: no limit, the user cache).
-
-    Returns:
-        A :class:`SolveResult` whose moves are the best solution known (the given one unless a
-        shorter one was found) and whose ``extra`` holds the verdict (see the module docstring).
-
-    Raises:
-        PuzzleoptError: The solution does not solve ``start``, or ``method`` does not apply.
-    """
-    budget = budget or Budget()
-    start = np.asarray(start)
-    t0 = time.perf_counter()
-    rows = given_rows(puzzle, start, solution)
-    chosen = choose_method(puzzle, method)
-    L = len(rows)
-    exact = (
-        SolveResult.build(puzzle, start, [], Status.OPTIMAL, lower_bound=0, solver="none")
-        if L == 0
-        else chosen.search(puzzle, start, L, budget)
+def _parser():
+    p = cli.parser("python -m hybrid.verify", __doc__.splitlines()[0])
+    p.add_argument("--puzzle", required=True, help=f"registry name: {', '.join(registry.names())}")
+    p.add_argument("--instances", required=True, help="instance file (one state per line, or a TSV)")
+    p.add_argument("--solutions", help="learned solutions, one line per instance (default: run BWAS)")
+    p.add_argument("--first", type=int, help="only the first N instances")
+    p.add_argument(
+        "--method", default="auto", help=f"auto or one of {', '.join(m.name for m in METHODS)} (default auto)"
     )
-    moves, bound = rows, exact.lower_bound or 0
-    if exact.status.has_solution and exact.length < L:
-        verdict = "suboptimal"
-        moves = puzzle.table.parse(" ".join(exact.moves), start)
-    elif exact.status.has_solution or bound >= L:
-        verdict, bound = "optimal", L
+    p.add_argument("--time-limit", type=float, help="seconds to certify each instance (default: none)")
+    p.add_argument("--node-limit", type=int, help="IDA* nodes to certify each instance (default: none)")
+    p.add_argument("--pdb-dir", type=Path, help="pattern databases and distance tables (default: the user cache)")
+    p.add_argument("--out", type=Path, help="folder for certificates.jsonl, summary.md and gaps.png")
+    p.add_argument("--model", type=Path, help="BWAS: a model.safetensors (default: the shipped model)")
+    p.add_argument("--weight", type=float, help="BWAS: lambda in f = lambda*g + h")
+    p.add_argument("--batch", type=int, help="BWAS: nodes expanded per iteration")
+    p.add_argument("--max-nodes", type=int, help="BWAS: expanded nodes per instance before giving up")
+    p.add_argument("--bwas-time-limit", type=float, help="BWAS: seconds per instance")
+    p.add_argument("--device", default="cpu", help="BWAS: cpu or cuda")
+    p.add_argument("--no-progress", action="store_true")
+    return p
+
+
+def _learned_solver(args):
+    """A function ``start -> (moves or None, seconds)`` running BWAS as the options ask."""
+    try:
+        from learned.bwas import DEFAULT_BATCH, DEFAULT_WEIGHT, bwas
+        from learned.solve import heuristic_from_args
+    except ImportError as exc:
+        raise PuzzleoptError(
+            f"running BWAS needs the learned extra ({exc}); install puzzleopt[learned] or give --solutions"
+        ) from None
+    _, heuristic = heuristic_from_args(args)
+    weight = DEFAULT_WEIGHT if args.weight is None else args.weight
+    batch = DEFAULT_BATCH if args.batch is None else args.batch
+
+    def solve(start):
+        res = bwas(
+            registry.get(args.puzzle),
+            start,
+            heuristic,
+            weight=weight,
+            batch=batch,
+            max_nodes=args.max_nodes,
+            time_limit=args.bwas_time_limit,
+        )
+        return (list(res.moves) if res.status.has_solution else None), res.seconds
+
+    return solve
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    puzzle = registry.get(args.puzzle)
+    items = read_instances(args.instances)[: args.first]
+    starts = [puzzle.parse_state(x.text) for x in items]  # bad input fails before any search
+    choose_method(puzzle, args.method)
+    budget = Budget(args.time_limit, args.node_limit, args.pdb_dir, progress=not args.no_progress)
+    if args.solutions is not None:
+        given = read_solutions(args.solutions, len(items))
+
+        def learned(i, _start):
+            return given[i], None
     else:
-        verdict = "unknown"
-    best = len(moves)
-    bound = min(bound, best)
-    extra = {
-        "verdict": verdict,
-        "method": chosen.name,
-        "given_length": L,
-        "gap": L - best if verdict == "suboptimal" else (0 if verdict == "optimal" else None),
-        "gap_exact": verdict == "optimal" or (verdict == "suboptimal" and exact.status is Status.OPTIMAL),
-        "exact": exact.to_dict(),
-    }
-    return SolveResult.build(
-        puzzle,
-        start,
-        moves,
-        Status.OPTIMAL if bound == best else Status.FEASIBLE,
-        lower_bound=bound,
-        nodes=exact.nodes,
-        seconds=time.perf_counter() - t0,
-        solver=f"verify:{chosen.name}",
-        solver_version=exact.solver_version,
-        settings={"method": chosen.name, "time_limit": budget.time_limit, "node_limit": budget.node_limit},
-        extra=extra,
+        solve = _learned_solver(args)
+
+        def learned(_i, start):
+            return solve(start)
+
+    certs: list[Certificate] = []
+    command = "python -m hybrid.verify " + " ".join(sys.argv[1:] if argv is None else argv)
+    try:
+        for i, (item, start) in enumerate(
+            tqdm(list(zip(items, starts)), disable=args.no_progress, desc="certify", unit="instance")
+        ):
+            moves, learned_seconds = learned(i, start)
+            certs.append(_certify(puzzle, item, start, moves, learned_seconds, args.method, budget))
+    finally:  # also on Ctrl-C: the instances done are written, each file atomically
+        if args.out is not None and certs:
+            write_report(certs, args.out, f"Certified solutions of {args.instances} ({args.puzzle})", command)
+    summary = summarise(certs)
+    print(json.dumps(summary) if args.json else markdown(summary))
+    for why in summary["contradictions"]:
+        print(f"contradiction: {why}", file=sys.stderr)
+    return EXIT_CONTRADICTION if summary["contradictions"] else cli.EXIT_OK
+
+
+def _certify(puzzle, item, start, moves, learned_seconds, method: str, budget: Budget) -> Certificate:
+    if moves is None:
+        return Certificate(item.id, NO_SOLUTION, None, None, None, None, False, None, item.optimal, learned_seconds,
+                           0.0, None)
+    t0 = time.perf_counter()
+    try:
+        r = verify_solution(puzzle, start, moves, method=method, budget=budget)
+    except PuzzleoptError as exc:
+        raise PuzzleoptError(f"instance {item.id}: {exc}") from None
+    x = r.extra
+    return Certificate(
+        item.id,
+        x["verdict"],
+        x["given_length"],
+        r.length,
+        r.lower_bound,
+        x["gap"],
+        x["gap_exact"],
+        x["method"],
+        item.optimal,
+        learned_seconds,
+        time.perf_counter() - t0,
+        r.to_dict(),
     )
 
 
-__all__ = ["METHODS", "VERDICTS", "Budget", "Method", "choose_method", "given_rows", "verify_solution"]
+if __name__ == "__main__":
+    sys.exit(cli.run(main))

@@ -11,7 +11,6 @@ Exit codes: 0 done, 2 bad input.
 
 from __future__ import annotations
 
-import io
 import json
 import statistics
 import sys
@@ -19,11 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 from tqdm import tqdm
 
 from exact import cli
 from exact.atomic import write_chunks
+from exact.plots import histogram_png
 from exact.puzzle import Puzzle
 from exact.result import SolveResult
 from instances.files import Instance, read_instances
@@ -103,27 +102,14 @@ def evaluate(
 
 def write_report(ev: Evaluation, out: Path, title: str, command: str) -> None:
     """``results.jsonl``, ``summary.md`` and ``lengths.png`` in ``out``, each written atomically."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     out.mkdir(parents=True, exist_ok=True)
     write_chunks(out / "results.jsonl", ["".join(r.to_json() + "\n" for r in ev.results).encode()])
     md = f"# {title}\n\nCommand: `{command}`\n\n{ev.markdown()}\n"
     write_chunks(out / "summary.md", [md.encode()])
     known = [r.length - o for r, o in ev.solved if o is not None]
     values = known or [r.length for r, _ in ev.solved]
-    fig, ax = plt.subplots(figsize=(6, 4))
-    if values:
-        ax.hist(values, bins=np.arange(min(values), max(values) + 2) - 0.5)
-    ax.set_xlabel("length - optimal length" if known else "solution length")
-    ax.set_ylabel("instances")
-    ax.set_title(title)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    plt.close(fig)
-    write_chunks(out / "lengths.png", [buf.getvalue()])
+    xlabel = "length - optimal length" if known else "solution length"
+    write_chunks(out / "lengths.png", [histogram_png(values, xlabel, title)])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

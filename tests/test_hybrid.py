@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -14,7 +16,7 @@ from exact.pdb import tile_heuristic
 from exact.puzzles.cube import rotations, scramble
 from exact.puzzles.tiles import TilesSpace
 from exact.result import Status
-from hybrid.verify import Budget, choose_method, verify_solution
+from hybrid.certify import Budget, choose_method, verify_solution
 
 
 def _walk(p, rng: np.random.Generator, k: int) -> tuple[np.ndarray, list[int]]:
@@ -126,3 +128,69 @@ def test_a_budget_ends_as_unknown_with_a_bound(eight) -> None:
     assert r.extra["verdict"] == "unknown" and r.extra["gap"] is None and not r.extra["gap_exact"]
     assert r.status is Status.FEASIBLE and r.length == len(given)
     assert r.lower_bound <= int(dist[space.rank(start[None])[0]]) < len(given)
+
+
+def test_cli_certifies_a_file(tmp_path, eight, capsys) -> None:
+    from exact.cli import EXIT_BAD_INPUT, run
+    from hybrid.verify import EXIT_CONTRADICTION, main
+
+    p, space, dist = eight
+    rng = np.random.default_rng(5)
+    starts, lines, truth = [], [], []
+    for k in range(4):
+        start, undo = _walk(p, rng, 10 + 5 * k)
+        d = int(dist[space.rank(start[None])[0]])
+        best = ida_tiles(p, start, tile_heuristic("manhattan-lc", 3, 3))
+        rows = p.table.parse(" ".join(best.moves), start)
+        given = [rows, _padded(p, start, rows, 0), undo, None][k]
+        starts.append(p.format_state(start))
+        lines.append("" if given is None else p.table.format(given))
+        truth.append(d)
+    inst = tmp_path / "boards.tsv"
+    rows_tsv = "".join(f"b{i}\t{s}\t{d}\n" for i, (s, d) in enumerate(zip(starts, truth)))
+    inst.write_text("id\tstate\toptimal_length\n" + rows_tsv)
+    sols = tmp_path / "solutions.txt"
+    sols.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "report"
+    code = main(["--puzzle", "tiles8", "--instances", str(inst), "--solutions", str(sols), "--out", str(out), "--json",
+                 "--no-progress"])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0 and summary["instances"] == 4 and summary["contradictions"] == []
+    assert summary["optimal_share"] == 0.25 + 0.25 * (len(lines[2].split()) == truth[2])
+    assert summary["no_solution_share"] == 0.25 and summary["suboptimal_share"] > 0
+    certs = [json.loads(ln) for ln in (out / "certificates.jsonl").read_text().splitlines()]
+    assert [c["verdict"] for c in certs][:2] == ["optimal", "suboptimal"] and certs[1]["gap"] == 2
+    assert all(c["best_length"] == d for c, d in zip(certs[:3], truth))
+    assert (out / "gaps.png").stat().st_size > 0 and "Command:" in (out / "summary.md").read_text()
+    # a file whose optimal length is wrong: the certificate contradicts it, loudly
+    inst.write_text("id\tstate\toptimal_length\n" + f"b0\t{starts[0]}\t{truth[0] + 2}\n")
+    assert main(["--puzzle", "tiles8", "--instances", str(inst), "--solutions", str(sols), "--no-progress"]) == (
+        EXIT_CONTRADICTION
+    )
+    assert "contradiction" in capsys.readouterr().err
+    # too few solutions, and a solution that does not solve its board: one line, exit 2
+    argv = ["--puzzle", "tiles8", "--instances", str(inst), "--solutions", str(sols), "--no-progress"]
+    sols.write_text("")
+    assert run(main, argv) == EXIT_BAD_INPUT
+    assert "has 0 lines for 1 instances" in capsys.readouterr().err
+    sols.write_text(lines[1].split(" ", 1)[1] + "\n")
+    assert run(main, argv) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "instance b0" in err
+
+
+def test_cli_runs_bwas_with_the_shipped_network(tmp_path, eight, capsys) -> None:
+    pytest.importorskip("torch")
+    from hybrid.verify import main
+
+    p, space, dist = eight
+    rng = np.random.default_rng(6)
+    starts = [_walk(p, rng, 30)[0] for _ in range(3)]
+    inst = tmp_path / "boards.txt"
+    inst.write_text("".join(p.format_state(s) + "\n" for s in starts))
+    out = tmp_path / "report"
+    assert main(["--puzzle", "tiles8", "--instances", str(inst), "--out", str(out), "--no-progress"]) == 0
+    certs = [json.loads(ln) for ln in (out / "certificates.jsonl").read_text().splitlines()]
+    for c, s in zip(certs, starts):
+        assert c["learned_seconds"] is not None and c["verdict"] in ("optimal", "suboptimal")
+        assert c["best_length"] == int(dist[space.rank(s[None])[0]])

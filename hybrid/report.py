@@ -1,0 +1,133 @@
+"""Certificates of a set of instances: what they add up to, and the files that record them.
+
+One certificate per instance (:class:`Certificate`); :func:`summarise` gives the shares of each
+verdict, the mean gap and the times, and checks every certificate against the optimal length the
+instance file knows (a contradiction is a bug, reported loudly); :func:`write_report` writes
+``certificates.jsonl``, ``summary.md`` and ``gaps.png`` atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from exact.atomic import write_chunks
+from exact.plots import histogram_png
+
+NO_SOLUTION = "no_solution"  # the learned solver found none, so there is nothing to certify
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """What is known about one instance's learned solution.
+
+    Attributes:
+        id: The instance's id in its file.
+        verdict: ``optimal``, ``suboptimal``, ``unknown`` or ``no_solution``.
+        given_length: Length of the learned solution (``None`` without one).
+        best_length: Length of the best solution known (shorter than the given one when suboptimal).
+        lower_bound: Proven lower bound on the optimal length.
+        gap: ``given_length - best_length`` where decided (exact when ``gap_exact``).
+        gap_exact: Whether the best solution known is proven optimal.
+        method: The exact method that certified it.
+        known_optimal: The optimal length the instance file gives, if any.
+        learned_seconds: Seconds the learned solver took (``None`` for given solutions).
+        certify_seconds: Seconds the certification took.
+        result: The certification's :class:`~exact.result.SolveResult` as a dict.
+    """
+
+    id: str
+    verdict: str
+    given_length: int | None
+    best_length: int | None
+    lower_bound: int | None
+    gap: int | None
+    gap_exact: bool
+    method: str | None
+    known_optimal: int | None
+    learned_seconds: float | None
+    certify_seconds: float
+    result: Mapping[str, Any] | None
+
+    def contradiction(self) -> str | None:
+        """Why this certificate contradicts the file's optimal length, or ``None`` if it does not."""
+        k = self.known_optimal
+        if k is None or self.verdict == NO_SOLUTION:
+            return None
+        if self.lower_bound is not None and self.lower_bound > k:
+            return f"instance {self.id}: proven lower bound {self.lower_bound} exceeds the known optimum {k}"
+        if self.best_length is not None and self.best_length < k:
+            return f"instance {self.id}: a {self.best_length}-move solution beats the known optimum {k}"
+        if self.gap_exact and self.best_length != k:
+            return f"instance {self.id}: proven optimum {self.best_length}, the file says {k}"
+        return None
+
+
+def summarise(certs: Sequence[Certificate]) -> dict[str, Any]:
+    """Shares of each verdict, mean gap over the decided ones, times and contradictions."""
+    n = len(certs)
+
+    def share(verdict: str) -> float:
+        return sum(c.verdict == verdict for c in certs) / n if n else 0.0
+
+    gaps = [c.gap for c in certs if c.gap is not None and c.gap_exact]
+    secs = [c.certify_seconds for c in certs]
+    learned = [c.learned_seconds for c in certs if c.learned_seconds is not None]
+    return {
+        "instances": n,
+        "optimal_share": share("optimal"),
+        "suboptimal_share": share("suboptimal"),
+        "unknown_share": share("unknown"),
+        "no_solution_share": share(NO_SOLUTION),
+        "mean_gap": statistics.mean(gaps) if gaps else None,
+        "decided": len(gaps),
+        "mean_certify_seconds": statistics.mean(secs) if secs else None,
+        "total_certify_seconds": sum(secs),
+        "total_learned_seconds": sum(learned) if learned else None,
+        "methods": sorted({c.method for c in certs if c.method}),
+        "contradictions": [why for c in certs if (why := c.contradiction())],
+    }
+
+
+def markdown(summary: Mapping[str, Any]) -> str:
+    """The summary as a one-row Markdown table."""
+
+    def pct(x: float) -> str:
+        return f"{100 * x:.1f}%"
+
+    gap = "-" if summary["mean_gap"] is None else f"{summary['mean_gap']:.2f} ({summary['decided']})"
+    mean = "-" if summary["mean_certify_seconds"] is None else f"{summary['mean_certify_seconds']:.3f}"
+    learned = "-" if summary["total_learned_seconds"] is None else f"{summary['total_learned_seconds']:.1f}"
+    return "\n".join(
+        [
+            "| instances | optimal | suboptimal | unknown | no learned solution | mean gap (decided) "
+            "| certify s (mean) | certify s (total) | learned s (total) | methods |",
+            "|---|---|---|---|---|---|---|---|---|---|",
+            f"| {summary['instances']} | {pct(summary['optimal_share'])} | {pct(summary['suboptimal_share'])} | "
+            f"{pct(summary['unknown_share'])} | {pct(summary['no_solution_share'])} | {gap} | {mean} | "
+            f"{summary['total_certify_seconds']:.1f} | {learned} | {', '.join(summary['methods']) or '-'} |",
+        ]
+    )
+
+
+def write_report(certs: Sequence[Certificate], out: Path, title: str, command: str) -> None:
+    """``certificates.jsonl``, ``summary.md`` and ``gaps.png`` (a histogram of exact gaps) in ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    lines = "".join(json.dumps(asdict(c), default=str) + "\n" for c in certs)
+    write_chunks(out / "certificates.jsonl", [lines.encode()])
+    summary = summarise(certs)
+    md = f"# {title}\n\nCommand: `{command}`\n\n{markdown(summary)}\n"
+    if summary["contradictions"]:
+        md += "\n**Contradictions with the file's optimal lengths:**\n\n" + "\n".join(
+            f"- {why}" for why in summary["contradictions"]
+        )
+    write_chunks(out / "summary.md", [md.encode()])
+    gaps = [c.gap for c in certs if c.gap is not None and c.gap_exact]
+    write_chunks(out / "gaps.png", [histogram_png(gaps, "learned length - optimal length", title)])
+
+
+__all__ = ["NO_SOLUTION", "Certificate", "markdown", "summarise", "write_report"]
