@@ -23,7 +23,12 @@ from exact.timeindexed import check_horizon
 def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     p = cli.parser(prog, description)
     p.add_argument("--size", type=int, required=True, help="cube size N (2 or more)")
-    p.add_argument("--turns", required=True, help="horizon T: the most moves allowed")
+    p.add_argument(
+        "--turns",
+        required=True,
+        help="horizon T: the most moves allowed; 'auto': T = the length of a BWAS solution with a learned "
+        "network, which is also the incumbent (needs the learned extra, torch)",
+    )
     src = p.add_mutually_exclusive_group()
     src.add_argument("--scramble", help='start from the solved cube scrambled by these moves, e.g. "R U F\'"')
     src.add_argument("--facelets", help="start from this facelet string (kociemba format, faces URFDLB)")
@@ -41,6 +46,8 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     p.add_argument("--hint", help="a known solution: the incumbent; the solver looks only for shorter ones")
     p.add_argument("--verbose", action="store_true", help="show the solver log")
     p.add_argument("--color", action="store_true", help="draw the net with ANSI colours")
+    p.add_argument("--model", help="--turns auto: a model.safetensors (default: the shipped model of this cube)")
+    p.add_argument("--bwas-time-limit", type=float, help="--turns auto: seconds for BWAS (default: none)")
     if mip:
         from exact.mip.build import FORMULATIONS
 
@@ -57,11 +64,10 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     return p
 
 
-def horizon(text: str) -> int:
+def horizon(text: str) -> int | None:
+    """The horizon ``--turns`` asks for; ``None`` for ``auto``."""
     if text == "auto":
-        raise PuzzleoptError(
-            "--turns auto needs a learned solver (the hybrid layer), which is not installed yet; give a number"
-        )
+        return None
     try:
         return int(text)
     except ValueError:
@@ -73,7 +79,8 @@ def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveR
 
     def main(argv: Sequence[str] | None = None) -> int:
         args = parser(prog, description, mip).parse_args(argv)
-        T = check_horizon(horizon(args.turns))
+        T = horizon(args.turns)
+        T = None if T is None else check_horizon(T)
         puzzle = registry.get(f"cube{args.size}", moves=args.moves, metric=args.metric) if 2 <= args.size <= 7 else None
         if puzzle is None:
             from exact.puzzles.cube import CubePuzzle
@@ -91,6 +98,8 @@ def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveR
             text = table.format(table.parse(args.scramble))
             start = table.apply(puzzle.goal, text)
         else:
+            if T is None and args.scramble_length is None:
+                raise PuzzleoptError("--turns auto needs a start: give --scramble, --facelets or --scramble-length")
             length = T if args.scramble_length is None else args.scramble_length
             start, text = scramble(args.size, length, np.random.default_rng(args.seed), args.moves, args.metric)
         hint = None if args.hint is None else table.parse(args.hint)
@@ -99,7 +108,10 @@ def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveR
             kwargs.update(formulation_name=args.formulation, solver=args.solver, write_model=args.write_model)
         else:
             kwargs.update(strategy=args.strategy)
-        res = solve(puzzle, start, T, **kwargs)
+        if T is None:
+            res = _solve_auto(puzzle, start, solve, args, kwargs)
+        else:
+            res = solve(puzzle, start, T, **kwargs)
         facelets = to_facelets(start)
         if args.json:
             print(res.to_json(scramble=text, start_facelets=facelets, moves_set=args.moves, metric=args.metric))
@@ -108,6 +120,22 @@ def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveR
         return res.exit_code
 
     return main
+
+
+def _solve_auto(puzzle, start, solve, args, kwargs) -> SolveResult:
+    """``--turns auto``: the horizon and the incumbent from BWAS (:mod:`hybrid.horizon`)."""
+    if kwargs.get("hint") is not None:
+        raise PuzzleoptError("--turns auto finds its own incumbent; give --hint with a number of --turns instead")
+    try:
+        from hybrid.horizon import learned_heuristic, solve_with_learned_horizon
+
+        heuristic = learned_heuristic(puzzle, args.model)
+    except ImportError as exc:
+        raise PuzzleoptError(f"--turns auto needs the learned extra ({exc}); install puzzleopt[learned]") from None
+    kwargs = {k: v for k, v in kwargs.items() if k != "hint"}
+    return solve_with_learned_horizon(
+        puzzle, start, solve, heuristic, bwas_time_limit=args.bwas_time_limit, **kwargs
+    )
 
 
 def _report(res: SolveResult, puzzle, start, text, args) -> None:
@@ -123,6 +151,12 @@ def _report(res: SolveResult, puzzle, start, text, args) -> None:
         "unsolvable": "unsolvable (proven)",
         "limit": f"limit reached without a solution (lower bound {res.lower_bound})",
     }[res.status.value]
+    learned = res.extra.get("learned")
+    if learned:
+        print(
+            f"horizon from BWAS: {learned['length']} moves ({learned['status']}, {learned['seconds']:.2f} s), "
+            "given to the solver as its incumbent"
+        )
     if res.moves:
         print(f"solution ({res.length} moves): {' '.join(res.moves)}")
     print(f"status: {what}")

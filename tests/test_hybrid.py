@@ -194,3 +194,27 @@ def test_cli_runs_bwas_with_the_shipped_network(tmp_path, eight, capsys) -> None
     for c, s in zip(certs, starts):
         assert c["learned_seconds"] is not None and c["verdict"] in ("optimal", "suboptimal")
         assert c["best_length"] == int(dist[space.rank(s[None])[0]])
+
+
+def test_the_network_bounds_the_horizon(capsys) -> None:
+    pytest.importorskip("torch")
+    from exact.cli import EXIT_BAD_INPUT, run
+    from exact.cpsat import solve_cpsat
+    from exact.cpsat.__main__ import main as cpsat_main
+    from hybrid.horizon import learned_heuristic, solve_with_learned_horizon
+
+    p = registry.get("cube2")
+    h = learned_heuristic(p)
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        start, _ = scramble(2, 9, rng, "layers", "qtm")
+        d = shortest_distance(p.table, start, p.goal[rotations(2)], 14)
+        r = solve_with_learned_horizon(p, start, solve_cpsat, h)
+        learned = r.extra["learned"]
+        assert r.extra["horizon_from"] == "bwas" and r.settings["horizon"] == learned["length"] >= d
+        assert r.status is Status.OPTIMAL and r.length == d == r.lower_bound
+    code = cpsat_main(["--size", "2", "--turns", "auto", "--scramble", "R U F' L", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["status"] == "optimal" and out["extra"]["learned"]["length"] >= out["length"]
+    assert run(cpsat_main, ["--size", "2", "--turns", "auto", "--scramble", "R U", "--hint", "U' R'"]) == EXIT_BAD_INPUT
+    assert "--turns auto finds its own incumbent" in capsys.readouterr().err

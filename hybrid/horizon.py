@@ -1,0 +1,102 @@
+"""The network bounds the horizon: BWAS finds a solution of length ``L``, the exact model runs
+with ``T = L`` and that solution as its incumbent, and proves it optimal or finds a shorter one.
+
+``python -m exact.mip --turns auto`` and ``python -m exact.cpsat --turns auto`` call
+:func:`solve_with_learned_horizon` (imported only then: it needs torch, the ``learned`` extra).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from exact.puzzle import Puzzle
+from exact.result import SolveResult, Status
+
+
+def learned_heuristic(puzzle: Puzzle, model: str | Path | None = None, device: str = "cpu"):
+    """The network heuristic for ``puzzle``: the shipped model of its name, or ``model``."""
+    from exact.errors import PuzzleoptError
+    from learned.models import load
+    from learned.values import NetHeuristic
+    from learned.weights import load_model
+
+    net, card = (load(puzzle.name, device) if model is None else load_model(Path(model), device))
+    if net.config.inputs != puzzle.num_positions * puzzle.num_labels:
+        raise PuzzleoptError(
+            f"the model ({card.get('puzzle')!r}) takes {net.config.inputs} inputs; {puzzle.name} encodes to "
+            f"{puzzle.num_positions * puzzle.num_labels}: give a model trained on this puzzle"
+        )
+    return NetHeuristic(puzzle, net, device)
+
+
+def solve_with_learned_horizon(
+    puzzle: Puzzle,
+    start: np.ndarray,
+    solve: Callable[..., SolveResult],
+    heuristic: Callable[[np.ndarray], np.ndarray],
+    *,
+    weight: float | None = None,
+    batch: int | None = None,
+    max_nodes: int | None = None,
+    bwas_time_limit: float | None = None,
+    **solver_options,
+) -> SolveResult:
+    """Solve ``start`` exactly with the horizon and the incumbent from a learned solution.
+
+    Args:
+        puzzle: The puzzle.
+        start: The start state ``(P,)``.
+        solve: An exact solver ``solve(puzzle, start, T, hint=..., **solver_options)``
+            (:func:`exact.mip.solve_mip`, :func:`exact.cpsat.solve_cpsat`).
+        heuristic: The learned cost-to-go for BWAS (e.g. :func:`learned_heuristic`).
+        weight, batch, max_nodes, bwas_time_limit: BWAS settings (defaults: BWAS's own).
+        solver_options: Passed to ``solve`` (time limit, threads, formulation, ...).
+
+    Returns:
+        The exact solver's :class:`SolveResult` for ``T = L`` (``optimal``: the learned solution
+        or a shorter one, proven; ``feasible``: the learned solution with the bound proven
+        within the limit), with ``extra["learned"]`` (BWAS's length, nodes and seconds) and
+        ``extra["horizon_from"] = "bwas"``; ``limit`` without a solution if BWAS found none.
+    """
+    from learned.bwas import DEFAULT_BATCH, DEFAULT_WEIGHT, bwas
+
+    t0 = time.perf_counter()
+    learned = bwas(
+        puzzle,
+        np.asarray(start),
+        heuristic,
+        weight=DEFAULT_WEIGHT if weight is None else weight,
+        batch=DEFAULT_BATCH if batch is None else batch,
+        max_nodes=max_nodes,
+        time_limit=bwas_time_limit,
+    )
+    facts = {"length": learned.length, "nodes": learned.nodes, "seconds": learned.seconds}
+    facts["status"] = learned.status.value
+    if not learned.status.has_solution:
+        return SolveResult.build(
+            puzzle,
+            start,
+            [],
+            Status.LIMIT,
+            lower_bound=learned.lower_bound,
+            seconds=time.perf_counter() - t0,
+            solver="bwas",
+            solver_version=learned.solver_version,
+            settings={"horizon": "auto"},
+            extra={"learned": facts, "horizon_from": "bwas", "why": "BWAS found no solution to bound the horizon"},
+        )
+    hint = puzzle.table.parse(" ".join(learned.moves), np.asarray(start))
+    res = solve(puzzle, start, len(hint), hint=hint, **solver_options)
+    return dataclasses.replace(
+        res,
+        seconds=time.perf_counter() - t0,
+        extra={**res.extra, "learned": facts, "horizon_from": "bwas"},
+    )
+
+
+__all__ = ["learned_heuristic", "solve_with_learned_horizon"]
