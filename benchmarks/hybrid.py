@@ -1,0 +1,215 @@
+"""Benchmark of the hybrid layer: learned solutions certified by exact methods, and --turns auto.
+
+Writes docs/benchmarks/hybrid.md (or ``--out``). Usage:
+
+    python benchmarks/hybrid.py --sets deepcubea15,cube2:1000 --pdb-dir DIR
+    python benchmarks/hybrid.py --sets none --auto cube2:6,8,10 --out docs/benchmarks/hybrid_auto.md
+
+Sets (``--sets``): ``deepcubea15`` is DeepCubeA's 500 15-puzzle states with the file's optimal
+lengths (``deepcubea15:N``: the first N); ``cube2:N`` are N random 2x2 states (random walks of
+100 moves, seed 0, as ``benchmarks/learned.py`` draws them). For each state BWAS (the shipped
+network, lambda 0.6, N 100) finds a solution and ``hybrid.verify_solution`` certifies it with
+the method chosen for the puzzle; the page gives the shares of each verdict and, where the file
+knows the optimum, whether every ``optimal`` certificate agrees with it (it must).
+``cube3-walkK:N`` are N random walks of K quarter turns (seed 0) solved by BWAS with ``--model``
+(no 3x3 network is shipped) and certified twice: by IDA* with Korf's tables and by CP-SAT
+(``--time-limit`` seconds each).
+
+``--auto cube2:6,8,10`` (or ``cube3:...`` with ``--model``) compares, on scrambles of those
+lengths (3 seeds each), CP-SAT with the fixed horizon T = scramble length against
+``--turns auto`` (T = the BWAS length, its solution as the incumbent). Each timing is the median
+of ``--repeats`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.common import machine, markdown_table  # noqa: E402
+from exact import registry  # noqa: E402
+from exact.cpsat import solve_cpsat  # noqa: E402
+from exact.puzzles.cube import scramble  # noqa: E402
+from hybrid.certify import Budget, verify_solution  # noqa: E402
+from hybrid.horizon import learned_heuristic, solve_with_learned_horizon  # noqa: E402
+from instances.files import Instance, read_instances  # noqa: E402
+from learned.bwas import bwas  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data"
+WEIGHT, BATCH = 0.6, 100
+
+
+def instances(spec: str) -> tuple[str, list[Instance]]:
+    name, _, count = spec.partition(":")
+    if name == "deepcubea15":
+        items = read_instances(DATA / "tiles" / "deepcubea_puzzle15_500.tsv")
+        return "tiles15", items[: int(count)] if count else items
+    if name == "cube2":
+        p = registry.get("cube2")
+        states = p.random_walk(int(count or 1000), 100, np.random.default_rng(0))
+        return "cube2", [Instance(str(i), p.format_state(s)) for i, s in enumerate(states)]
+    if name.startswith("cube3-walk"):
+        p = registry.get("cube3")
+        states = p.random_walk(int(count or 10), int(name[len("cube3-walk"):]), np.random.default_rng(0))
+        return "cube3", [Instance(str(i), p.format_state(s)) for i, s in enumerate(states)]
+    raise SystemExit(f"unknown set {spec!r}: use deepcubea15[:N], cube2:N or cube3-walkK:N")
+
+
+# The methods each puzzle is certified with (the first is the one "auto" picks).
+METHODS_OF = {"tiles15": ["auto"], "cube2": ["auto"], "cube3": ["auto", "cp-sat"]}
+
+
+def certify_set(spec: str, budget: Budget, model: str | None) -> list[dict]:
+    puzzle_name, items = instances(spec)
+    p = registry.get(puzzle_name)
+    h = learned_heuristic(p, model if puzzle_name == "cube3" else None)
+    starts = [p.parse_state(item.text) for item in items]
+    learned = [bwas(p, s, h, weight=WEIGHT, batch=BATCH) for s in starts]
+    bwas_s = sum(x.seconds for x in learned)
+    out = []
+    for method in METHODS_OF[puzzle_name]:
+        verdicts, gaps, agree, known, cert_s, methods = [], [], 0, 0, [], set()
+        for item, start, sol in zip(items, starts, learned):
+            if not sol.status.has_solution:
+                verdicts.append("no_solution")
+                continue
+            t0 = time.perf_counter()
+            r = verify_solution(p, start, list(sol.moves), method=method, budget=budget)
+            cert_s.append(time.perf_counter() - t0)
+            x = r.extra
+            verdicts.append(x["verdict"])
+            methods.add(x["method"])
+            if x["gap_exact"]:
+                gaps.append(x["gap"])
+            if item.optimal is not None and x["gap_exact"]:
+                known += 1
+                agree += r.length == item.optimal
+        n = len(items)
+        out.append({
+            "set": spec,
+            "instances": n,
+            "shares": {v: verdicts.count(v) / n for v in ("optimal", "suboptimal", "unknown", "no_solution")},
+            "mean_gap": statistics.mean(gaps) if gaps else None,
+            "agreement": f"{agree}/{known}" if known else "-",
+            "bwas_s": bwas_s,
+            "certify_s": sum(cert_s),
+            "certify_median": statistics.median(cert_s) if cert_s else None,
+            "methods": ", ".join(sorted(methods)),
+        })
+    return out
+
+
+def auto_rows(spec: str, repeats: int, model: str | None) -> list[list[str]]:
+    name, _, lengths = spec.partition(":")
+    if name not in ("cube2", "cube3"):
+        raise SystemExit(f"--auto {spec!r}: use cube2:6,8,10 or cube3:6,8,10 (with --model)")
+    n = int(name[-1])
+    p = registry.get(name)
+    moves, metric = p.table.metadata["moves"], p.table.metadata["metric"]
+    h = learned_heuristic(p, model if n == 3 else None)
+    rows = []
+    for length in [int(x) for x in lengths.split(",")]:
+        for seed in range(3):
+            start, text = scramble(n, length, np.random.default_rng(seed), moves, metric)
+            fixed_t, auto_t = [], []
+            for _ in range(repeats):
+                fixed = solve_cpsat(p, start, length, threads=1)
+                fixed_t.append(fixed.seconds)
+                auto = solve_with_learned_horizon(p, start, solve_cpsat, h, weight=WEIGHT, batch=BATCH, threads=1)
+                auto_t.append(auto.seconds)
+            assert fixed.length == auto.length and fixed.status.value == auto.status.value == "optimal"
+            a, b = statistics.median(fixed_t), statistics.median(auto_t)
+            rows.append([
+                name,
+                str(length), str(seed), text, str(fixed.length), str(auto.extra["learned"]["length"]),
+                f"{a:.2f} s", f"{b:.2f} s (BWAS {auto.extra['learned']['seconds']:.2f} s)", f"{b / a:.2f}",
+            ])
+            print(rows[-1], flush=True)
+    return rows
+
+
+def _row(r: dict, med: dict) -> list[str]:
+    s = r["shares"]
+    return [
+        r["set"], str(r["instances"]), f"{100 * s['optimal']:.1f}%", f"{100 * s['suboptimal']:.1f}%",
+        f"{100 * s['unknown']:.1f}%", f"{100 * s['no_solution']:.1f}%",
+        "-" if r["mean_gap"] is None else f"{r['mean_gap']:.3f}", r["agreement"], f"{med['bwas_s']:.1f} s",
+        f"{med['certify_s']:.1f} s", "-" if r["certify_median"] is None else f"{r['certify_median']:.3f} s",
+        r["methods"],
+    ]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sets", default="deepcubea15,cube2:1000", help="comma-separated sets, or none")
+    ap.add_argument("--auto", help="e.g. cube2:6,8,10: --turns auto against a fixed T")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--model", help="the cube3 network (none is shipped), e.g. runs/cube3/model.safetensors")
+    ap.add_argument("--time-limit", type=float, help="seconds to certify each instance (default: none)")
+    ap.add_argument("--pdb-dir", help="pattern databases and distance tables (default: the user cache)")
+    ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "hybrid.md"))
+    args = ap.parse_args(argv)
+    budget = Budget(time_limit=args.time_limit, pdb_dir=args.pdb_dir)
+    t0 = time.perf_counter()
+    cert_rows = []
+    for spec in [] if args.sets == "none" else args.sets.split(","):
+        runs = [certify_set(spec, budget, args.model) for _ in range(args.repeats)]
+        for i, r in enumerate(runs[0]):
+            same = [run[i] for run in runs]
+            if args.time_limit is None:  # BWAS and the proofs are deterministic without a time limit
+                assert all(x["shares"] == r["shares"] for x in same)
+            med = {k: statistics.median(x[k] for x in same) for k in ("bwas_s", "certify_s")}
+            cert_rows.append(_row(r, med))
+            print(cert_rows[-1], flush=True)
+    auto = auto_rows(args.auto, args.repeats, args.model) if args.auto else []
+    cmd = "python benchmarks/hybrid.py" + (" " + " ".join(argv if argv is not None else sys.argv[1:]))
+    lines = [
+        "# Benchmark: certifying learned solutions, and the network's horizon",
+        "",
+        f"Command: `{cmd.strip()}`  ",
+        f"Machine: {machine()}  ",
+        f"Date: {date.today().isoformat()}; total {time.perf_counter() - t0:.0f} s; times are medians of "
+        f"{args.repeats} runs, one core",
+        "",
+    ]
+    if cert_rows:
+        lines += [
+            f"BWAS (the shipped network, lambda {WEIGHT}, N {BATCH}) solves each state; "
+            "`hybrid.verify_solution` certifies the solution. *agreement*: of the instances whose",
+            "optimum we proved and the file knows, how many lengths match (must be all).",
+            "",
+            *markdown_table(
+                ["set", "instances", "optimal", "suboptimal", "unknown", "no learned solution", "mean gap",
+                 "agreement", "BWAS (total)", "certify (total)", "certify (median)", "method"],
+                cert_rows,
+            ),
+            "",
+        ]
+    if auto:
+        lines += [
+            "CP-SAT with T = the scramble length, against `--turns auto` (BWAS's length as T and its solution",
+            "as the incumbent; the auto time includes BWAS). Both prove the same optimum.",
+            "",
+            *markdown_table(
+                ["cube", "scramble length", "seed", "scramble", "optimum", "BWAS length", "fixed T", "auto",
+                 "auto / fixed"],
+                auto,
+            ),
+            "",
+        ]
+    Path(args.out).write_text("\n".join(lines))
+    print("wrote", args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
