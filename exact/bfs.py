@@ -15,7 +15,7 @@ inverse permutations (with the guards mapped accordingly) and search from the go
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -336,3 +336,28 @@ def shortest_distance(table: MoveTable, start: np.ndarray, goals: np.ndarray, ma
         seen[side] |= keys
         frontier[side] = np.stack(fresh)
     return None
+
+
+def descend(table: MoveTable, start: np.ndarray, distance: Callable[[np.ndarray], np.ndarray]) -> list[int]:
+    """A shortest solution read off a complete distance table: at each step a move to a state one
+    closer, until the distance is 0.
+
+    Args:
+        table: The moves (guards are honoured).
+        start: ``(P,)``.
+        distance: ``(B, P) -> (B,)`` the exact distance of each state (e.g. a BFS table by rank).
+
+    Returns:
+        Move rows, as many as the start's distance.
+    """
+    state = np.asarray(start)
+    d = int(distance(state[None])[0])
+    rows: list[int] = []
+    while d > 0:
+        legal = np.flatnonzero(table.applicable(state))
+        children = state[table.perms[legal]]
+        values = distance(children).astype(np.int64)
+        k = int(np.flatnonzero(values == d - 1)[0])  # a complete table always has a next step
+        rows.append(int(legal[k]))
+        state, d = children[k], d - 1
+    return rows

@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 
+from exact.bfs import descend
 from exact.errors import PuzzleoptError
 from exact.pdb.store import TableSpec, load
 from exact.result import SolveResult, Status
@@ -55,15 +56,12 @@ def solve_cube2(puzzle, start: np.ndarray, *, pdb_dir=None, progress: bool = Tru
     problem = prepare(puzzle, np.asarray(start))
     state = np.asarray(problem.frame_start)
     reduced = problem.table
-    d0 = int(table.values(space.rank(state[None]))[0])
-    chosen: list[int] = []
-    d = d0
-    while d > 0:
-        children = np.stack([reduced.apply(state, [m]) for m in range(reduced.num_moves)])
-        values = table.values(space.rank(children)).astype(np.int64)
-        m = int(np.flatnonzero(values == d - 1)[0])  # a distance table always has a next step
-        chosen.append(m)
-        state, d = children[m], d - 1
+
+    def distance(states: np.ndarray) -> np.ndarray:
+        return table.values(space.rank(states))
+
+    d0 = int(distance(state[None])[0])
+    chosen = descend(reduced, state, distance)
     moves = problem.lift(puzzle.table, np.asarray(start), chosen)
     return SolveResult.build(
         puzzle,
