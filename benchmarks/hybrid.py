@@ -149,7 +149,7 @@ def auto_rows(spec: str, repeats: int, model: str | None, solver: str, limit: fl
                 name, solver,
                 str(length), str(seed), text, "-" if fixed.length is None else str(fixed.length),
                 str(auto.extra["learned"]["length"]), fixed_text,
-                f"{auto_text} (BWAS {auto.extra['learned']['seconds']:.2f} s)", f"{b / a:.2f}",
+                f"{auto_text} (BWAS {auto.extra['learned']['seconds']:.2f} s)", f"{b / a:.3g}",
             ])
             print(rows[-1], flush=True)
     return rows
@@ -203,7 +203,7 @@ def main(argv=None) -> int:
     ]
     if cert_rows:
         lines += [
-            f"BWAS (the shipped network, lambda {WEIGHT}, N {BATCH}) solves each state; "
+            f"BWAS (the shipped network, or `--model` for the 3x3; lambda {WEIGHT}, N {BATCH}) solves each state;",
             "`hybrid.verify_solution` certifies the solution. *agreement*: of the instances whose",
             "optimum we proved and the file knows, how many lengths match (must be all).",
             "",
