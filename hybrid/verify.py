@@ -49,6 +49,7 @@ def read_solutions(path: str | Path, count: int) -> list[str | None]:
 
 def _parser():
     p = cli.parser("python -m hybrid.verify", __doc__.splitlines()[0])
+    p.epilog = "exit codes: 0 done, 1 a certificate contradicts the file's optimal length, 2 bad input, 130 interrupted"
     p.add_argument("--puzzle", required=True, help=f"registry name: {', '.join(registry.names())}")
     p.add_argument("--instances", required=True, help="instance file (one state per line, or a TSV)")
     p.add_argument("--solutions", help="learned solutions, one line per instance (default: run BWAS)")
