@@ -42,9 +42,10 @@ from exact.cpsat import solve_cpsat  # noqa: E402
 from exact.mip import solve_mip  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
 from hybrid.certify import Budget, verify_solution  # noqa: E402
-from hybrid.horizon import learned_heuristic, solve_with_learned_horizon  # noqa: E402
+from hybrid.horizon import solve_with_learned_horizon  # noqa: E402
 from instances.files import Instance, read_instances  # noqa: E402
 from learned.bwas import bwas  # noqa: E402
+from learned.solve import load_heuristic  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 WEIGHT, BATCH = 0.6, 100
@@ -73,7 +74,7 @@ METHODS_OF = {"tiles15": ["auto"], "cube2": ["auto"], "cube3": ["auto", "cp-sat"
 def certify_set(spec: str, budget: Budget, model: str | None) -> list[dict]:
     puzzle_name, items = instances(spec)
     p = registry.get(puzzle_name)
-    h = learned_heuristic(p, model if puzzle_name == "cube3" else None)
+    h = load_heuristic(p, model if puzzle_name == "cube3" else None)
     starts = [p.parse_state(item.text) for item in items]
     learned = [bwas(p, s, h, weight=WEIGHT, batch=BATCH) for s in starts]
     bwas_s = sum(x.seconds for x in learned)
@@ -117,8 +118,9 @@ def _solver(name: str, time_limit: float | None):
     return functools.partial(solve_mip, formulation_name="pairs", threads=1, time_limit=time_limit)
 
 
-def _outcome(r) -> str:
-    return f"{r.seconds:.2f} s" + ("" if r.status.value == "optimal" else f" ({r.status.value}, bound {r.lower_bound})")
+def _outcome(r, seconds: float) -> str:
+    """The median time, and the status where it is not a proven optimum."""
+    return f"{seconds:.2f} s" + ("" if r.status.value == "optimal" else f" ({r.status.value}, bound {r.lower_bound})")
 
 
 def auto_rows(spec: str, repeats: int, model: str | None, solver: str, limit: float | None) -> list[list[str]]:
@@ -128,7 +130,7 @@ def auto_rows(spec: str, repeats: int, model: str | None, solver: str, limit: fl
     n = int(name[-1])
     p = registry.get(name)
     moves, metric = p.table.metadata["moves"], p.table.metadata["metric"]
-    h = learned_heuristic(p, model if n == 3 else None)
+    h = load_heuristic(p, model if n == 3 else None)
     rows = []
     for length in [int(x) for x in lengths.split(",")]:
         for seed in range(3):
@@ -143,8 +145,7 @@ def auto_rows(spec: str, repeats: int, model: str | None, solver: str, limit: fl
             both = fixed.status.value == auto.status.value == "optimal"
             assert not both or fixed.length == auto.length
             a, b = statistics.median(fixed_t), statistics.median(auto_t)
-            fixed_text = _outcome(fixed).replace(f"{fixed.seconds:.2f} s", f"{a:.2f} s", 1)
-            auto_text = _outcome(auto).replace(f"{auto.seconds:.2f} s", f"{b:.2f} s", 1)
+            fixed_text, auto_text = _outcome(fixed, a), _outcome(auto, b)
             rows.append([
                 name, solver,
                 str(length), str(seed), text, "-" if fixed.length is None else str(fixed.length),

@@ -65,13 +65,14 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
 
 
 def horizon(text: str) -> int | None:
-    """The horizon ``--turns`` asks for; ``None`` for ``auto``."""
+    """The horizon ``--turns`` asks for, checked; ``None`` for ``auto``."""
     if text == "auto":
         return None
     try:
-        return int(text)
+        T = int(text)
     except ValueError:
         raise PuzzleoptError(f"--turns {text!r} must be a whole number of moves") from None
+    return check_horizon(T)
 
 
 def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveResult]):
@@ -80,7 +81,6 @@ def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveR
     def main(argv: Sequence[str] | None = None) -> int:
         args = parser(prog, description, mip).parse_args(argv)
         T = horizon(args.turns)
-        T = None if T is None else check_horizon(T)
         puzzle = registry.get(f"cube{args.size}", moves=args.moves, metric=args.metric) if 2 <= args.size <= 7 else None
         if puzzle is None:
             from exact.puzzles.cube import CubePuzzle
@@ -127,9 +127,10 @@ def _solve_auto(puzzle, start, solve, args, kwargs) -> SolveResult:
     if kwargs.get("hint") is not None:
         raise PuzzleoptError("--turns auto finds its own incumbent; give --hint with a number of --turns instead")
     try:
-        from hybrid.horizon import learned_heuristic, solve_with_learned_horizon
+        from hybrid.horizon import solve_with_learned_horizon
+        from learned.solve import load_heuristic
 
-        heuristic = learned_heuristic(puzzle, args.model)
+        heuristic = load_heuristic(puzzle, args.model)
     except ImportError as exc:
         raise PuzzleoptError(f"--turns auto needs the learned extra ({exc}); install puzzleopt[learned]") from None
     kwargs = {k: v for k, v in kwargs.items() if k != "hint"}

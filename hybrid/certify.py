@@ -10,10 +10,10 @@ the first one that applies to the puzzle:
 * ``bfs-table``: the same for sliding-tile boards of at most :data:`TABLE_STATES` positions (the
   8-puzzle), by one BFS per process;
 * ``ida*``: IDA* on the sliding tiles (Manhattan distance with linear conflicts on boards of at
-  most 9 cells, additive pattern databases with the mirror lookup on the 15- and 24-puzzle) or on
-  the 3x3x3 with face turns (Korf's tables), stopped as soon as every threshold below ``L`` is
-  exhausted; the thresholds step by 2 where every move flips a parity, so only ``L - 2`` is
-  refuted;
+  most 9 cells, additive pattern databases with the mirror lookup on the 15- and 24-puzzle), and
+  ``ida*-cube`` on the 3x3x3 with face turns (Korf's tables), each stopped as soon as every
+  threshold below ``L`` is exhausted; the thresholds step by 2 where every move flips a parity,
+  so only ``L - 2`` is refuted;
 * ``cp-sat``: the CP-SAT model with the horizon ``T = L - 1`` (any puzzle with a move table).
 
 Every verdict is returned as the project's :class:`~exact.result.SolveResult` (its moves are the
@@ -36,8 +36,6 @@ import numpy as np
 from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
-
-VERDICTS = ("optimal", "suboptimal", "unknown")
 
 # The tile heuristic IDA* uses per board size (cells); larger boards than listed are not
 # certified by IDA* (their tables do not exist), smaller ones use Manhattan with linear conflicts.
@@ -215,7 +213,7 @@ def given_rows(puzzle: Puzzle, start: np.ndarray, solution: str | Sequence[str] 
         shown = text if len(text) <= 80 else text[:77] + "..."
         raise PuzzleoptError(
             f"the solution {shown!r} ({len(rows)} moves) does not solve the start: it ends in "
-            f"{puzzle.format_state(end) if hasattr(puzzle, 'format_state') else end.tolist()}, not the goal; "
+            f"{puzzle.format_state(end)}, not the goal; "
             "check that it belongs to this start and uses this puzzle's notation"
         )
     return rows
@@ -289,4 +287,4 @@ def verify_solution(
     )
 
 
-__all__ = ["METHODS", "VERDICTS", "Budget", "Method", "choose_method", "given_rows", "verify_solution"]
+__all__ = ["METHODS", "Budget", "Method", "choose_method", "given_rows", "verify_solution"]

@@ -10,28 +10,11 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
-
-
-def learned_heuristic(puzzle: Puzzle, model: str | Path | None = None, device: str = "cpu"):
-    """The network heuristic for ``puzzle``: the shipped model of its name, or ``model``."""
-    from exact.errors import PuzzleoptError
-    from learned.models import load
-    from learned.values import NetHeuristic
-    from learned.weights import load_model
-
-    net, card = (load(puzzle.name, device) if model is None else load_model(Path(model), device))
-    if net.config.inputs != puzzle.num_positions * puzzle.num_labels:
-        raise PuzzleoptError(
-            f"the model ({card.get('puzzle')!r}) takes {net.config.inputs} inputs; {puzzle.name} encodes to "
-            f"{puzzle.num_positions * puzzle.num_labels}: give a model trained on this puzzle"
-        )
-    return NetHeuristic(puzzle, net, device)
 
 
 def solve_with_learned_horizon(
@@ -53,7 +36,7 @@ def solve_with_learned_horizon(
         start: The start state ``(P,)``.
         solve: An exact solver ``solve(puzzle, start, T, hint=..., **solver_options)``
             (:func:`exact.mip.solve_mip`, :func:`exact.cpsat.solve_cpsat`).
-        heuristic: The learned cost-to-go for BWAS (e.g. :func:`learned_heuristic`).
+        heuristic: The learned cost-to-go for BWAS (e.g. :func:`learned.solve.load_heuristic`).
         weight, batch, max_nodes, bwas_time_limit: BWAS settings (defaults: BWAS's own).
         solver_options: Passed to ``solve`` (time limit, threads, formulation, ...).
 
@@ -99,4 +82,4 @@ def solve_with_learned_horizon(
     )
 
 
-__all__ = ["learned_heuristic", "solve_with_learned_horizon"]
+__all__ = ["solve_with_learned_horizon"]

@@ -71,22 +71,22 @@ def _parser():
     return p
 
 
-def _learned_solver(args):
+def _learned_solver(puzzle, args):
     """A function ``start -> (moves or None, seconds)`` running BWAS as the options ask."""
     try:
         from learned.bwas import DEFAULT_BATCH, DEFAULT_WEIGHT, bwas
-        from learned.solve import heuristic_from_args
+        from learned.solve import load_heuristic
     except ImportError as exc:
         raise PuzzleoptError(
             f"running BWAS needs the learned extra ({exc}); install puzzleopt[learned] or give --solutions"
         ) from None
-    _, heuristic = heuristic_from_args(args)
+    heuristic = load_heuristic(puzzle, args.model, args.device)
     weight = DEFAULT_WEIGHT if args.weight is None else args.weight
     batch = DEFAULT_BATCH if args.batch is None else args.batch
 
     def solve(start):
         res = bwas(
-            registry.get(args.puzzle),
+            puzzle,
             start,
             heuristic,
             weight=weight,
@@ -112,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         def learned(i, _start):
             return given[i], None
     else:
-        solve = _learned_solver(args)
+        solve = _learned_solver(puzzle, args)
 
         def learned(_i, start):
             return solve(start)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from exact import cli, registry
 from exact.errors import PuzzleoptError
+from exact.puzzle import Puzzle
 from learned.bwas import DEFAULT_BATCH, DEFAULT_WEIGHT, bwas
 from learned.models import load
 from learned.values import NetHeuristic
@@ -46,18 +47,28 @@ def search_settings(args) -> dict:
     return {"weight": args.weight, "batch": args.batch, "max_nodes": args.max_nodes, "time_limit": args.time_limit}
 
 
+def load_heuristic(puzzle: Puzzle, model: str | Path | None = None, device: str = "cpu") -> NetHeuristic:
+    """The network heuristic for ``puzzle``: the shipped model of its name, or ``model``.
+
+    Raises:
+        PuzzleoptError: No model is shipped for the puzzle, or ``model`` was trained on another
+            puzzle or takes inputs of another size.
+    """
+    if model is not None:
+        net, card = load_model(Path(model), device)
+        if card.get("puzzle") not in (None, puzzle.name):
+            raise PuzzleoptError(f"--model {model} was trained on {card.get('puzzle')!r}, not {puzzle.name!r}")
+    else:
+        net, card = load(puzzle.name, device)
+    if net.config.inputs != puzzle.num_positions * puzzle.num_labels:
+        raise PuzzleoptError(f"the model takes {net.config.inputs} inputs; {puzzle.name} encodes to a different size")
+    return NetHeuristic(puzzle, net, device)
+
+
 def heuristic_from_args(args) -> tuple:
     """The puzzle and the network heuristic the options ask for."""
     puzzle = registry.get(args.puzzle)
-    if args.model is not None:
-        net, card = load_model(args.model, args.device)
-        if card.get("puzzle") not in (None, args.puzzle):
-            raise PuzzleoptError(f"--model {args.model} was trained on {card.get('puzzle')!r}, not {args.puzzle!r}")
-    else:
-        net, card = load(args.puzzle, args.device)
-    if net.config.inputs != puzzle.num_positions * puzzle.num_labels:
-        raise PuzzleoptError(f"the model takes {net.config.inputs} inputs; {args.puzzle} encodes to a different size")
-    return puzzle, NetHeuristic(puzzle, net, args.device)
+    return puzzle, load_heuristic(puzzle, args.model, args.device)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

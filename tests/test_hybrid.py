@@ -202,10 +202,11 @@ def test_the_network_bounds_the_horizon(capsys) -> None:
     from exact.cli import EXIT_BAD_INPUT, run
     from exact.cpsat import solve_cpsat
     from exact.cpsat.__main__ import main as cpsat_main
-    from hybrid.horizon import learned_heuristic, solve_with_learned_horizon
+    from hybrid.horizon import solve_with_learned_horizon
+    from learned.solve import load_heuristic
 
     p = registry.get("cube2")
-    h = learned_heuristic(p)
+    h = load_heuristic(p)
     rng = np.random.default_rng(7)
     for _ in range(3):
         start, _ = scramble(2, 9, rng, "layers", "qtm")

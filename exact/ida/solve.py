@@ -167,8 +167,12 @@ def ida_cube(
         raise PuzzleoptError("the start's centres are not home: turn the whole cube first (face moves never move them)")
     metric = meta.get("metric", "htm")
     names = "korf" if patterns is None else "+".join(p.name for p in patterns)
-    settings = {"heuristic": f"{names}-{metric}", "time_limit": time_limit, "node_limit": node_limit}
-    settings["stop_at"] = stop_at
+    settings = {
+        "heuristic": f"{names}-{metric}",
+        "time_limit": time_limit,
+        "node_limit": node_limit,
+        "stop_at": stop_at,
+    }
     t0 = time.perf_counter()
     if bool(puzzle.is_goal(start[None])[0]):
         return _result(puzzle, start, [], Status.OPTIMAL, 0, 0, t0, settings, {})
