@@ -220,3 +220,32 @@ def test_the_network_bounds_the_horizon(capsys) -> None:
     assert code == 0 and out["status"] == "optimal" and out["extra"]["learned"]["length"] >= out["length"]
     assert run(cpsat_main, ["--size", "2", "--turns", "auto", "--scramble", "R U", "--hint", "U' R'"]) == EXIT_BAD_INPUT
     assert "--turns auto finds its own incumbent" in capsys.readouterr().err
+
+
+def test_ctrl_c_keeps_the_instances_done(tmp_path, eight, monkeypatch) -> None:
+    import hybrid.verify as cli_module
+    from exact.cli import run
+
+    p, _, _ = eight
+    rng = np.random.default_rng(8)
+    walks = [_walk(p, rng, 12) for _ in range(3)]
+    inst = tmp_path / "boards.txt"
+    inst.write_text("".join(p.format_state(s) + "\n" for s, _ in walks))
+    sols = tmp_path / "solutions.txt"
+    sols.write_text("".join(p.table.format(u) + "\n" for _, u in walks))
+    real, calls = cli_module.verify_solution, []
+
+    def interrupted_on_the_second(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cli_module, "verify_solution", interrupted_on_the_second)
+    out = tmp_path / "report"
+    argv = ["--puzzle", "tiles8", "--instances", str(inst), "--solutions", str(sols), "--out", str(out)]
+    argv.append("--no-progress")
+    assert run(cli_module.main, argv) == 130
+    certs = [json.loads(ln) for ln in (out / "certificates.jsonl").read_text().splitlines()]
+    assert [c["id"] for c in certs] == ["1"] and (out / "summary.md").exists() and (out / "gaps.png").exists()
+    assert not [f for f in out.iterdir() if f.name.startswith(".")]  # no temporary files left
