@@ -11,11 +11,11 @@ lengths (``deepcubea15:N``: the first N); ``cube2:N`` are N random 2x2 states (r
 network, lambda 0.6, N 100) finds a solution and ``hybrid.verify_solution`` certifies it with
 the method chosen for the puzzle; the page gives the shares of each verdict and, where the file
 knows the optimum, whether every ``optimal`` certificate agrees with it (it must).
-``cube3-walkK:N`` are N random walks of K quarter turns (seed 0) solved by BWAS with ``--model``
-(no 3x3 network is shipped) and certified twice: by IDA* with Korf's tables and by CP-SAT
+``cube3-walkK:N`` are N random walks of K quarter turns (seed 0) solved by BWAS (the shipped 3x3
+network, or ``--model``) and certified twice: by IDA* with Korf's tables and by CP-SAT
 (``--time-limit`` seconds each).
 
-``--auto cube2:6,8,10`` (or ``cube3:...`` with ``--model``) compares, on scrambles of those
+``--auto cube2:6,8,10`` (or ``cube3:...``) compares, on scrambles of those
 lengths (3 seeds each), CP-SAT with the fixed horizon T = scramble length against
 ``--turns auto`` (T = the BWAS length, its solution as the incumbent). Each timing is the median
 of ``--repeats`` runs.
@@ -126,7 +126,7 @@ def _outcome(r, seconds: float) -> str:
 def auto_rows(spec: str, repeats: int, model: str | None, solver: str, limit: float | None) -> list[list[str]]:
     name, _, lengths = spec.partition(":")
     if name not in ("cube2", "cube3"):
-        raise SystemExit(f"--auto {spec!r}: use cube2:6,8,10 or cube3:6,8,10 (with --model)")
+        raise SystemExit(f"--auto {spec!r}: use cube2:6,8,10 or cube3:6,8,10")
     n = int(name[-1])
     p = registry.get(name)
     moves, metric = p.table.metadata["moves"], p.table.metadata["metric"]
@@ -174,7 +174,7 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--auto-solver", default="cpsat", choices=["cpsat", "mip"], help="--auto: CP-SAT or the MIP")
     ap.add_argument("--auto-time-limit", type=float, help="--auto: seconds for each solve (default: none)")
-    ap.add_argument("--model", help="the cube3 network (none is shipped), e.g. runs/cube3/model.safetensors")
+    ap.add_argument("--model", help="the cube3 network (default: the shipped one), e.g. runs/cube3/model.safetensors")
     ap.add_argument("--time-limit", type=float, help="seconds to certify each instance (default: none)")
     ap.add_argument("--pdb-dir", help="pattern databases and distance tables (default: the user cache)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "hybrid.md"))
@@ -204,7 +204,7 @@ def main(argv=None) -> int:
     ]
     if cert_rows:
         lines += [
-            f"BWAS (the shipped network, or `--model` for the 3x3; lambda {WEIGHT}, N {BATCH}) solves each state;",
+            f"BWAS (the shipped network, or `--model` for the 3x3 if given; lambda {WEIGHT}, N {BATCH}) solves each state;",
             "`hybrid.verify_solution` certifies the solution. *agreement*: of the instances whose",
             "optimum we proved and the file knows, how many lengths match (must be all).",
             "",

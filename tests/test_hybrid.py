@@ -218,6 +218,10 @@ def test_the_network_bounds_the_horizon(capsys) -> None:
     code = cpsat_main(["--size", "2", "--turns", "auto", "--scramble", "R U F' L", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["status"] == "optimal" and out["extra"]["learned"]["length"] >= out["length"]
+    # the 3x3 from its shipped network: BWAS's 5-move solution of a 5-move scramble, proven by CP-SAT
+    code = cpsat_main(["--size", "3", "--turns", "auto", "--scramble", "R U F' L D", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["status"] == "optimal" and out["length"] == out["lower_bound"] == 5
     assert run(cpsat_main, ["--size", "2", "--turns", "auto", "--scramble", "R U", "--hint", "U' R'"]) == EXIT_BAD_INPUT
     assert "--turns auto finds its own incumbent" in capsys.readouterr().err
 

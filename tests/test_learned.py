@@ -261,7 +261,7 @@ def test_killed_training_process_restarts_from_its_checkpoint(tmp_path) -> None:
     assert steps == sorted(set(steps)) and steps[-1] == 400
 
 
-@pytest.mark.parametrize("name", ["tiles8", "cube2", "tiles15"])
+@pytest.mark.parametrize("name", ["tiles8", "cube2", "tiles15", "cube3"])
 def test_shipped_models_load_and_solve(name) -> None:
     from learned import load
     from learned.models import shipped
