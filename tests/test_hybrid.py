@@ -101,15 +101,17 @@ def test_certificates_agree_with_the_distance_tables(eight, cube2_tables) -> Non
     assert seen == {"optimal", "suboptimal"}
 
 
-def test_cpsat_certifies_short_cube_solutions() -> None:
+@pytest.mark.parametrize("method", ["auto", "mip"])
+def test_the_models_certify_short_cube_solutions(method) -> None:
     p = registry.get("cube3", moves="layers", metric="htm")
     start, _ = scramble(3, 4, np.random.default_rng(3), "layers", "htm")
     d = shortest_distance(p.table, start, p.goal[rotations(3)], 6)
     assert choose_method(p).name == "cp-sat"
-    best = verify_solution(p, start, _walk_to(p, start, d))
-    assert best.extra["verdict"] == "optimal" and best.length == d
+    best = verify_solution(p, start, _walk_to(p, start, d), method=method)
+    assert best.extra["verdict"] == "optimal" and best.length == d == best.lower_bound
+    assert best.extra["method"] == ("cp-sat" if method == "auto" else method)
     padded = _padded(p, start, p.table.parse(" ".join(best.moves)), 1)
-    r = verify_solution(p, start, padded)
+    r = verify_solution(p, start, padded, method=method)
     assert r.extra["verdict"] == "suboptimal" and r.extra["gap"] == 2 and r.length == d
 
 
