@@ -204,7 +204,7 @@ def test_the_network_bounds_the_horizon(capsys) -> None:
     from exact.cli import EXIT_BAD_INPUT, run
     from exact.cpsat import solve_cpsat
     from exact.cpsat.__main__ import main as cpsat_main
-    from hybrid.horizon import solve_with_learned_horizon
+    from hybrid import solve_with_learned_horizon
     from learned.solve import load_heuristic
 
     p = registry.get("cube2")
