@@ -28,7 +28,7 @@ from exact import cli, registry
 from exact.errors import PuzzleoptError
 from hybrid.certify import METHODS, Budget, choose_method, verify_solution
 from hybrid.report import NO_SOLUTION, Certificate, markdown, summarise, write_report
-from instances.files import read_instances
+from instances.files import parse_states, read_instances
 
 EXIT_CONTRADICTION = 1
 
@@ -103,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     puzzle = registry.get(args.puzzle)
     items = read_instances(args.instances)[: args.first]
-    starts = [puzzle.parse_state(x.text) for x in items]  # bad input fails before any search
+    starts = parse_states(puzzle, items, args.instances)  # bad input fails before any search
     choose_method(puzzle, args.method)
     budget = Budget(args.time_limit, args.node_limit, args.pdb_dir, progress=not args.no_progress)
     if args.solutions is not None:

@@ -57,3 +57,19 @@ def read_instances(path: str | Path, what: str = "--instances") -> list[Instance
             ) from None
         out.append(Instance(row.get("id") or str(i + 1), row[state_col], optimal))
     return out
+
+
+def parse_states(puzzle, items: list[Instance], path: str | Path, what: str = "--instances") -> list:
+    """The start states of ``items`` (read from ``path``), each by ``puzzle.parse_state``.
+
+    Raises:
+        PuzzleoptError: An instance is not a state of ``puzzle``; the message names the file and
+            the instance, then says what is wrong with it.
+    """
+    states = []
+    for item in items:
+        try:
+            states.append(puzzle.parse_state(item.text))
+        except ValueError as exc:
+            raise PuzzleoptError(f"{what} {str(path)!r}, instance {item.id}: {exc}") from None
+    return states

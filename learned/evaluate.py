@@ -20,12 +20,12 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from exact import cli
+from exact import cli, registry
 from exact.atomic import write_chunks
 from exact.plots import histogram_png
 from exact.puzzle import Puzzle
 from exact.result import SolveResult
-from instances.files import Instance, read_instances
+from instances.files import Instance, parse_states, read_instances
 from learned.bwas import bwas
 from learned.solve import heuristic_from_args, parser_with_search, search_settings
 
@@ -118,8 +118,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--first", type=int, help="only the first N instances")
     p.add_argument("--out", type=Path, help="folder for results.jsonl, summary.md and lengths.png")
     args = p.parse_args(argv)
-    puzzle, heuristic = heuristic_from_args(args)
     items = read_instances(args.instances)[: args.first]
+    parse_states(registry.get(args.puzzle), items, args.instances)  # bad input fails before the model loads
+    puzzle, heuristic = heuristic_from_args(args)
     ev = evaluate(puzzle, items, heuristic, progress=not args.no_progress, **search_settings(args))
     if args.out is not None:
         command = "python -m learned.evaluate " + " ".join(sys.argv[1:] if argv is None else argv)

@@ -180,6 +180,11 @@ def test_cli_certifies_a_file(tmp_path, eight, capsys) -> None:
     assert run(main, argv) == EXIT_BAD_INPUT
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "instance b0" in err
+    # a board that is not a board: the file and the instance are named, before any search
+    inst.write_text("id\tstate\toptimal_length\n" + "b7\t1 2 3\t4\n")
+    assert run(main, argv) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert f"--instances {str(inst)!r}, instance b7:" in err and "expected 9 numbers" in err
 
 
 def test_cli_runs_bwas_with_the_shipped_network(tmp_path, eight, capsys) -> None:

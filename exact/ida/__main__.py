@@ -27,7 +27,7 @@ from exact.ida.solve import ida_cube, ida_tiles
 from exact.ida.walk import solve_cube2
 from exact.pdb.catalog import default_tile_heuristic, tile_heuristic
 from exact.result import Status
-from instances.files import read_instances
+from instances.files import parse_states, read_instances
 
 
 def _parser():
@@ -97,7 +97,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Read every board before loading (or building) any table, so bad input fails at once.
     boards = [("1", puzzle.parse_state(args.tiles), None)] if args.tiles is not None else None
     if boards is None:
-        boards = [(x.id, puzzle.parse_state(x.text), x.optimal) for x in read_instances(args.instances)]
+        items = read_instances(args.instances)
+        states = parse_states(puzzle, items, args.instances)
+        boards = [(x.id, s, x.optimal) for x, s in zip(items, states)]
     h = tile_heuristic(name, rows, cols, pdb_dir=args.pdb_dir, mirror=not args.no_mirror, progress=not args.no_progress)
     if args.tiles is not None:
         res = ida_tiles(puzzle, boards[0][1], h, time_limit=args.time_limit, node_limit=args.node_limit)
