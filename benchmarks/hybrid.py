@@ -37,33 +37,31 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import machine, markdown_table  # noqa: E402
+from benchmarks.learned import SETS, walks  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.cpsat import solve_cpsat  # noqa: E402
 from exact.mip import solve_mip  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
 from hybrid.certify import Budget, verify_solution  # noqa: E402
 from hybrid.horizon import solve_with_learned_horizon  # noqa: E402
-from instances.files import Instance, read_instances  # noqa: E402
+from instances.files import Instance  # noqa: E402
 from learned.bwas import bwas  # noqa: E402
 from learned.solve import load_heuristic  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data"
 WEIGHT, BATCH = 0.6, 100
 
 
 def instances(spec: str) -> tuple[str, list[Instance]]:
+    """The states of a set, drawn as ``benchmarks/learned.py`` draws them, but not labelled: the
+    certificates are what find the optima here."""
     name, _, count = spec.partition(":")
+    n = int(count or 0)
     if name == "deepcubea15":
-        items = read_instances(DATA / "tiles" / "deepcubea_puzzle15_500.tsv")
-        return "tiles15", items[: int(count)] if count else items
+        return SETS["deepcubea15"](n)
     if name == "cube2":
-        p = registry.get("cube2")
-        states = p.random_walk(int(count or 1000), 100, np.random.default_rng(0))
-        return "cube2", [Instance(str(i), p.format_state(s)) for i, s in enumerate(states)]
+        return walks("cube2", 100)(n or 1000)
     if name.startswith("cube3-walk"):
-        p = registry.get("cube3")
-        states = p.random_walk(int(count or 10), int(name[len("cube3-walk"):]), np.random.default_rng(0))
-        return "cube3", [Instance(str(i), p.format_state(s)) for i, s in enumerate(states)]
+        return walks("cube3", int(name[len("cube3-walk"):]))(n or 10)
     raise SystemExit(f"unknown set {spec!r}: use deepcubea15[:N], cube2:N or cube3-walkK:N")
 
 
