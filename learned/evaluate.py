@@ -27,7 +27,7 @@ from exact.puzzle import Puzzle
 from exact.result import SolveResult
 from instances.files import Instance, parse_states, read_instances
 from learned.bwas import bwas
-from learned.solve import heuristic_from_args, parser_with_search, search_settings
+from learned.solve import load_heuristic, parser_with_search, search_settings
 
 
 @dataclass(frozen=True)
@@ -90,9 +90,12 @@ def evaluate(
     max_nodes: int | None = None,
     time_limit: float | None = None,
     progress: bool = True,
+    states: Sequence | None = None,
 ) -> Evaluation:
-    """Run BWAS on every instance (states parsed with ``puzzle.parse_state``)."""
-    states = [puzzle.parse_state(x.text) for x in instances]  # bad input fails before any search
+    """Run BWAS on every instance (``states``: their start states where already parsed; else
+    parsed here with ``puzzle.parse_state``, all before any search)."""
+    if states is None:
+        states = [puzzle.parse_state(x.text) for x in instances]
     results = [
         bwas(puzzle, s, heuristic, weight=weight, batch=batch, max_nodes=max_nodes, time_limit=time_limit)
         for s in tqdm(states, disable=not progress, desc="BWAS", unit="instance")
@@ -118,10 +121,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--first", type=int, help="only the first N instances")
     p.add_argument("--out", type=Path, help="folder for results.jsonl, summary.md and lengths.png")
     args = p.parse_args(argv)
+    puzzle = registry.get(args.puzzle)
     items = read_instances(args.instances)[: args.first]
-    parse_states(registry.get(args.puzzle), items, args.instances)  # bad input fails before the model loads
-    puzzle, heuristic = heuristic_from_args(args)
-    ev = evaluate(puzzle, items, heuristic, progress=not args.no_progress, **search_settings(args))
+    states = parse_states(puzzle, items, args.instances)  # bad input fails before the model loads
+    heuristic = load_heuristic(puzzle, args.model, args.device)
+    ev = evaluate(puzzle, items, heuristic, progress=not args.no_progress, states=states, **search_settings(args))
     if args.out is not None:
         command = "python -m learned.evaluate " + " ".join(sys.argv[1:] if argv is None else argv)
         write_report(ev, args.out, f"BWAS on {args.instances} ({args.puzzle})", command)

@@ -60,7 +60,6 @@ def solve_cube2(puzzle, start: np.ndarray, *, pdb_dir=None, progress: bool = Tru
     def distance(states: np.ndarray) -> np.ndarray:
         return table.values(space.rank(states))
 
-    d0 = int(distance(state[None])[0])
     chosen = descend(reduced, state, distance)
     moves = problem.lift(puzzle.table, np.asarray(start), chosen)
     return SolveResult.build(
@@ -68,7 +67,7 @@ def solve_cube2(puzzle, start: np.ndarray, *, pdb_dir=None, progress: bool = Tru
         start,
         moves,
         Status.OPTIMAL,
-        lower_bound=d0,
+        lower_bound=len(chosen),  # each step of the walk is one closer by the table
         nodes=len(chosen) * reduced.num_moves,
         seconds=time.perf_counter() - t0,
         solver="table-walk",
