@@ -361,3 +361,80 @@ def descend(table: MoveTable, start: np.ndarray, distance: Callable[[np.ndarray]
         rows.append(int(legal[k]))
         state, d = children[k], d - 1
     return rows
+
+
+def meet_in_the_middle(
+    table: MoveTable, start: np.ndarray, goal: np.ndarray, max_depth: int, max_states: int = 1_000_000
+) -> list[int] | None:
+    """A shortest move sequence from ``start`` to ``goal`` by bidirectional BFS, or ``None``.
+
+    Both sides keep every state seen, as bytes, with the move that reached it; the smaller
+    frontier grows first. For incumbents of models of short horizons (``exact.mip``) on spaces
+    too large for a table. Unguarded tables only (the backward side applies inverse
+    permutations, which need no inverse row).
+
+    Args:
+        table: The moves (no guards).
+        start: ``(P,)``.
+        goal: ``(P,)``, one goal state.
+        max_depth: Give up beyond this length.
+        max_states: Give up once both sides together hold this many states.
+
+    Returns:
+        Move rows from ``start`` to ``goal``, or ``None`` (longer than ``max_depth``, or too many
+        states).
+    """
+    if table.guarded:
+        raise PuzzleoptError("meet_in_the_middle: guarded tables are not supported (use a distance table)")
+    s = np.asarray(start)
+    g = np.asarray(goal)
+    if np.array_equal(s, g):
+        return []
+    forward = table.perms
+    backward = np.argsort(table.perms, axis=1)  # state[backward[m]] is the state that m takes here
+    # seen[side][key] = (neighbour key, move): forward, the parent and the move from it; backward,
+    # the child and the move to it.
+    seen: list[dict[bytes, tuple[bytes | None, int]]] = [{s.tobytes(): (None, -1)}, {g.tobytes(): (None, -1)}]
+    frontier = [s[None, :], g[None, :]]
+    depth = [0, 0]
+    while depth[0] + depth[1] < max_depth:
+        side = 0 if len(frontier[0]) <= len(frontier[1]) else 1
+        perms = forward if side == 0 else backward
+        kids = frontier[side][:, perms]  # (B, M, P)
+        fresh, mine, other = [], seen[side], seen[1 - side]
+        meet = None
+        for b, parent in enumerate(frontier[side]):
+            pkey = parent.tobytes()
+            for m in range(table.num_moves):
+                key = kids[b, m].tobytes()
+                if key in mine:
+                    continue
+                mine[key] = (pkey, m)
+                fresh.append(kids[b, m])
+                if meet is None and key in other:
+                    meet = key
+        depth[side] += 1
+        if meet is not None:
+            return _path(seen, meet)
+        if not fresh or len(seen[0]) + len(seen[1]) > max_states:
+            return None
+        frontier[side] = np.stack(fresh)
+    return None
+
+
+def _path(seen: list[dict[bytes, tuple[bytes | None, int]]], meet: bytes) -> list[int]:
+    head: list[int] = []
+    key: bytes | None = meet
+    while True:
+        key, m = seen[0][key]
+        if key is None:
+            break
+        head.append(m)
+    tail: list[int] = []
+    key = meet
+    while True:
+        key, m = seen[1][key]
+        if key is None:
+            break
+        tail.append(m)
+    return head[::-1] + tail

@@ -13,6 +13,7 @@ Exit codes (the same for every solver CLI in the project):
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -22,6 +23,14 @@ EXIT_NO_SOLUTION = 3
 EXIT_LIMIT = 4
 
 EPILOG = "exit codes: 0 solved, 2 bad input, 3 proven no solution (within the horizon), 4 limit reached"
+
+
+def cores() -> int:
+    """The cores this process may run on (the default of the commands' worker counts)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
 
 def parser(prog: str, description: str) -> argparse.ArgumentParser:

@@ -1,14 +1,16 @@
 """The command line shared by ``python -m exact.mip`` and ``python -m exact.cpsat``.
 
 Exit codes: 0 solved (optimal or feasible), 2 bad input, 3 proven infeasible within T,
-4 limit reached without a solution.
+4 limit reached without a solution, 130 interrupted (Ctrl-C; the MIP reports what it proved).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -17,7 +19,7 @@ from exact.errors import PuzzleoptError
 from exact.puzzles.cube import net, scramble, to_facelets
 from exact.puzzles.cube.facelets import from_facelets
 from exact.result import SolveResult
-from exact.timeindexed import check_horizon
+from exact.timeindexed import check_hint, check_horizon
 
 
 def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
@@ -41,9 +43,22 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
         help="move set (default layers: every layer, as the case study)",
     )
     p.add_argument("--metric", default="qtm", choices=["qtm", "htm"], help="metric (default qtm)")
-    p.add_argument("--time-limit", type=float, default=None, help="seconds for the solver (default: none)")
-    p.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
-    p.add_argument("--hint", help="a known solution: the incumbent; the solver looks only for shorter ones")
+    p.add_argument("--time-limit", type=float, default=None, help="seconds in all (default: none)")
+    if mip:
+        p.add_argument(
+            "--threads",
+            type=int,
+            default=None,
+            help="worker processes of the split proof, one HiGHS thread each (default: every core, "
+            f"{cli.cores()} here); with --no-split, HiGHS threads (default 1)",
+        )
+    else:
+        p.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
+    p.add_argument(
+        "--hint",
+        help="a known solution: the incumbent; the solver looks only for shorter ones (default for the MIP: "
+        "the scramble's inverse where the start is a scramble)",
+    )
     p.add_argument("--verbose", action="store_true", help="show the solver log")
     p.add_argument("--color", action="store_true", help="draw the net with ANSI colours")
     p.add_argument("--model", help="--turns auto: a model.safetensors (default: the shipped model of this cube)")
@@ -51,9 +66,39 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     if mip:
         from exact.mip.build import FORMULATIONS
 
-        p.add_argument("--formulation", default="tight", choices=list(FORMULATIONS), help="MIP formulation")
+        p.add_argument(
+            "--formulation",
+            default="pairs",
+            choices=list(FORMULATIONS),
+            help="MIP formulation (default pairs, the fastest measured on cubes; docs/mip.md)",
+        )
         p.add_argument("--solver", default="highs", help="Pyomo solver name (default highs; e.g. cbc where installed)")
         p.add_argument("--write-model", metavar="FILE", help="also write the model to FILE.lp or FILE.mps")
+        p.add_argument(
+            "--no-split",
+            dest="split",
+            action="store_false",
+            help="solve the whole model in one solver run instead of proving the bound piece by piece",
+        )
+        p.add_argument(
+            "--piece-time-limit",
+            type=float,
+            default=10.0,
+            help="seconds of one piece of the split before it is split again on one more move (default 10)",
+        )
+        p.add_argument(
+            "--confirm-infeasible",
+            action="store_true",
+            help="accept HiGHS's infeasibility claims only when HiGHS without presolve agrees (slower; "
+            "docs/mip.md, 'Infeasibility claims')",
+        )
+        p.add_argument(
+            "--incumbent",
+            default="bfs",
+            choices=["bfs", "mip"],
+            help="without --hint or a scramble: find the incumbent by bidirectional BFS (default) or by "
+            "the split MIP of horizon T itself",
+        )
     else:
         p.add_argument(
             "--strategy",
@@ -102,22 +147,52 @@ def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveR
                 raise PuzzleoptError("--turns auto needs a start: give --scramble, --facelets or --scramble-length")
             length = T if args.scramble_length is None else args.scramble_length
             start, text = scramble(args.size, length, np.random.default_rng(args.seed), args.moves, args.metric)
-        hint = None if args.hint is None else table.parse(args.hint)
-        kwargs = dict(time_limit=args.time_limit, threads=args.threads, hint=hint, verbose=args.verbose)
+        threads = args.threads if args.threads is not None else (cli.cores() if mip and args.split else 1)
+        _check_numbers(args, threads, mip)
+        hint, source = None, None
+        if args.hint is not None:
+            hint, source = table.parse(args.hint), "--hint"
+            if T is not None:
+                check_hint(puzzle, start, hint, T)
+        elif mip and text is not None and T is not None and len(text.split()) <= T:
+            hint, source = table.parse(table.format(table.inverse[table.parse(text)][::-1])), "the scramble's inverse"
+            if not puzzle.goal_spec().holds(table.apply(start, hint)):  # pragma: no cover - inverses solve
+                hint, source = None, None
+        kwargs: dict[str, Any] = dict(time_limit=args.time_limit, threads=threads, hint=hint, verbose=args.verbose)
         if mip:
             kwargs.update(formulation_name=args.formulation, solver=args.solver, write_model=args.write_model)
+            if args.split and T is not None:
+                kwargs.update(
+                    split=True,
+                    hint_source=source,
+                    piece_time_limit=args.piece_time_limit,
+                    confirm_infeasible=args.confirm_infeasible,
+                    incumbent=args.incumbent,
+                )
+            else:
+                kwargs.update(confirm_infeasible=args.confirm_infeasible)
         else:
             kwargs.update(strategy=args.strategy)
-        if T is None:
-            res = _solve_auto(puzzle, start, solve, args, kwargs)
-        else:
-            res = solve(puzzle, start, T, **kwargs)
+        if not args.json:
+            _header(puzzle, start, text, args, T)
+        printer = None if args.json or not kwargs.get("split") else Progress()
+        if printer is not None:
+            kwargs["progress"] = printer
+        try:
+            if T is None:
+                res = _solve_auto(puzzle, start, solve, args, kwargs)
+            else:
+                res = solve(puzzle, start, T, **kwargs)
+        finally:
+            if printer is not None:
+                printer.close()
         facelets = to_facelets(start)
+        code = 130 if res.extra.get("interrupted") else res.exit_code
         if args.json:
             print(res.to_json(scramble=text, start_facelets=facelets, moves_set=args.moves, metric=args.metric))
-            return res.exit_code
+            return code
         _report(res, puzzle, start, text, args)
-        return res.exit_code
+        return code
 
     return main
 
@@ -139,12 +214,73 @@ def _solve_auto(puzzle, start, solve, args, kwargs) -> SolveResult:
     )
 
 
-def _report(res: SolveResult, puzzle, start, text, args) -> None:
-    print(f"{puzzle.table.description}, horizon T = {res.settings.get('horizon')}")
+def _check_numbers(args, threads: int, mip: bool) -> None:
+    """The numeric options, checked before anything is built or printed."""
+    if threads < 1:
+        raise PuzzleoptError(f"--threads {threads} must be at least 1")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise PuzzleoptError(f"--time-limit {args.time_limit} must be a positive number of seconds")
+    if mip and not args.piece_time_limit > 0:
+        raise PuzzleoptError(f"--piece-time-limit {args.piece_time_limit} must be a positive number of seconds")
+
+
+class Progress:
+    """The split's progress: a tqdm bar on a terminal, else one line per stage (on stderr)."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.bar = None
+        self.horizon = None
+        self.incumbent = None
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        stage = event["stage"]
+        if stage == "incumbent":
+            self.incumbent = event["length"]
+            self._line(f"incumbent: {event['length']} moves from {event['source']}: {event['moves']}")
+        elif stage == "model":
+            self.close()
+            self.horizon = event["horizon"]
+            size = event["size"]
+            self._line(
+                f"model of horizon {event['horizon']}: {size['variables']} variables ({size['integer_variables']} "
+                f"integer), {size['constraints']} constraints, built in {event['build_seconds']:.2f} s; "
+                f"refuting 'at most {event['horizon']} moves' piece by piece"
+            )
+        elif stage == "pieces":
+            text = f"bound {event['bound']}" + (f", incumbent {self.incumbent}" if self.incumbent else "")
+            if self.tty:
+                if self.bar is None:
+                    from tqdm.auto import tqdm
+
+                    self.bar = tqdm(total=event["total"], desc="pieces refuted", unit="piece", file=sys.stderr)
+                self.bar.total = event["total"]
+                self.bar.n = event["refuted"]
+                self.bar.set_postfix_str(text)
+            elif event["refuted"] == event["total"] or event["refuted"] % 10 == 0:
+                self._line(f"pieces refuted {event['refuted']}/{event['total']}, {text}")
+
+    def _line(self, text: str) -> None:
+        if self.bar is not None:
+            self.bar.write(text, file=sys.stderr)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _header(puzzle, start, text, args, T) -> None:
+    print(f"{puzzle.table.description}, horizon T = {'auto' if T is None else T}")
     if text is not None:
         print(f"scramble ({len(text.split())} moves): {text or '(none)'}")
     print(net(start, args.size, color=args.color))
-    print(f"facelets: {to_facelets(start)}")
+    print(f"facelets: {to_facelets(start)}", flush=True)
+
+
+def _report(res: SolveResult, puzzle, start, text, args) -> None:
     what = {
         "optimal": "optimal (proven)",
         "feasible": f"feasible, not proven optimal (lower bound {res.lower_bound})",
@@ -161,12 +297,19 @@ def _report(res: SolveResult, puzzle, start, text, args) -> None:
     if res.moves:
         print(f"solution ({res.length} moves): {' '.join(res.moves)}")
     print(f"status: {what}")
+    proof = res.extra.get("proof")
+    if proof:
+        src = proof["incumbent_source"]
+        print(f"incumbent from: {src if src else 'none found'}")
+        print(f"proof (HiGHS, split on the first moves): {proof['summary']}")
     model = res.extra.get("model")
     if model:
         print(
             f"model: {model['variables']} variables ({model['integer_variables']} integer), "
             f"{model['constraints']} constraints"
         )
+    if res.extra.get("interrupted"):
+        print("interrupted: every worker stopped; the bound above is what was proven")
     print(
         f"build {res.extra.get('build_seconds', 0.0):.2f} s, solve {res.extra.get('solve_seconds', 0.0):.2f} s, "
         f"total {res.seconds:.2f} s ({res.solver} {res.solver_version}); "

@@ -1,0 +1,457 @@
+"""Proving the MIP's lower bound by splitting it on the first moves (cube-and-conquer).
+
+The whole time-indexed model of a 3x3 8-move scramble does not close (its LP bound stalls near
+5 once six or more steps are free), but the same model with its first moves fixed falls to
+HiGHS's presolve in seconds (``docs/mip.md``). So the proof that nothing shorter than an
+incumbent of ``U`` moves exists is split:
+
+* **Phase.** The model of horizon ``H = U - 1`` (or the asked horizon ``T`` while no solution is
+  known) is built once, written once, and loaded once by every worker.
+* **Piece.** A prefix of moves ``(m1, ..., mj)``: the model with ``y`` of its first steps fixed by
+  column bounds (the same model, bounds changed; nothing is rebuilt). With ``L`` moves per step
+  (the ``pairs`` formulation has ``L = 2``) a prefix that ends inside a step leaves every action of
+  that step that begins with it. A piece is *refuted* when HiGHS proves it infeasible or its
+  objective bound above ``H``; a piece that reaches its own time limit is split again into the
+  prefixes one move longer (those the move rules allow; :func:`exact.timeindexed.move_rules`).
+  A prefix is also a candidate solution itself and is replayed before its children are made, so
+  the children and the prefix together cover every solution of the parent.
+* **Verdict.** When every piece of the phase is refuted, nothing of at most ``H`` moves exists:
+  the incumbent is optimal (or, without one, nothing exists within ``T``). A piece that finds a
+  solution makes it the new incumbent, and a new phase with the shorter horizon begins.
+* **Bound.** While pieces are open, the proven lower bound is the least objective bound of an
+  open piece (a piece not yet run has its parent's).
+
+Pieces run in worker processes (``forkserver`` where the platform has it, so no solver threads
+of the caller are forked), one HiGHS thread each; workers ignore SIGINT and the caller stops
+every one of them on return, on its time limit and on Ctrl-C (:meth:`Pool.close`).
+
+Infeasibility claims: HiGHS >= 1.16 passes the presolve regression instance that 1.14 got wrong
+(``tests/test_models.py``), so its claims are trusted by default; ``confirm_infeasible`` re-runs
+every refuted piece without presolve and accepts the refutation only if that agrees.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+import os
+import queue
+import signal
+import sys
+import tempfile
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pyomo.environ as pyo
+
+from exact.timeindexed import MoveRules, Problem
+
+# The options of every piece: interior point for the degenerate LPs of the flow model, one
+# thread a worker, and stop at the first solution (any solution is a new incumbent, and the
+# next phase asks for a shorter one anyway).
+PIECE_OPTIONS: dict[str, Any] = {"mip_lp_solver": "ipm", "threads": 1, "mip_max_improving_sols": 1}
+
+REFUTED, SOLVED, LIMIT = "refuted", "solved", "limit"
+
+
+@dataclass
+class PieceRecord:
+    """One piece as it ended (``--json`` carries these)."""
+
+    prefix: str
+    status: str  # refuted / solved / limit / replayed (decided without the solver)
+    seconds: float
+    bound: int | None = None
+    confirmed: bool | None = None
+    nodes: int | None = None
+
+
+@dataclass
+class Phase:
+    """One model of horizon ``horizon`` and what became of its pieces."""
+
+    horizon: int
+    pieces: list[PieceRecord] = field(default_factory=list)
+    seconds: float = 0.0
+    build_seconds: float = 0.0
+    size: dict[str, int] = field(default_factory=dict)
+    refuted: bool = False  # every piece refuted: nothing of at most `horizon` moves exists
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "horizon": self.horizon,
+            "refuted": self.refuted,
+            "seconds": self.seconds,
+            "build_seconds": self.build_seconds,
+            "model": self.size,
+            "pieces": [vars(p) for p in self.pieces],
+        }
+
+
+@dataclass
+class PhaseOutcome:
+    """How a phase ended: ``refuted`` (all pieces), ``improved`` (a solution, ``moves`` in the
+    problem's rows) or ``stopped`` (time limit or Ctrl-C; ``bound`` is proven)."""
+
+    kind: str
+    bound: int
+    moves: list[int] | None = None
+
+
+# ----------------------------------------------------------------------------- the pieces
+
+
+def prefix_bounds(prefix: tuple[int, ...], actions: tuple[tuple[int, ...], ...], L: int) -> list[tuple[int, int]]:
+    """``(step, action)`` pairs whose ``y`` is fixed to 0 so that only ``prefix`` can begin a
+    solution; steps the prefix fills completely keep one action, a step it ends inside keeps the
+    actions that begin with the rest of it (and "done")."""
+    out = []
+    for s in range(-(-len(prefix) // L)):
+        part = prefix[s * L : (s + 1) * L]
+        out.extend((s, k) for k, seq in enumerate(actions) if tuple(seq[: len(part)]) != part)
+    return out
+
+
+def children(problem: Problem, prefix: tuple[int, ...], rules: MoveRules) -> list[tuple[int, ...]]:
+    """The prefixes one move longer that the move rules and the guards allow."""
+    pairs, triples = set(rules.pairs), set(rules.triples)
+    table = problem.table
+    state = table.apply(problem.start, list(prefix)) if prefix else problem.start
+    legal = table.applicable(state) if table.guarded else np.ones(table.num_moves, dtype=bool)
+    out = []
+    for m in range(table.num_moves):
+        if not legal[m]:
+            continue
+        if prefix and (prefix[-1], m) in pairs:
+            continue
+        if len(prefix) >= 2 and (prefix[-2], prefix[-1], m) in triples:
+            continue
+        out.append(prefix + (m,))
+    return out
+
+
+# ----------------------------------------------------------------------------- the workers
+
+_BANNER_SHOWN = False
+
+
+def quiet_highs():
+    """A ``highspy.Highs`` with its output off. HiGHS prints its banner on the first instance of a
+    process, before any option can be set; that line would land in the middle of a report (and
+    of every worker's), so standard output is pointed at /dev/null while the first is made."""
+    import highspy
+
+    global _BANNER_SHOWN
+    if _BANNER_SHOWN:
+        h = highspy.Highs()
+    else:
+        sys.stdout.flush()
+        saved, devnull = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 1)
+            h = highspy.Highs()
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+            os.close(devnull)
+        _BANNER_SHOWN = True
+    h.setOptionValue("output_flag", False)
+    return h
+
+
+
+def _worker(tasks, results) -> None:  # pragma: no cover - runs in the worker processes
+    """Solve pieces until the sentinel ``None``: load each phase's model once, then per piece
+    reset the bounds the last piece changed, fix the new ones and run."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops us
+    _die_with_parent()
+    import highspy
+
+    h = None
+    path = None
+    changed: list[int] = []
+    while True:
+        task = tasks.get()
+        if task is None:
+            return
+        phase, piece, model_path, fixed, limit, options, confirm = task
+        if model_path != path:
+            h = quiet_highs()
+            h.readModel(model_path)
+            path, changed = model_path, []
+            lp = h.getLp()
+            lower, upper = np.array(lp.col_lower_), np.array(lp.col_upper_)
+        for c in changed:
+            h.changeColBounds(c, lower[c], upper[c])
+        for c in fixed:
+            h.changeColBounds(c, 0.0, 0.0)
+        changed = list(fixed)
+        for key, value in options.items():
+            h.setOptionValue(key, value)
+        h.setOptionValue("time_limit", float(limit))
+        h.clearSolver()
+        t0 = time.perf_counter()
+        h.run()
+        status = h.getModelStatus()
+        values, confirmed = None, None
+        if status == highspy.HighsModelStatus.kInfeasible and confirm:
+            h.clearSolver()
+            h.setOptionValue("presolve", "off")
+            h.setOptionValue("time_limit", float(max(0.01, limit - (time.perf_counter() - t0))))
+            h.run()
+            h.setOptionValue("presolve", options.get("presolve", "choose"))
+            status = h.getModelStatus()
+            confirmed = status == highspy.HighsModelStatus.kInfeasible
+        info = h.getInfo()
+        if info.primal_solution_status == 2:  # a feasible point: the piece holds a solution
+            values = np.asarray(h.getSolution().col_value)
+        if status == highspy.HighsModelStatus.kInfeasible:
+            kind = REFUTED
+        elif values is not None:
+            kind = SOLVED
+        else:
+            kind = LIMIT
+        bound = float(info.mip_dual_bound) if kind == LIMIT else None
+        results.put((phase, piece, kind, time.perf_counter() - t0, bound, values, int(info.mip_node_count), confirmed))
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the worker processes
+    """Linux: the kernel kills this worker if its parent dies, so no worker outlives a crash."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _context():
+    if "forkserver" not in mp.get_all_start_methods():  # pragma: no cover - not Linux/macOS
+        return mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")
+    # The server imports only what a worker needs, not the caller's __main__ (a script without a
+    # main guard would run again, and a CLI's imports cost a second per start).
+    ctx.set_forkserver_preload(["exact.mip.split", "highspy"])
+    return ctx
+
+
+class Pool:
+    """``n`` worker processes solving pieces; :meth:`close` stops them all, whatever happens."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self._procs: list = []
+        self._tasks = self._results = None
+
+    def start(self) -> None:
+        ctx = _context()
+        self._tasks, self._results = ctx.Queue(), ctx.Queue()
+        args = (self._tasks, self._results)
+        self._procs = [ctx.Process(target=_worker, args=args, daemon=True) for _ in range(self.n)]
+        for p in self._procs:
+            p.start()
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p in self._procs if p.pid is not None]
+
+    def submit(self, task: tuple) -> None:
+        self._tasks.put(task)
+
+    def result(self, timeout: float):
+        try:
+            return self._results.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self, wait: bool = False) -> None:
+        """Stop every worker: politely when idle (``wait``), else at once (they may be mid-piece)."""
+        if wait:
+            for _ in self._procs:
+                self._tasks.put(None)
+            for p in self._procs:
+                if p.pid is not None:
+                    p.join(timeout=2.0)
+        started = [p for p in self._procs if p.pid is not None]
+        for p in started:
+            if p.is_alive():
+                p.terminate()
+        for p in started:
+            p.join(timeout=5.0)
+            if p.is_alive():  # pragma: no cover - SIGTERM is not caught by the workers
+                p.kill()
+                p.join()
+        for q in (self._tasks, self._results):
+            if q is not None:
+                q.close()
+                q.cancel_join_thread()
+        self._procs = []
+
+
+# ----------------------------------------------------------------------------- one phase
+
+
+@dataclass
+class SplitModel:
+    """A phase's model as the workers see it: the written file and the column of each ``y``."""
+
+    path: str
+    ycol: dict[tuple[int, int], int]  # (action, step) -> column
+    actions: tuple[tuple[int, ...], ...]
+    L: int
+
+    def moves(self, values: np.ndarray) -> list[int]:
+        """The problem's moves of a solution vector, step by step."""
+        steps = 1 + max((t for _, t in self.ycol), default=-1)
+        out: list[int] = []
+        for t in range(steps):
+            pick = [k for k in range(len(self.actions)) if (k, t) in self.ycol and values[self.ycol[k, t]] > 0.5]
+            if pick:
+                out.extend(self.actions[pick[0]])
+        return out
+
+
+def write_model(model: pyo.ConcreteModel, directory: str, name: str) -> SplitModel:
+    """Write ``model`` as an LP file with its own names and map each ``y[k, t]`` to its column."""
+    path = os.path.join(directory, f"{name}.lp")
+    model.write(path, io_options={"symbolic_solver_labels": True})
+    h = quiet_highs()
+    h.readModel(path)
+    names = h.getLp().col_names_
+    col = {n: i for i, n in enumerate(names)}
+    ycol = {}
+    for k, t in model.y.index_set():
+        label = model.y[k, t].getname(fully_qualified=True)
+        # Pyomo's LP labels: y[3,0] -> y(3_0)
+        lp_name = label.replace("[", "(").replace("]", ")").replace(",", "_")
+        if lp_name in col:
+            ycol[k, t] = col[lp_name]
+    L = max(len(a) for a in model.actions)
+    return SplitModel(path, ycol, tuple(tuple(a) for a in model.actions), L)
+
+
+@dataclass
+class Piece:
+    prefix: tuple[int, ...]
+    bound: int  # proven lower bound on a solution within this piece
+
+
+def run_phase(
+    pool: Pool,
+    phase_id: int,
+    sm: SplitModel,
+    problem: Problem,
+    rules: MoveRules,
+    horizon: int,
+    floor: int,
+    *,
+    piece_time_limit: float,
+    deadline: float | None,
+    options: dict[str, Any],
+    confirm: bool,
+    record: Phase,
+    format_moves: Callable[[list[int]], str],
+    on_progress: Callable[[dict[str, Any]], None] | None = None,
+) -> PhaseOutcome:
+    """Refute "at most ``horizon`` moves" piece by piece, or find a solution within it.
+
+    ``floor`` is the lower bound proven before this phase (a piece's bound is at least that).
+    Raises ``KeyboardInterrupt`` through (the caller closes the pool).
+    """
+    todo: deque[Piece] = deque()
+    running: dict[int, Piece] = {}
+    refuted = 0
+    next_id = 0
+
+    def push_children(parent: Piece) -> PhaseOutcome | None:
+        nonlocal refuted
+        for c in children(problem, parent.prefix, rules):
+            state = problem.table.apply(problem.start, list(c))
+            if problem.goal.holds(state):
+                record.pieces.append(PieceRecord(format_moves(list(c)), "replayed", 0.0, len(c)))
+                return PhaseOutcome("improved", floor, list(c))
+            if len(c) >= horizon:  # no free move left: the prefix is all there is, and it fails
+                refuted += 1
+                record.pieces.append(PieceRecord(format_moves(list(c)), REFUTED, 0.0, horizon + 1))
+                continue
+            todo.append(Piece(c, max(parent.bound, len(c) + 1)))
+        return None
+
+    def report() -> None:
+        if on_progress is not None:
+            on_progress(
+                {
+                    "stage": "pieces",
+                    "horizon": horizon,
+                    "refuted": refuted,
+                    "total": refuted + len(todo) + len(running),
+                    "bound": current_bound(),
+                }
+            )
+
+    def current_bound() -> int:
+        open_ = [p.bound for p in todo] + [p.bound for p in running.values()]
+        return min([horizon + 1, *open_]) if open_ else horizon + 1
+
+    found = push_children(Piece((), floor))
+    if found is not None:
+        return found
+    report()
+    while todo or running:
+        now = time.perf_counter()
+        if deadline is not None and now >= deadline:
+            return PhaseOutcome("stopped", current_bound())
+        while todo and len(running) < pool.n:
+            piece = todo.popleft()
+            limit = piece_time_limit if deadline is None else min(piece_time_limit, max(0.01, deadline - now))
+            fixed = [sm.ycol[k, s] for s, k in prefix_bounds(piece.prefix, sm.actions, sm.L) if (k, s) in sm.ycol]
+            pool.submit((phase_id, next_id, sm.path, fixed, limit, options, confirm))
+            running[next_id] = piece
+            next_id += 1
+        wait = 0.2 if deadline is None else max(0.01, min(0.2, deadline - time.perf_counter()))
+        got = pool.result(wait)
+        if got is None:
+            continue
+        phase, pid, kind, seconds, dual, values, nodes, confirmed = got
+        if phase != phase_id or pid not in running:  # pragma: no cover - a stale answer
+            continue
+        piece = running.pop(pid)
+        text = format_moves(list(piece.prefix))
+        if kind == REFUTED:
+            refuted += 1
+            record.pieces.append(PieceRecord(text, REFUTED, seconds, horizon + 1, confirmed, nodes))
+        elif kind == SOLVED:
+            record.pieces.append(PieceRecord(text, SOLVED, seconds, None, confirmed, nodes))
+            return PhaseOutcome("improved", current_bound(), sm.moves(values))
+        else:
+            b = piece.bound if dual is None or not np.isfinite(dual) else max(piece.bound, int(np.ceil(dual - 1e-6)))
+            if b > horizon:  # the objective bound alone refutes it
+                refuted += 1
+                record.pieces.append(PieceRecord(text, REFUTED, seconds, b, confirmed, nodes))
+            else:
+                record.pieces.append(PieceRecord(text, LIMIT, seconds, b, confirmed, nodes))
+                found = push_children(Piece(piece.prefix, b))
+                if found is not None:
+                    return found
+        report()
+    return PhaseOutcome("refuted", horizon + 1)
+
+
+def temp_directory() -> tempfile.TemporaryDirectory:
+    return tempfile.TemporaryDirectory(prefix="puzzleopt-split-")
+
+
+__all__ = [
+    "PIECE_OPTIONS",
+    "Phase",
+    "PhaseOutcome",
+    "PieceRecord",
+    "Pool",
+    "SplitModel",
+    "children",
+    "prefix_bounds",
+    "run_phase",
+    "write_model",
+]
