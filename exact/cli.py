@@ -22,7 +22,10 @@ EXIT_BAD_INPUT = 2
 EXIT_NO_SOLUTION = 3
 EXIT_LIMIT = 4
 
-EPILOG = "exit codes: 0 solved, 2 bad input, 3 proven no solution (within the horizon), 4 limit reached"
+EPILOG = (
+    "exit codes: 0 solved, 2 bad input, 3 proven no solution (within the horizon), 4 limit reached, "
+    "130 interrupted (Ctrl-C)"
+)
 
 
 def cores() -> int:
@@ -33,9 +36,16 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose usage errors are one line on stderr and exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see --help)\n")
+
+
 def parser(prog: str, description: str) -> argparse.ArgumentParser:
     """An ``ArgumentParser`` with the shared ``--json`` flag and the exit codes in its help."""
-    p = argparse.ArgumentParser(prog=prog, description=description, epilog=EPILOG)
+    p = OneLineParser(prog=prog, description=description, epilog=EPILOG)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the human report")
     return p
 

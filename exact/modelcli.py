@@ -78,7 +78,8 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
             "--no-split",
             dest="split",
             action="store_false",
-            help="solve the whole model in one solver run instead of proving the bound piece by piece",
+            help="solve the whole model in one solver run instead of proving the bound piece by piece (the "
+            "seed formulation and solvers other than highs always do)",
         )
         p.add_argument(
             "--piece-time-limit",
@@ -161,10 +162,10 @@ def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveR
         kwargs: dict[str, Any] = dict(time_limit=args.time_limit, threads=threads, hint=hint, verbose=args.verbose)
         if mip:
             kwargs.update(formulation_name=args.formulation, solver=args.solver, write_model=args.write_model)
-            if args.split and T is not None:
+            if args.split and args.formulation != "seed" and args.solver == "highs":
                 kwargs.update(
                     split=True,
-                    hint_source=source,
+                    hint_source=source if T is not None else "BWAS (--turns auto)",
                     piece_time_limit=args.piece_time_limit,
                     confirm_infeasible=args.confirm_infeasible,
                     incumbent=args.incumbent,

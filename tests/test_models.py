@@ -235,10 +235,23 @@ def test_cli_bad_input(argv, pattern, capsys) -> None:
 
 
 def test_a_wrong_presolve_infeasibility_is_caught() -> None:
-    """HiGHS 1.14's presolve calls this feasible model infeasible (docs/mip.md); the claim is
-    checked without presolve, so the solver still returns the 3-move optimum."""
+    """HiGHS 1.14's presolve called this feasible model infeasible (docs/mip.md, "Infeasibility
+    claims"). From 1.16 on, presolve's claims are trusted by default, so this runs the default
+    path: a HiGHS that gets this model wrong again fails here. The confirmation without presolve
+    (``confirm_infeasible``) and the split proof must agree."""
     p = registry.get("cube3", moves="layers", metric="qtm")
     start = p.table.apply(p.goal, "U F' B'")
     r = solve_mip(p, start, 3)
     assert r.status is Status.OPTIMAL and r.length == 3
+    assert r.extra["presolve_infeasibility_confirmed"] is None  # nothing was re-checked
     assert solve_mip(p, start, 2).status is Status.INFEASIBLE_WITHIN_HORIZON
+    confirmed = solve_mip(p, start, 2, confirm_infeasible=True)
+    assert confirmed.status is Status.INFEASIBLE_WITHIN_HORIZON
+    assert confirmed.extra["presolve_infeasibility_confirmed"] is True
+    for form in ("tight", "pairs"):
+        split = solve_mip(p, start, 3, formulation_name=form, split=True, threads=2, incumbent="mip")
+        assert split.status is Status.OPTIMAL and split.length == 3 and split.lower_bound == 3
+        checked = solve_mip(p, start, 3, formulation_name=form, split=True, threads=2, confirm_infeasible=True)
+        assert checked.status is Status.OPTIMAL and checked.length == 3
+        pieces = checked.extra["proof"]["phases"][-1]["pieces"]
+        assert all(q["confirmed"] for q in pieces if q["status"] == "refuted" and q["seconds"] > 0)

@@ -424,7 +424,8 @@ def run_phase(
             record.pieces.append(PieceRecord(text, REFUTED, seconds, horizon + 1, confirmed, nodes))
         elif kind == SOLVED:
             record.pieces.append(PieceRecord(text, SOLVED, seconds, None, confirmed, nodes))
-            return PhaseOutcome("improved", current_bound(), sm.moves(values))
+            # HiGHS stopped at its first solution: a shorter one may still be in this piece.
+            return PhaseOutcome("improved", min(current_bound(), piece.bound), sm.moves(values))
         else:
             b = piece.bound if dual is None or not np.isfinite(dual) else max(piece.bound, int(np.ceil(dual - 1e-6)))
             if b > horizon:  # the objective bound alone refutes it
