@@ -15,7 +15,7 @@ defaults (the split proof on every core) and, in the same run, ``python -m exact
 * ``scramble``: ``--seed s`` (the MIP's incumbent is the scramble's inverse);
 * ``facelets``: the same starts given as ``--facelets`` (no scramble known: the incumbent comes
   from the bidirectional BFS);
-* ``faces``: face turns in QTM and HTM beside ``layers``;
+* ``faces``: face turns in QTM and HTM (``layers`` is the ``scramble`` set);
 * ``deep``: longer scrambles (``--turns``), with ``--time-limit``.
 """
 
@@ -110,7 +110,7 @@ def main(argv=None) -> int:
     kinds = {
         "scramble": [("scramble", "layers", "qtm")],
         "facelets": [("facelets", "layers", "qtm")],
-        "faces": [("scramble", "layers", "qtm"), ("scramble", "faces", "qtm"), ("scramble", "faces", "htm")],
+        "faces": [("scramble", "faces", "qtm"), ("scramble", "faces", "htm")],
         "deep": [("scramble", "layers", "qtm")],
     }[args.set]
     rows = [

@@ -20,18 +20,9 @@ from exact.mip.__main__ import main as mip_main
 from exact.puzzles.cube import rotations, scramble
 from exact.result import Status
 from exact.timeindexed import prepare
+from tests.test_models import CASES  # its instances (same seeds): the split must give the same verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
-
-# The instances of tests/test_models.py's cross-check (same seeds): there the unsplit MIP, CP-SAT
-# and BFS agree on each; here the split must give the same verdicts.
-CASES = [
-    (n, moves, metric, length)
-    for n in (2, 3)
-    for moves in ("faces", "layers")
-    for metric in ("qtm", "htm")
-    for length in range(1, 7)
-]
 
 
 def _instance(n, moves, metric, length):
