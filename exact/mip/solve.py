@@ -385,12 +385,20 @@ def _summary(status: Status, bound: int, phases: list, lengths: list[int], ended
     last = phases[-1] if phases else None
     if last is not None and last.refuted:
         n = len(last.pieces)
-        what = f"at most {last.horizon} moves refuted in {n} piece{'s' * (n != 1)} ({last.seconds:.1f} s)"
+        moves = "move" if last.horizon == 1 else "moves"
+        what = f"at most {last.horizon} {moves} refuted in {n} piece{'s' * (n != 1)} ({last.seconds:.1f} s)"
         if status is Status.INFEASIBLE_WITHIN_HORIZON:
             return f"no solution within {last.horizon} moves: {what}"
         return f"lower bound {bound}: {what}"
+    if status is Status.OPTIMAL:
+        if last is None:
+            return f"lower bound {bound}: the start is not solved, so no shorter solution exists (no piece needed)"
+        return (
+            f"lower bound {bound}: when the MIP found this solution, every piece still open had a proven bound "
+            f"of at least {bound} ({len(last.pieces)} pieces, {last.seconds:.1f} s)"
+        )
     if last is None:
-        return f"lower bound {bound}: nothing shorter is possible (no piece needed)"
+        return f"lower bound {bound} proven; stopped before any piece ran ({seconds:.1f} s in all)"
     done = sum(1 for p in last.pieces if p.status == "refuted")
     why = "Ctrl-C" if ended == "interrupted" else "the time limit"
     return (
