@@ -148,7 +148,10 @@ def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveR
                 raise PuzzleoptError("--turns auto needs a start: give --scramble, --facelets or --scramble-length")
             length = T if args.scramble_length is None else args.scramble_length
             start, text = scramble(args.size, length, np.random.default_rng(args.seed), args.moves, args.metric)
-        threads = args.threads if args.threads is not None else (cli.cores() if mip and args.split else 1)
+        split = mip and args.split and args.formulation != "seed" and args.solver == "highs"
+        # All cores only for the split's worker processes: HiGHS keeps one thread scheduler per
+        # process, and a later run in the same process asking for fewer threads ends 'unknown'.
+        threads = args.threads if args.threads is not None else (cli.cores() if split else 1)
         _check_numbers(args, threads, mip)
         hint, source = None, None
         if args.hint is not None:
@@ -156,13 +159,11 @@ def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveR
             if T is not None:
                 check_hint(puzzle, start, hint, T)
         elif mip and text is not None and T is not None and len(text.split()) <= T:
-            hint, source = table.parse(table.format(table.inverse[table.parse(text)][::-1])), "the scramble's inverse"
-            if not puzzle.goal_spec().holds(table.apply(start, hint)):  # pragma: no cover - inverses solve
-                hint, source = None, None
+            hint, source = [int(m) for m in table.inverse[table.parse(text)][::-1]], "the scramble's inverse"
         kwargs: dict[str, Any] = dict(time_limit=args.time_limit, threads=threads, hint=hint, verbose=args.verbose)
         if mip:
             kwargs.update(formulation_name=args.formulation, solver=args.solver, write_model=args.write_model)
-            if args.split and args.formulation != "seed" and args.solver == "highs":
+            if split:
                 kwargs.update(
                     split=True,
                     hint_source=source if T is not None else "BWAS (--turns auto)",
