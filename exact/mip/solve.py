@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -242,7 +243,7 @@ def solve_mip(
     )
 
 
-# Both sides of the bidirectional BFS together (bytes of 54 stickers each: about 0.3 GB).
+# Both sides of the bidirectional BFS together (54-byte keys in dicts: a few hundred MB at most).
 _BFS_MAX_STATES = 2_000_000
 
 
@@ -272,7 +273,7 @@ def _solve_split(
     problem = prepare(puzzle, start, form.reduce_frame)
     links = piece_links(problem.pieces) if links_on else ()
     rules = move_rules(problem.table)
-    best, source, primal_seconds = hint, (hint_source or "--hint") if hint is not None else None, 0.0
+    best, source, primal_seconds = hint, (hint_source or "the given hint") if hint is not None else None, 0.0
     if best is None and incumbent == "bfs" and not problem.table.guarded and problem.goal.state is not None:
         t = time.perf_counter()
         path = meet_in_the_middle(problem.table, problem.start, problem.goal.state, T, _BFS_MAX_STATES)
@@ -292,7 +293,7 @@ def _solve_split(
     interrupted = False
     ended = "refuted"
     pids: list[int] = []
-    with sp.temp_directory() as tmp:
+    with tempfile.TemporaryDirectory(prefix="puzzleopt-split-") as tmp:
         try:
             pool.start()
             pids = pool.pids
@@ -339,7 +340,6 @@ def _solve_split(
             interrupted, ended = True, "interrupted"
         finally:
             pool.close()
-    lengths = [len(best)] if best is not None else []
     if best is not None and floor >= len(best):
         status, bound = Status.OPTIMAL, len(best)
     elif best is not None:
@@ -355,7 +355,7 @@ def _solve_split(
         "incumbent_seconds": primal_seconds,
         "phases": [p.to_dict() for p in phases],
         "pieces": pieces,
-        "summary": _summary(status, bound, phases, lengths, ended, seconds),
+        "summary": _summary(status, bound, phases, ended, seconds),
         "worker_pids": pids,
     }
     size = phases[-1].size if phases else {}
@@ -380,7 +380,7 @@ def _solve_split(
     )
 
 
-def _summary(status: Status, bound: int, phases: list, lengths: list[int], ended: str, seconds: float) -> str:
+def _summary(status: Status, bound: int, phases: list, ended: str, seconds: float) -> str:
     """One line: what the split proved, e.g. ``lower bound 8: at most 7 moves refuted in 18 pieces``."""
     last = phases[-1] if phases else None
     if last is not None and last.refuted:
@@ -415,8 +415,6 @@ def _write(model: pyo.ConcreteModel, path: str) -> None:
 
 def _confirm_infeasible(model: pyo.ConcreteModel, time_limit: float | None, threads: int, verbose: bool) -> bool:
     """Whether HiGHS without presolve also finds ``model`` infeasible (within the time left)."""
-    import tempfile
-
     import highspy
 
     with tempfile.TemporaryDirectory() as tmp:

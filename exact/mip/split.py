@@ -38,7 +38,6 @@ import os
 import queue
 import signal
 import sys
-import tempfile
 import time
 from collections import deque
 from collections.abc import Callable
@@ -163,9 +162,8 @@ def quiet_highs():
     return h
 
 
-
 def _worker(tasks, results) -> None:  # pragma: no cover - runs in the worker processes
-    """Solve pieces until the sentinel ``None``: load each phase's model once, then per piece
+    """Solve pieces until stopped: load each phase's model once, then per piece
     reset the bounds the last piece changed, fix the new ones and run."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops us
     _die_with_parent()
@@ -176,8 +174,6 @@ def _worker(tasks, results) -> None:  # pragma: no cover - runs in the worker pr
     changed: list[int] = []
     while True:
         task = tasks.get()
-        if task is None:
-            return
         phase, piece, model_path, fixed, limit, options, confirm = task
         if model_path != path:
             h = quiet_highs()
@@ -266,14 +262,8 @@ class Pool:
         except queue.Empty:
             return None
 
-    def close(self, wait: bool = False) -> None:
-        """Stop every worker: politely when idle (``wait``), else at once (they may be mid-piece)."""
-        if wait:
-            for _ in self._procs:
-                self._tasks.put(None)
-            for p in self._procs:
-                if p.pid is not None:
-                    p.join(timeout=2.0)
+    def close(self) -> None:
+        """Stop every worker at once (they may be mid-piece; their answers are no longer wanted)."""
         started = [p for p in self._procs if p.pid is not None]
         for p in started:
             if p.is_alive():
@@ -438,10 +428,6 @@ def run_phase(
                     return found
         report()
     return PhaseOutcome("refuted", horizon + 1)
-
-
-def temp_directory() -> tempfile.TemporaryDirectory:
-    return tempfile.TemporaryDirectory(prefix="puzzleopt-split-")
 
 
 __all__ = [
