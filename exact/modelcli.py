@@ -97,8 +97,8 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
             "--incumbent",
             default="bfs",
             choices=["bfs", "mip"],
-            help="without --hint or a scramble: find the incumbent by bidirectional BFS (default) or by "
-            "the split MIP of horizon T itself",
+            help="find the incumbent, or a shorter one than --hint or the scramble's inverse, by "
+            "bidirectional BFS (default) or by the split MIP itself",
         )
     else:
         p.add_argument(

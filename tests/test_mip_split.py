@@ -15,7 +15,7 @@ import pytest
 
 from exact import cli, registry
 from exact.bfs import meet_in_the_middle, shortest_distance
-from exact.mip import solve_mip
+from exact.mip import solve_mip, split
 from exact.mip.__main__ import main as mip_main
 from exact.puzzles.cube import rotations, scramble
 from exact.result import Status
@@ -57,13 +57,17 @@ def test_split_gives_the_verdicts_of_the_whole_model(n, moves, metric, length) -
         return
     inverse = [int(p.table.inverse[m]) for m in reversed(p.table.parse(text))]
     for kwargs in (
-        {"hint": inverse, "hint_source": "scramble"},  # the CLI's incumbent
+        {"hint": inverse, "hint_source": "scramble", "incumbent": "mip"},  # the MIP shortens the hint
+        {"hint": inverse, "hint_source": "scramble"},  # the CLI's incumbent, shortened by BFS
         {},  # bidirectional BFS finds the incumbent
         {"incumbent": "mip"},  # the split model of horizon T finds it
     ):
         r = solve_mip(p, start, max(d, length), formulation_name="pairs", split=True, threads=2, **kwargs)
         assert r.status is Status.OPTIMAL and r.length == d and r.lower_bound == d, kwargs
         proof = r.extra["proof"]
+        if "hint" in kwargs and len(inverse) > d:
+            shortener = "bidirectional BFS" if kwargs.get("incumbent", "bfs") == "bfs" else "the MIP"
+            assert proof["incumbent_source"] == f"scramble, shortened by {shortener}", kwargs
         if d > 1 and "MIP" not in proof["incumbent_source"]:  # the incumbent was optimal: "at most d - 1" refuted
             last = proof["phases"][-1]
             assert last["refuted"] and last["horizon"] == d - 1
@@ -85,6 +89,19 @@ def test_a_piece_at_its_limit_is_split_again() -> None:
     assert r.status is Status.OPTIMAL and r.length == d and r.lower_bound == d
     r = solve_mip(p, start, d - 1, formulation_name="pairs", split=True, threads=2, piece_time_limit=1e-3)
     assert r.status is Status.INFEASIBLE_WITHIN_HORIZON
+
+
+def test_deep_horizons_start_from_longer_prefixes(monkeypatch) -> None:
+    assert [split.first_prefix_length(h) for h in (1, 2, 7, 8, 9)] == [1, 1, 1, 2, 3]
+    p, start, text, d = _instance(3, "layers", "qtm", 5)
+    monkeypatch.setattr(split, "FREE_MOVES", d - 3)  # so the refuted horizon d - 1 starts at two moves
+    r = solve_mip(p, start, d, formulation_name="pairs", split=True, threads=2)
+    assert r.status is Status.OPTIMAL and r.length == d and r.lower_bound == d
+    last = r.extra["proof"]["phases"][-1]
+    assert last["refuted"] and last["horizon"] == d - 1
+    assert all(len(q["prefix"].split()) >= 2 for q in last["pieces"]) and len(last["pieces"]) > 18
+    r = solve_mip(p, start, d - 1, formulation_name="pairs", split=True, threads=2, incumbent="mip")
+    assert r.status is Status.INFEASIBLE_WITHIN_HORIZON and r.lower_bound == d
 
 
 def test_the_time_limit_stops_every_worker() -> None:

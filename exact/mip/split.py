@@ -7,7 +7,8 @@ incumbent of ``U`` moves exists is split:
 
 * **Phase.** The model of horizon ``H = U - 1`` (or the asked horizon ``T`` while no solution is
   known) is built once, written once, and loaded once by every worker.
-* **Piece.** A prefix of moves ``(m1, ..., mj)``: the model with ``y`` of its first steps fixed by
+* **Piece.** A prefix of moves ``(m1, ..., mj)``, at first of :func:`first_prefix_length`
+  moves (one, or more on deep horizons): the model with ``y`` of its first steps fixed by
   column bounds (the same model, bounds changed; nothing is rebuilt). With ``L`` moves per step
   (the ``pairs`` formulation has ``L = 2``) a prefix that ends inside a step leaves every action of
   that step that begins with it. A piece is *refuted* when HiGHS proves it infeasible or its
@@ -54,7 +55,18 @@ from exact.timeindexed import MoveRules, Problem
 # next phase asks for a shorter one anyway).
 PIECE_OPTIONS: dict[str, Any] = {"mip_lp_solver": "ipm", "threads": 1, "mip_max_improving_sols": 1}
 
+# The free moves a first piece leaves. Measured on 3x3 layers QTM (docs/mip.md): pieces with
+# six free moves fall to presolve in 0.3-8 s, pieces with seven reach 10-60 s limits and are
+# split anyway, so deeper horizons start from longer prefixes instead of paying those limits.
+FREE_MOVES = 6
+
 REFUTED, SOLVED, LIMIT = "refuted", "solved", "limit"
+
+
+def first_prefix_length(horizon: int) -> int:
+    """How many moves the first pieces of a phase of ``horizon`` fix: at least one, and enough
+    that at most :data:`FREE_MOVES` are left free."""
+    return max(1, horizon - FREE_MOVES)
 
 
 @dataclass
@@ -385,9 +397,15 @@ def run_phase(
         open_ = [p.bound for p in todo] + [p.bound for p in running.values()]
         return min([horizon + 1, *open_]) if open_ else horizon + 1
 
-    found = push_children(Piece((), floor))
-    if found is not None:
-        return found
+    # The first pieces: every allowed prefix of first_prefix_length(horizon) moves.
+    level = [Piece((), floor)]
+    for _ in range(first_prefix_length(horizon)):
+        todo.clear()
+        for parent in level:
+            found = push_children(parent)
+            if found is not None:
+                return found
+        level = list(todo)
     report()
     while todo or running:
         now = time.perf_counter()
@@ -431,6 +449,7 @@ def run_phase(
 
 
 __all__ = [
+    "FREE_MOVES",
     "PIECE_OPTIONS",
     "Phase",
     "PhaseOutcome",
@@ -438,6 +457,7 @@ __all__ = [
     "Pool",
     "SplitModel",
     "children",
+    "first_prefix_length",
     "prefix_bounds",
     "run_phase",
     "write_model",
