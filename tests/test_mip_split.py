@@ -130,6 +130,36 @@ def test_ctrl_c_stops_every_worker_and_reports_the_bound() -> None:
     assert _gone(res["extra"]["proof"]["worker_pids"])
 
 
+def _descendants(pid: int) -> list[int]:
+    parent = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().split(")")[-1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        parent[int(stat.parent.name)] = int(fields[1])
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        kids = [c for c, q in parent.items() if q == p]
+        out += kids
+        todo += kids
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_a_killed_cli_leaves_no_worker_behind(sig) -> None:
+    cmd = [sys.executable, "-m", "exact.mip", "--size", "3", "--turns", "8", "--threads", "2"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(8)  # pieces are running by now: the forkserver and its two workers
+    family = _descendants(proc.pid)
+    assert len(family) >= 3, family
+    proc.send_signal(sig)  # no finally runs: only the kernel can stop the workers
+    proc.wait(timeout=30)
+    assert _gone(family, wait=10.0), family
+
+
 @pytest.mark.parametrize(
     "argv, pattern",
     [

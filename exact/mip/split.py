@@ -228,7 +228,8 @@ def _worker(tasks, results) -> None:  # pragma: no cover - runs in the worker pr
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the worker processes
-    """Linux: the kernel kills this worker if its parent dies, so no worker outlives a crash."""
+    """Linux: the kernel kills this process if its parent dies, so no worker outlives a crash
+    (workers and, through :mod:`exact.mip.serverguard`, the forkserver that forks them)."""
     with contextlib.suppress(Exception):
         import ctypes
 
@@ -240,8 +241,9 @@ def _context():
         return mp.get_context("spawn")
     ctx = mp.get_context("forkserver")
     # The server imports only what a worker needs, not the caller's __main__ (a script without a
-    # main guard would run again, and a CLI's imports cost a second per start).
-    ctx.set_forkserver_preload(["exact.mip.split", "highspy"])
+    # main guard would run again, and a CLI's imports cost a second per start), and first the
+    # guard that makes it die with the caller (exact.mip.serverguard).
+    ctx.set_forkserver_preload(["exact.mip.serverguard", "exact.mip.split", "highspy"])
     return ctx
 
 
