@@ -29,6 +29,7 @@ from itertools import product
 
 import numpy as np
 
+from exact.cli import MAX_THREADS, cores
 from exact.errors import PuzzleoptError, StateError
 from exact.movetable import MoveTable
 from exact.puzzle import Goal, Puzzle
@@ -291,15 +292,36 @@ def prepare(puzzle, start: np.ndarray, reduce_frame: bool = True) -> Problem:
     goal becomes the one solved state. Shortest lengths are unchanged (rotations commute with
     the goal), the goal is fixed (so label domains prune from both ends), and solutions are
     lifted back to the puzzle's moves by :meth:`Problem.lift`.
+
+    When the goal is one state because no move turns the reference (face turns of an odd cube
+    never move the centres), a start whose reference is not home (a cube seen from another
+    side) is turned whole so that it is: the puzzle's goal is solved in any orientation, so
+    modelling the unturned start against the one solved state would "prove" a solvable cube
+    unsolvable. The moves are lifted back to the start's own frame in the same way.
     """
     table = puzzle.table
     goal = puzzle.goal_spec()
     s = check_start(table, start, puzzle.num_labels)
-    frame = puzzle.frame() if goal.groups is not None and reduce_frame else None
+    frame = puzzle.frame()
     problem = Problem(table, s, goal, puzzle.num_labels)
-    if frame is not None:
+    if frame is not None and goal.groups is not None and reduce_frame:
         problem = _reduce(puzzle, s, frame)
+    elif frame is not None and goal.state is not None:
+        problem = _turn_home(puzzle, s, goal, frame)
     return _distinct(puzzle, problem)
+
+
+def _turn_home(puzzle, s: np.ndarray, goal: Goal, frame: tuple[np.ndarray, np.ndarray]) -> Problem:
+    """The problem of ``s`` turned whole so that the frame's reference positions hold their goal labels."""
+    rotations, reference = frame
+    want = np.asarray(goal.state)[reference]
+    if np.array_equal(s[reference], want):
+        return Problem(puzzle.table, s, goal, puzzle.num_labels)
+    turn = [r for r in rotations if np.array_equal(s[r][reference], want)]
+    if not turn:
+        raise StateError(f"{puzzle.name}: the start's reference pieces cannot be turned home; is it a valid state?")
+    start = s[turn[0]]
+    return Problem(puzzle.table, start, goal, puzzle.num_labels, frame, start)
 
 
 def _reduce(puzzle, s: np.ndarray, frame: tuple[np.ndarray, np.ndarray]) -> Problem:
@@ -364,18 +386,22 @@ def piece_links(pieces: tuple[np.ndarray, ...]) -> list[tuple[tuple[int, int], t
 
 
 def replay_until_goal(puzzle: Puzzle, start: np.ndarray, chosen: Sequence[int | None]) -> list[int]:
-    """The model's moves in order, cut at the first state that satisfies the goal."""
-    goal = puzzle.goal_spec()
+    """The model's moves in order, cut at the first state that is solved (``puzzle.is_goal``,
+    which for a cube accepts any orientation)."""
+
+    def solved(state: np.ndarray) -> bool:
+        return bool(puzzle.is_goal(state[None])[0])
+
     state = np.asarray(start)
     out: list[int] = []
-    if goal.holds(state):
+    if solved(state):
         return out
     for m in chosen:
         if m is None:
             continue
         state = puzzle.table.apply(state, m)
         out.append(int(m))
-        if goal.holds(state):
+        if solved(state):
             break
     return out
 
@@ -384,8 +410,8 @@ def check_solve_args(
     puzzle, start: np.ndarray, T: int, threads: int, time_limit: float | None, hint: Sequence[int] | None
 ) -> tuple[np.ndarray, list[int] | None]:
     """Validate what every time-indexed solve takes; returns the start (int64) and the hint."""
-    if threads < 1:
-        raise PuzzleoptError(f"threads={threads} must be at least 1")
+    if not 1 <= threads <= MAX_THREADS:
+        raise PuzzleoptError(f"threads={threads} must be in 1..{MAX_THREADS} (this machine has {cores()} cores)")
     if time_limit is not None and not time_limit > 0:
         raise PuzzleoptError(f"time limit {time_limit} must be a positive number of seconds")
     start = check_start(puzzle.table, start, puzzle.num_labels)
@@ -398,7 +424,7 @@ def check_hint(puzzle: Puzzle, start: np.ndarray, hint: Sequence[int] | None, T:
         return None
     hint = [int(m) for m in hint]
     end = puzzle.table.apply(np.asarray(start), hint)
-    if not puzzle.goal_spec().holds(end):
+    if not bool(puzzle.is_goal(end[None])[0]):
         raise PuzzleoptError(
             f"hint {puzzle.table.format(hint)!r} does not solve the start state; give a solving sequence"
         )

@@ -88,6 +88,19 @@ def test_flipped_edge() -> None:
         from_facelets(_swap(_scrambled(), a, b))
 
 
+@pytest.mark.parametrize("n", [4, 5, 6, 7])
+def test_a_wing_flipped_in_place_is_rejected(n: int) -> None:
+    from exact.puzzles.cube.cubies import wing_orbits
+
+    orbits = wing_orbits(n)
+    assert len(orbits) == (n - 2) // 2 and all(len(o) == 24 for o in orbits)
+    state, _ = scramble(n, 40, np.random.default_rng(n), moves="layers")
+    for orbit in orbits:
+        a, b = orbit[7]
+        with pytest.raises(FaceletError, match="wing edge is flipped in place"):
+            from_facelets(_swap(to_facelets(state), a, b))
+
+
 def test_odd_parity() -> None:
     text = _scrambled()
     (a0, a1), (b0, b1) = edge_slots(3)[0], edge_slots(3)[1]

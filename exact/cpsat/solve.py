@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import ortools
@@ -30,6 +30,7 @@ def solve_cpsat(
     hint: Sequence[int] | None = None,
     verbose: bool = False,
     seed: int = 0,
+    progress: Callable[[dict], None] | None = None,
 ) -> SolveResult:
     """Shortest solution within ``T`` moves by CP-SAT, with a proof status.
 
@@ -46,6 +47,8 @@ def solve_cpsat(
             if none exists the hint is proven optimal.
         verbose: Show the CP-SAT log.
         seed: CP-SAT's random seed (results are reproducible for one thread).
+        progress: Called with ``{"stage": "horizon", "T": h, "status": ..., "seconds": ...}``
+            after each horizon is decided (or runs out of time).
     """
     T = check_horizon(T)
     if strategy not in STRATEGIES:
@@ -64,8 +67,7 @@ def solve_cpsat(
 
     result = SolveResult.recorder(puzzle, start, solver="cp-sat", solver_version=version, settings=settings, since=t0)
 
-    goal = puzzle.goal_spec()
-    if goal.holds(start):
+    if bool(puzzle.is_goal(np.asarray(start)[None])[0]):  # any orientation, for a cube
         return result([], Status.OPTIMAL, 0, 0, {})
     problem = prepare(puzzle, start)
     last = T if hint is None else len(hint) - 1
@@ -93,11 +95,15 @@ def solve_cpsat(
                 return None, None, built
         ts = time.perf_counter()
         status, solver = _solve(built, exact, threads, left, seed, verbose)
+        if status == cp_model.MODEL_INVALID:  # never a "limit": our model or parameters are wrong, a bug
+            raise RuntimeError(f"CP-SAT rejected the T = {h} model of {puzzle.name}: {built.model.validate()}")
         extra["solve_seconds"] += time.perf_counter() - ts
         conflicts += int(solver.num_conflicts)
         extra["horizons"].append(
             {"T": h, "status": solver.status_name(status), "seconds": round(time.perf_counter() - tb, 3)}
         )
+        if progress is not None:
+            progress({"stage": "horizon", **extra["horizons"][-1]})
         return status, solver, built
 
     def lifted(solver, built):

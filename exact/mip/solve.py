@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import tempfile
 import time
@@ -124,9 +125,9 @@ def solve_mip(
         "hint": None if hint is None else puzzle.table.format(hint),
     }
     t0 = time.perf_counter()
-    goal = puzzle.goal_spec()
-    if goal.holds(start) or T == 0:
-        status = Status.OPTIMAL if goal.holds(start) else Status.INFEASIBLE_WITHIN_HORIZON
+    solved = bool(puzzle.is_goal(np.asarray(start)[None])[0])  # any orientation, for a cube
+    if solved or T == 0:
+        status = Status.OPTIMAL if solved else Status.INFEASIBLE_WITHIN_HORIZON
         return SolveResult.build(
             puzzle,
             start,
@@ -467,9 +468,13 @@ class PyomoSolver:
             new = NewFactory(name)
             if new.available():
                 return cls(name, new, None)
+        from pyomo.common.log import LoggingIntercept
+
         try:
-            legacy = pyo.SolverFactory(name)
-            ok = legacy is not None and legacy.available(exception_flag=False)
+            # Pyomo logs an unknown name with a traceback; the error below says it in one line.
+            with LoggingIntercept(io.StringIO(), "pyomo"):
+                legacy = pyo.SolverFactory(name)
+                ok = legacy is not None and legacy.available(exception_flag=False)
         except Exception:  # noqa: BLE001 - Pyomo raises many kinds for unknown names
             ok = False
         if not ok:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from exact.errors import FaceletError
-from exact.puzzles.cube.cubies import centre_facelets, check_invariants, read_cubies
+from exact.puzzles.cube.cubies import centre_facelets, check_invariants, check_wings, read_cubies
 from exact.puzzles.cube.geometry import FACES
 from exact.puzzles.cube.state import rotations
 
@@ -45,7 +45,7 @@ def from_facelets(text: str, colors: str = FACES) -> np.ndarray:
     Whitespace is ignored, so an unfolded net can be pasted. Checks, each with its own message:
     length (``6*n*n``), unknown letters, colour counts, centres (odd n), every corner (and for
     odd n every middle edge) a real piece appearing once, corner twist, edge flip and permutation
-    parity (for n >= 4 wings and inner centres are only counted, not checked for solvability).
+    parity; for n >= 4 also that no wing is flipped in place (inner centres are only counted).
 
     Args:
         text: e.g. ``"UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"``.
@@ -92,3 +92,4 @@ def validate(state: np.ndarray, n: int, colors: str = FACES) -> None:
             )
         s = s[match[0]]  # turn the whole cube so that its centres are home
     check_invariants(read_cubies(s, n, colors))
+    check_wings(s, n, colors)
