@@ -37,3 +37,24 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def json_digest(doc: dict) -> str:
+    """sha256 of a JSON object without its ``sha256`` key, in canonical form (sorted keys, no
+    spaces), so that reformatting a file keeps its checksum and any changed value breaks it."""
+    import hashlib
+    import json
+
+    body = {k: v for k, v in doc.items() if k != "sha256"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def sealed(doc: dict) -> dict:
+    """``doc`` with its ``sha256`` (:func:`json_digest`) added as the last key."""
+    body = {k: v for k, v in doc.items() if k != "sha256"}
+    return {**body, "sha256": json_digest(body)}
+
+
+def seal_holds(doc: dict) -> bool:
+    """Whether ``doc`` carries a ``sha256`` that matches its other keys."""
+    return isinstance(doc.get("sha256"), str) and doc["sha256"] == json_digest(doc)

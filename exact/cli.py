@@ -7,20 +7,41 @@ Exit codes (the same for every solver CLI in the project):
 2    bad input (one line on stderr names the input, what is wrong and the fix)
 3    proven that no solution exists (unsolvable, or none within the horizon)
 4    a limit was reached without an answer
+1    a bug: an unexpected exception, shown with its traceback
+130  interrupted (Ctrl-C)
+141  the output pipe was closed (e.g. ``--json | head``)
 ==== =========================================================================
+
+Bad input is a :class:`~exact.errors.PuzzleoptError` (or an ``OSError`` on a path the user
+gave); any other exception is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import json
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
+
+from exact.errors import PuzzleoptError
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 EXIT_NO_SOLUTION = 3
 EXIT_LIMIT = 4
+EXIT_INTERRUPTED = 130
+
+# The longest random scramble a command applies: enough for any use (a 7x7x7 is scrambled in a
+# few hundred moves), and short enough to apply quickly.
+MAX_SCRAMBLE = 100_000
+
+# The most threads (or worker processes, for the MIP's split proof) a solve takes. CP-SAT itself
+# refuses more than 10,000 workers (MODEL_INVALID); far fewer already only slow a machine down.
+MAX_THREADS = 256
+EXIT_PIPE_CLOSED = 141
 
 EPILOG = (
     "exit codes: 0 solved, 2 bad input, 3 proven no solution (within the horizon), 4 limit reached, "
@@ -36,11 +57,66 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+class HelpWithDefaults(argparse.HelpFormatter):
+    """Help that shows each option's default (where it has one) and no reST markup."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = (action.help or "").replace("``", "`")
+        shown = action.default not in (None, False, argparse.SUPPRESS) and action.option_strings
+        if shown and "%(default)" not in text and "default" not in text:
+            text += " (default: %(default)s)"
+        return text
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(text.replace("``", "`"))
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` whose usage errors are one line on stderr and exit code 2."""
+    """An ``ArgumentParser`` whose usage errors are one line on stderr and exit code 2, and whose
+    help shows the defaults (:class:`HelpWithDefaults`, also in its subcommands)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", HelpWithDefaults)
+        super().__init__(*args, **kwargs)
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        self._argv = list(sys.argv[1:] if args is None else args)  # for error(): was --json asked for?
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str):  # type: ignore[override]
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see --help)\n")
+        line = f"{self.prog}: error: {message} (see --help)"
+        if "--json" in getattr(self, "_argv", ()):
+            print(json.dumps({"error": line, "exit_code": EXIT_BAD_INPUT}))
+        self.exit(EXIT_BAD_INPUT, line + "\n")
+
+
+def count(lowest: int = 1, highest: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type`` for a whole number in ``lowest..highest`` (counts, limits, seeds)."""
+
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < lowest:
+            raise argparse.ArgumentTypeError(f"{text} must be at least {lowest}")
+        if highest is not None and value > highest:
+            raise argparse.ArgumentTypeError(f"{text} is above the most this command takes, {highest:,}")
+        return value
+
+    read.__name__ = f"whole number >= {lowest}"
+    return read
+
+
+def seconds(text: str) -> float:
+    """An argparse ``type`` for a time limit: a finite number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text} must be a finite number of seconds above 0")
+    return value
 
 
 def parser(prog: str, description: str) -> argparse.ArgumentParser:
@@ -51,13 +127,58 @@ def parser(prog: str, description: str) -> argparse.ArgumentParser:
 
 
 def run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None = None) -> int:
-    """Call ``main(argv)``; bad input (any ``ValueError``) becomes one line on stderr and exit 2."""
+    """Call ``main(argv)`` and turn the ways a command can end into exit codes.
+
+    * bad input (a :class:`~exact.errors.PuzzleoptError`, the project's own error types) and a
+      file that cannot be read or written (``OSError``: a missing folder, a directory where a file
+      was meant, no permission): one line on stderr, exit 2;
+    * Ctrl-C: ``interrupted``, exit 130;
+    * a closed output pipe (``--json | head``): silence, exit 141 (as ``yes | head`` does);
+    * anything else is a bug: it is not caught, so Python prints its traceback (exit 1).
+
+    Under ``--json`` an error is also one JSON object on stdout, ``{"error": ..., "exit_code": 2}``,
+    so that a program reading stdout always reads JSON.
+    """
+    prog = getattr(main, "__module__", "puzzleopt").replace("__main__", "puzzleopt")
+    wants_json = "--json" in (sys.argv[1:] if argv is None else list(argv))
+
+    def bad_input(message: str) -> int:
+        print(f"{prog}: error: {message}", file=sys.stderr)
+        if wants_json:
+            print(json.dumps({"error": message, "exit_code": EXIT_BAD_INPUT}))
+        return EXIT_BAD_INPUT
+
     try:
         return main(argv)
-    except ValueError as exc:
-        prog = getattr(main, "__module__", "puzzleopt").replace("__main__", "puzzleopt")
-        print(f"{prog}: error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except PuzzleoptError as exc:
+        return bad_input(str(exc))
+    except BrokenPipeError:
+        # The reader went away: nothing more can be said on stdout, and Python's flush at exit
+        # would raise again, so stdout is pointed at /dev/null first.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_PIPE_CLOSED
+    except OSError as exc:
+        return bad_input(os_error_line(exc))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except SystemExit as exc:  # argparse's usage errors and --help: the code, also when called in-process
+        return exc.code if isinstance(exc.code, int) else (EXIT_OK if exc.code is None else 1)
+
+
+def os_error_line(exc: OSError) -> str:
+    """``OSError`` as one line that names the file and says what to do."""
+    what = exc.strerror or str(exc)
+    if exc.filename is None:
+        return f"{what}; check the paths given on the command line"
+    name = f"{exc.filename!s}" + (f" -> {exc.filename2!s}" if exc.filename2 is not None else "")
+    hint = {
+        errno.EISDIR: "it is a folder; give a file name",
+        errno.ENOTDIR: "a part of the path is a file, not a folder",
+        errno.ENOENT: "check the path (folders are not created for you)",
+        errno.EACCES: "no permission; choose a path you may write to",
+        errno.EEXIST: "it exists already",
+        errno.ENOSPC: "the disk is full",
+    }.get(exc.errno, "check the path")
+    return f"{name}: {what} ({hint})"

@@ -34,7 +34,11 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--scramble", help='start from the solved cube scrambled by these moves, e.g. "R U F\'"')
     src.add_argument("--facelets", help="start from this facelet string (kociemba format, faces URFDLB)")
-    src.add_argument("--scramble-length", type=int, help="a seeded random scramble of this length (default: T)")
+    src.add_argument(
+        "--scramble-length",
+        type=cli.count(0, cli.MAX_SCRAMBLE),
+        help="a seeded random scramble of this length (default: T)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the random scramble (default 0)")
     p.add_argument(
         "--moves",
@@ -177,7 +181,7 @@ def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveR
             kwargs.update(strategy=args.strategy)
         if not args.json:
             _header(puzzle, start, text, args, T)
-        printer = None if args.json or not kwargs.get("split") else Progress()
+        printer = None if args.json or (mip and not kwargs.get("split")) else Progress()
         if printer is not None:
             kwargs["progress"] = printer
         try:
@@ -211,15 +215,15 @@ def _solve_auto(puzzle, start, solve, args, kwargs) -> SolveResult:
     except ImportError as exc:
         raise PuzzleoptError(f"--turns auto needs the learned extra ({exc}); install puzzleopt[learned]") from None
     kwargs = {k: v for k, v in kwargs.items() if k != "hint"}
-    return solve_with_learned_horizon(
-        puzzle, start, solve, heuristic, bwas_time_limit=args.bwas_time_limit, **kwargs
-    )
+    return solve_with_learned_horizon(puzzle, start, solve, heuristic, bwas_time_limit=args.bwas_time_limit, **kwargs)
 
 
 def _check_numbers(args, threads: int, mip: bool) -> None:
     """The numeric options, checked before anything is built or printed."""
-    if threads < 1:
-        raise PuzzleoptError(f"--threads {threads} must be at least 1")
+    if not 1 <= threads <= cli.MAX_THREADS:
+        raise PuzzleoptError(
+            f"--threads {threads} must be in 1..{cli.MAX_THREADS} (this machine has {cli.cores()} cores)"
+        )
     if args.time_limit is not None and not args.time_limit > 0:
         raise PuzzleoptError(f"--time-limit {args.time_limit} must be a positive number of seconds")
     if mip and not args.piece_time_limit > 0:
@@ -227,7 +231,8 @@ def _check_numbers(args, threads: int, mip: bool) -> None:
 
 
 class Progress:
-    """The split's progress: a tqdm bar on a terminal, else one line per stage (on stderr)."""
+    """Progress on stderr: for the MIP's split, a tqdm bar on a terminal, else one line per
+    stage; for CP-SAT, one line per horizon."""
 
     def __init__(self) -> None:
         self.tty = sys.stderr.isatty()
@@ -237,7 +242,9 @@ class Progress:
 
     def __call__(self, event: dict[str, Any]) -> None:
         stage = event["stage"]
-        if stage == "incumbent":
+        if stage == "horizon":  # CP-SAT: one line per horizon decided
+            self._line(f"T = {event['T']}: {event['status']} ({event['seconds']:.2f} s)")
+        elif stage == "incumbent":
             self.incumbent = event["length"]
             self._line(f"incumbent: {event['length']} moves from {event['source']}: {event['moves']}")
         elif stage == "model":

@@ -25,6 +25,7 @@ from exact import cli
 from exact.movetable import MoveTable
 from exact.puzzles.cube.moves import cube_moves
 from exact.puzzles.tiles.moves import tile_moves
+from exact.userfiles import output_file
 
 __all__ = ["MoveTable", "cube_moves", "tile_moves", "main"]
 
@@ -39,8 +40,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--moves", default="faces", choices=["faces", "layers", "wide"], help="move set (default faces)")
     p.add_argument("--metric", default="htm", choices=["qtm", "htm"], help="metric (default htm)")
     p.add_argument("--scramble", help="a move sequence to apply, e.g. \"R U R' U'\"")
-    p.add_argument("--scramble-length", type=int, default=0, help="apply a random scramble of this length")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random scramble (default 0)")
+    p.add_argument(
+        "--scramble-length",
+        type=cli.count(0, cli.MAX_SCRAMBLE),
+        default=0,
+        help="apply a random scramble of this length",
+    )
+    p.add_argument("--seed", type=cli.count(0), default=0, help="seed of the random scramble (default 0)")
     p.add_argument("--export-json", metavar="FILE", help="write the move table as JSON")
     p.add_argument("--export-csv", metavar="FILE", help="write the case study's lm(m,f_i,r_i,c_i,f_j,r_j,c_j) CSV")
     p.add_argument("--include-fixed", action="store_true", help="CSV: list facelets a move leaves in place too")
@@ -58,10 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.size, args.scramble_length, np.random.default_rng(args.seed), args.moves, args.metric
         )
     written = []
-    if args.export_json:
-        written.append(str(write_atomic(args.export_json, to_json(table))))
-    if args.export_csv:
-        written.append(str(write_atomic(args.export_csv, to_lm_csv(table, args.include_fixed))))
+    if args.export_json is not None:
+        written.append(str(write_atomic(output_file(args.export_json, "--export-json"), to_json(table))))
+    if args.export_csv is not None:
+        path = output_file(args.export_csv, "--export-csv")
+        written.append(str(write_atomic(path, to_lm_csv(table, args.include_fixed))))
     if args.json:
         print(
             json.dumps(

@@ -38,7 +38,42 @@ from exact.errors import NotationError, StateError
 
 MoveSpec = Union[int, np.integer, str, Sequence[Union[int, str]]]  # noqa: UP007 (a runtime alias on 3.10)
 
-_TOKEN = re.compile(r"\S+")
+_TOKEN = re.compile(r"\(|\)\d*|[^\s()]+")
+# Apostrophes people type (word processors, phones) read as the ASCII prime.
+_PRIMES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u2032": "'", "`": "'"})
+MAX_REPEAT = 1000
+
+
+def _spans(text: str) -> list[tuple[str, int]]:
+    """The move tokens of ``text`` with their character offsets, repeat groups expanded.
+
+    ``(R U)2`` is ``R U R U``; groups nest; ``(R U)`` alone is ``R U``. Typographic apostrophes
+    read as ``'``.
+    """
+    text = text.translate(_PRIMES)
+    stack: list[list[tuple[str, int]]] = [[]]
+    opened: list[int] = []
+    for m in _TOKEN.finditer(text):
+        tok, off = m.group(0), m.start()
+        if tok == "(":
+            stack.append([])
+            opened.append(off)
+        elif tok.startswith(")"):
+            if len(stack) == 1:
+                raise NotationError(f"')' at character {off + 1} of {text!r} closes no group; remove it or add '('")
+            times = int(tok[1:] or 1)
+            if not 1 <= times <= MAX_REPEAT:
+                raise NotationError(
+                    f"repeat count {tok[1:]} at character {off + 2} of {text!r} must be in 1..{MAX_REPEAT}"
+                )
+            group = stack.pop()
+            opened.pop()
+            stack[-1].extend(group * times)
+        else:
+            stack[-1].append((tok, off))
+    if opened:
+        raise NotationError(f"'(' at character {opened[-1] + 1} of {text!r} is never closed; add ')' after its moves")
+    return stack[0]
 
 
 @dataclass(frozen=True, eq=False)
@@ -222,7 +257,8 @@ class MoveTable:
         """Read a whitespace-separated sequence of move tokens into row indices.
 
         Args:
-            text: e.g. ``"R U' F2"``; also a list of tokens.
+            text: e.g. ``"R U' F2"``; also a list of tokens. A string may hold repeat groups,
+                ``(R U)2`` for ``R U R U`` (nested too), and typographic apostrophes (``R’``).
             start: Labels ``(P,)`` of the start state; required only when a token names an action
                 shared by several guarded rows (tiles), which is then resolved state by state.
 
@@ -234,7 +270,7 @@ class MoveTable:
                 where the token could not be applied.
         """
         if isinstance(text, str):
-            spans = [(m.group(0), m.start()) for m in _TOKEN.finditer(text)]
+            spans = _spans(text)
             shown = text
         else:
             spans, off = [], 0

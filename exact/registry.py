@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+import numpy as np
+
 from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
 
@@ -60,10 +62,24 @@ def get(name: str, **options: Any) -> Puzzle:
     entry = _ENTRIES.get(name)
     if entry is None:
         raise PuzzleoptError(f"unknown puzzle {name!r}; known puzzles: {', '.join(_ENTRIES)}")
-    key = (name, tuple(sorted(options.items())))
+    key = (name, tuple(sorted((k, _frozen(v)) for k, v in options.items())))
     if key not in _CACHE:
         _CACHE[key] = entry.factory(**options)
     return _CACHE[key]
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in for an option value, equal for equal values (arrays by dtype, shape
+    and contents; lists and tuples by their items; dicts by their sorted items)."""
+    if isinstance(value, np.ndarray):
+        return ("ndarray", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_frozen(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((k, _frozen(v)) for k, v in value.items())))
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted(_frozen(v) for v in value)))
+    return value
 
 
 def _register_builtins() -> None:

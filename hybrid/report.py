@@ -19,6 +19,7 @@ from exact.atomic import write_chunks
 from exact.plots import histogram_png
 
 NO_SOLUTION = "no_solution"  # the learned solver found none, so there is nothing to certify
+INVALID = "invalid"  # the learned "solution" does not solve its start (a wrong answer, counted)
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,8 @@ class Certificate:
 
     Attributes:
         id: The instance's id in its file.
-        verdict: ``optimal``, ``suboptimal``, ``unknown`` or ``no_solution``.
+        verdict: ``optimal``, ``suboptimal``, ``unknown``, ``no_solution`` or ``invalid`` (the
+            given moves do not solve the start; ``reason`` says why).
         given_length: Length of the learned solution (``None`` without one).
         best_length: Length of the best solution known (shorter than the given one when suboptimal).
         lower_bound: Proven lower bound on the optimal length.
@@ -38,6 +40,7 @@ class Certificate:
         learned_seconds: Seconds the learned solver took (``None`` for given solutions).
         certify_seconds: Seconds the certification took.
         result: The certification's :class:`~exact.result.SolveResult` as a dict.
+        reason: Why an ``invalid`` solution is wrong (``None`` otherwise).
     """
 
     id: str
@@ -52,11 +55,12 @@ class Certificate:
     learned_seconds: float | None
     certify_seconds: float
     result: Mapping[str, Any] | None
+    reason: str | None = None
 
     def contradiction(self) -> str | None:
         """Why this certificate contradicts the file's optimal length, or ``None`` if it does not."""
         k = self.known_optimal
-        if k is None or self.verdict == NO_SOLUTION:
+        if k is None or self.verdict in (NO_SOLUTION, INVALID):
             return None
         if self.lower_bound is not None and self.lower_bound > k:
             return f"instance {self.id}: proven lower bound {self.lower_bound} exceeds the known optimum {k}"
@@ -83,6 +87,8 @@ def summarise(certs: Sequence[Certificate]) -> dict[str, Any]:
         "suboptimal_share": share("suboptimal"),
         "unknown_share": share("unknown"),
         "no_solution_share": share(NO_SOLUTION),
+        "invalid": sum(c.verdict == INVALID for c in certs),
+        "invalid_share": share(INVALID),
         "mean_gap": statistics.mean(gaps) if gaps else None,
         "decided": len(gaps),
         "mean_certify_seconds": statistics.mean(secs) if secs else None,
@@ -104,11 +110,12 @@ def markdown(summary: Mapping[str, Any]) -> str:
     learned = "-" if summary["total_learned_seconds"] is None else f"{summary['total_learned_seconds']:.1f}"
     return "\n".join(
         [
-            "| instances | optimal | suboptimal | unknown | no learned solution | mean gap (decided) "
+            "| instances | optimal | suboptimal | unknown | no learned solution | invalid | mean gap (decided) "
             "| certify s (mean) | certify s (total) | learned s (total) | methods |",
-            "|---|---|---|---|---|---|---|---|---|---|",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
             f"| {summary['instances']} | {pct(summary['optimal_share'])} | {pct(summary['suboptimal_share'])} | "
-            f"{pct(summary['unknown_share'])} | {pct(summary['no_solution_share'])} | {gap} | {mean} | "
+            f"{pct(summary['unknown_share'])} | {pct(summary['no_solution_share'])} | "
+            f"{pct(summary['invalid_share'])} ({summary['invalid']}) | {gap} | {mean} | "
             f"{summary['total_certify_seconds']:.1f} | {learned} | {', '.join(summary['methods']) or '-'} |",
         ]
     )
@@ -121,6 +128,11 @@ def write_report(certs: Sequence[Certificate], out: Path, title: str, command: s
     write_chunks(out / "certificates.jsonl", [lines.encode()])
     summary = summarise(certs)
     md = f"# {title}\n\nCommand: `{command}`\n\n{markdown(summary)}\n"
+    invalid = [c for c in certs if c.verdict == INVALID]
+    if invalid:
+        md += "\n**Invalid solutions (they do not solve their start):**\n\n" + "\n".join(
+            f"- instance {c.id}: {c.reason}" for c in invalid
+        ) + "\n"
     if summary["contradictions"]:
         md += "\n**Contradictions with the file's optimal lengths:**\n\n" + "\n".join(
             f"- {why}" for why in summary["contradictions"]
@@ -130,4 +142,4 @@ def write_report(certs: Sequence[Certificate], out: Path, title: str, command: s
     write_chunks(out / "gaps.png", [histogram_png(gaps, "learned length - optimal length", title)])
 
 
-__all__ = ["NO_SOLUTION", "Certificate", "markdown", "summarise", "write_report"]
+__all__ = ["INVALID", "NO_SOLUTION", "Certificate", "markdown", "summarise", "write_report"]

@@ -6,12 +6,14 @@ without ``--solutions``, the one BWAS finds with the shipped network (or ``--mod
 the ``learned`` extra, torch). Each solution is replayed and certified within the per-instance
 budget (``--time-limit``, ``--node-limit``) by the exact method chosen for the puzzle
 (:mod:`hybrid.certify`): ``optimal``, ``suboptimal`` (with the gap) or ``unknown`` (with the
-proven lower bound); ``no_solution`` where BWAS found none. Prints the summary table; with
-``--out DIR`` writes ``certificates.jsonl``, ``summary.md`` and ``gaps.png`` (also after Ctrl-C,
-for the instances done).
+proven lower bound); ``no_solution`` where BWAS found none; ``invalid`` where the given moves do
+not solve their start (a wrong answer: counted, listed with the reason, and the run goes on).
+Prints the summary table; with ``--out DIR`` writes ``certificates.jsonl``, ``summary.md`` and
+``gaps.png`` (also after Ctrl-C, for the instances done).
 
-Exit codes: 0 done, 1 a certificate contradicts an optimal length the file gives (a bug; the
-summary lists it), 2 bad input, 130 interrupted.
+Exit codes: 0 done, every solution valid; 1 a certificate contradicts an optimal length the file
+gives (a bug; the summary lists it); 2 bad input; 5 done, but some solutions are invalid (the
+summary counts them); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -26,19 +28,18 @@ from tqdm import tqdm
 
 from exact import cli, registry
 from exact.errors import PuzzleoptError
-from hybrid.certify import METHODS, Budget, choose_method, verify_solution
-from hybrid.report import NO_SOLUTION, Certificate, markdown, summarise, write_report
+from exact.userfiles import output_folder, read_text
+from hybrid.certify import METHODS, Budget, choose_method, given_rows, verify_solution
+from hybrid.report import INVALID, NO_SOLUTION, Certificate, markdown, summarise, write_report
 from instances.files import parse_states, read_instances
 
 EXIT_CONTRADICTION = 1
+EXIT_INVALID = 5
 
 
 def read_solutions(path: str | Path, count: int) -> list[str | None]:
     """One solution per line (``None`` for an empty line); ``count`` lines are needed."""
-    file = Path(path)
-    if not file.is_file():
-        raise PuzzleoptError(f"--solutions {str(path)!r}: no such file")
-    lines = file.read_text().splitlines()
+    lines = read_text(path, "--solutions").splitlines()
     if len(lines) < count:
         raise PuzzleoptError(
             f"--solutions {str(path)!r} has {len(lines)} lines for {count} instances; give one line per "
@@ -49,40 +50,51 @@ def read_solutions(path: str | Path, count: int) -> list[str | None]:
 
 def _parser():
     p = cli.parser("python -m hybrid.verify", __doc__.splitlines()[0])
-    p.epilog = "exit codes: 0 done, 1 a certificate contradicts the file's optimal length, 2 bad input, 130 interrupted"
+    p.epilog = (
+        "exit codes: 0 done, 1 a certificate contradicts the file's optimal length, 2 bad input, "
+        "5 some solutions are invalid (they do not solve their start), 130 interrupted"
+    )
     p.add_argument("--puzzle", required=True, help=f"registry name: {', '.join(registry.names())}")
     p.add_argument("--instances", required=True, help="instance file (one state per line, or a TSV)")
     p.add_argument("--solutions", help="learned solutions, one line per instance (default: run BWAS)")
-    p.add_argument("--first", type=int, help="only the first N instances")
+    p.add_argument("--first", type=cli.count(1), help="only the first N instances")
     p.add_argument(
         "--method", default="auto", help=f"auto or one of {', '.join(m.name for m in METHODS)} (default auto)"
     )
-    p.add_argument("--time-limit", type=float, help="seconds to certify each instance (default: none)")
-    p.add_argument("--node-limit", type=int, help="IDA* nodes to certify each instance (default: none)")
+    p.add_argument("--time-limit", type=cli.seconds, help="seconds to certify each instance (default: none)")
+    p.add_argument("--node-limit", type=cli.count(1), help="IDA* nodes to certify each instance (default: none)")
     p.add_argument("--pdb-dir", type=Path, help="pattern databases and distance tables (default: the user cache)")
     p.add_argument("--out", type=Path, help="folder for certificates.jsonl, summary.md and gaps.png")
     p.add_argument("--model", type=Path, help="BWAS: a model.safetensors (default: the shipped model)")
-    p.add_argument("--weight", type=float, help="BWAS: lambda in f = lambda*g + h")
-    p.add_argument("--batch", type=int, help="BWAS: nodes expanded per iteration")
-    p.add_argument("--max-nodes", type=int, help="BWAS: expanded nodes per instance before giving up")
-    p.add_argument("--bwas-time-limit", type=float, help="BWAS: seconds per instance")
-    p.add_argument("--device", default="cpu", help="BWAS: cpu or cuda")
-    p.add_argument("--no-progress", action="store_true")
+    p.add_argument(
+        "--quality", choices=("fast", "best"), help="BWAS: the model's measured settings (default: its card's)"
+    )
+    p.add_argument("--weight", type=float, help="BWAS: lambda in f = lambda*g + h (default: from --quality)")
+    p.add_argument("--batch", type=cli.count(1), help="BWAS: nodes expanded per iteration")
+    p.add_argument("--max-nodes", type=cli.count(1), help="BWAS: expanded nodes per instance before giving up")
+    p.add_argument("--bwas-time-limit", type=cli.seconds, help="BWAS: seconds per instance")
+    p.add_argument(
+        "--device", default="auto", choices=("auto", "cpu", "cuda"), help="BWAS: torch device (auto: cuda if present)"
+    )
+    p.add_argument("--threads", type=cli.count(1), default=1, help="BWAS: torch threads (one is fastest for search)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
 
 def _learned_solver(puzzle, args):
     """A function ``start -> (moves or None, seconds)`` running BWAS as the options ask."""
     try:
-        from learned.bwas import DEFAULT_BATCH, DEFAULT_WEIGHT, bwas
-        from learned.solve import load_heuristic
+        from learned.bwas import bwas
+        from learned.runtime import configure
+        from learned.solve import load_heuristic, quality_settings
     except ImportError as exc:
         raise PuzzleoptError(
             f"running BWAS needs the learned extra ({exc}); install puzzleopt[learned] or give --solutions"
         ) from None
-    heuristic = load_heuristic(puzzle, args.model, args.device)
-    weight = DEFAULT_WEIGHT if args.weight is None else args.weight
-    batch = DEFAULT_BATCH if args.batch is None else args.batch
+    heuristic = load_heuristic(puzzle, args.model, configure(args.device, args.threads), key=args.puzzle)
+    settings = quality_settings(heuristic.card, args.quality)
+    weight = settings["weight"] if args.weight is None else args.weight
+    batch = settings["batch"] if args.batch is None else args.batch
 
     def solve(start):
         res = bwas(
@@ -102,6 +114,9 @@ def _learned_solver(puzzle, args):
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     puzzle = registry.get(args.puzzle)
+    for folder, what in ((args.out, "--out"), (args.pdb_dir, "--pdb-dir")):
+        if folder is not None:
+            output_folder(folder, what)
     items = read_instances(args.instances)[: args.first]
     starts = parse_states(puzzle, items, args.instances)  # bad input fails before any search
     choose_method(puzzle, args.method)
@@ -132,14 +147,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(json.dumps(summary) if args.json else markdown(summary))
     for why in summary["contradictions"]:
         print(f"contradiction: {why}", file=sys.stderr)
-    return EXIT_CONTRADICTION if summary["contradictions"] else cli.EXIT_OK
+    for c in certs:
+        if c.verdict == INVALID:
+            print(f"invalid: instance {c.id}: {c.reason}", file=sys.stderr)
+    if summary["contradictions"]:
+        return EXIT_CONTRADICTION
+    return EXIT_INVALID if summary["invalid"] else cli.EXIT_OK
 
 
 def _certify(puzzle, item, start, moves, learned_seconds, method: str, budget: Budget) -> Certificate:
     if moves is None:
-        return Certificate(item.id, NO_SOLUTION, None, None, None, None, False, None, item.optimal, learned_seconds,
-                           0.0, None)
+        return Certificate(
+            item.id, NO_SOLUTION, None, None, None, None, False, None, item.optimal, learned_seconds, 0.0, None
+        )
     t0 = time.perf_counter()
+    try:
+        given_rows(puzzle, start, moves)
+    except PuzzleoptError as exc:  # a wrong answer is a finding about the solver, not bad input
+        return Certificate(
+            item.id,
+            INVALID,
+            None,
+            None,
+            None,
+            None,
+            False,
+            None,
+            item.optimal,
+            learned_seconds,
+            time.perf_counter() - t0,
+            None,
+            str(exc),
+        )
     try:
         r = verify_solution(puzzle, start, moves, method=method, budget=budget)
     except PuzzleoptError as exc:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from exact.errors import PuzzleoptError
+from exact.userfiles import read_text
 
 STATE_COLUMNS = ("tiles", "facelets_URFDLB", "facelets", "state")
 LENGTH_COLUMNS = ("optimal_length", "optimal_qtm", "optimal_htm", "optimal")
@@ -30,10 +31,7 @@ class Instance:
 
 def read_instances(path: str | Path, what: str = "--instances") -> list[Instance]:
     """The instances of ``path`` (see the module docstring); ``what`` names the input in errors."""
-    file = Path(path)
-    if not file.is_file():
-        raise PuzzleoptError(f"{what} {str(path)!r}: no such file")
-    lines = [ln for ln in file.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    lines = [ln for ln in read_text(path, what).splitlines() if ln.strip() and not ln.startswith("#")]
     if not lines:
         raise PuzzleoptError(f"{what} {str(path)!r}: the file holds no instances")
     header = lines[0].split("\t")

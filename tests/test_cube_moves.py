@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -121,6 +123,28 @@ def test_wca_spellings_3x3_and_4x4() -> None:
     assert np.array_equal(t4.compose("3Rw"), t4.compose("x L"))
     assert np.array_equal(t4.compose("4Rw"), t4.compose("x"))
     assert np.array_equal(t4.compose("R2'"), t4.compose("R2"))
+
+
+def test_notation_people_type() -> None:
+    t3 = cube_moves(3, "layers", "htm")
+    assert t3.parse("r U l' d2") == t3.parse("Rw U Lw' Dw2")  # lowercase: two layers
+    assert t3.parse("R\u2019 U\u2018 F\u2032") == t3.parse("R' U' F'")  # typographic apostrophes
+    assert t3.parse("(R U)2 F") == t3.parse("R U R U F")
+    assert t3.parse("((R U)2 D)3") == t3.parse("R U R U D") * 3
+    assert t3.parse("(R U) F") == t3.parse("R U F")
+    t2 = cube_moves(2, "wide", "htm")
+    assert np.array_equal(t2.compose("r"), t2.compose("x"))
+    for bad, where in [("(R U", "'(' at character 1"), ("R U)2", "')' at character 4"), ("(R)0", "must be in 1..")]:
+        with pytest.raises(NotationError, match=re.escape(where)):
+            t3.parse(bad)
+
+
+@given(TABLES, st.data())
+def test_repeat_groups_round_trip(spec, data) -> None:
+    t = cube_moves(*spec)
+    seq = data.draw(st.lists(st.integers(0, len(t) - 1), min_size=1, max_size=8))
+    k = data.draw(st.integers(1, 5))
+    assert t.parse(f"({t.format(seq)}){k}") == seq * k
 
 
 def test_qtm_half_turns_count_two() -> None:

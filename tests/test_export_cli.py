@@ -76,7 +76,7 @@ def test_cli_demo_and_exports(tmp_path, capsys) -> None:
     [
         (["--size", "1"], "cube size"),
         (["--size", "3", "--scramble", "R Q"], "unknown move 'Q'"),
-        (["--size", "3", "--scramble-length", "-2"], "scramble length"),
+        (["--size", "3", "--scramble-length", "-2"], "--scramble-length: -2 must be at least 0"),
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(argv, pattern, capsys) -> None:

@@ -135,7 +135,7 @@ def test_a_budget_ends_as_unknown_with_a_bound(eight) -> None:
 
 def test_cli_certifies_a_file(tmp_path, eight, capsys) -> None:
     from exact.cli import EXIT_BAD_INPUT, run
-    from hybrid.verify import EXIT_CONTRADICTION, main
+    from hybrid.verify import EXIT_CONTRADICTION, EXIT_INVALID, main
 
     p, space, dist = eight
     rng = np.random.default_rng(5)
@@ -176,10 +176,14 @@ def test_cli_certifies_a_file(tmp_path, eight, capsys) -> None:
     sols.write_text("")
     assert run(main, argv) == EXIT_BAD_INPUT
     assert "has 0 lines for 1 instances" in capsys.readouterr().err
-    sols.write_text(lines[1].split(" ", 1)[1] + "\n")
-    assert run(main, argv) == EXIT_BAD_INPUT
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1 and "instance b0" in err
+    # a solution that does not solve its board is a wrong answer: counted as invalid, the run goes on
+    inst.write_text("id\tstate\toptimal_length\n" + "".join(f"b{i}\t{starts[0]}\t{truth[0]}\n" for i in (0, 1)))
+    sols.write_text(lines[1].split(" ", 1)[1] + "\n" + lines[0] + "\n")
+    assert run(main, [*argv, "--json"]) == EXIT_INVALID
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out)
+    assert summary["invalid"] == 1 and summary["invalid_share"] == 0.5 and summary["optimal_share"] == 0.5
+    assert "invalid: instance b0: move 'U' (token 4" in captured.err  # why it is wrong, quoted
     # a board that is not a board: the file and the instance are named, before any search
     inst.write_text("id\tstate\toptimal_length\n" + "b7\t1 2 3\t4\n")
     assert run(main, argv) == EXIT_BAD_INPUT

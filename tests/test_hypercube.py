@@ -200,3 +200,13 @@ def test_cli(capsys) -> None:
     assert run(main, ["solve", "--instance", "d3-level0", "--k", "7"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "k=7" in err[0]
+
+
+def test_the_registry_takes_a_target_array() -> None:
+    from exact import registry
+
+    target = np.array([1, 2, 0, 0, 0, 0, 0, 0], dtype=np.uint8)
+    p = registry.get("hypercube", d=3, k=1, target=target)
+    assert p is registry.get("hypercube", d=3, k=1, target=target.copy())  # equal options: one puzzle
+    assert p is not registry.get("hypercube", d=3, k=1, target=target[::-1].copy())
+    assert np.array_equal(p.goal, target)

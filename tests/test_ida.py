@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import json
 import time
 
 import networkx as nx
@@ -217,6 +218,11 @@ def test_cli(tmp_path, capsys) -> None:
     assert ida_main(["--puzzle", "tiles8", "--instances", str(f), "--pdb-dir", str(tmp_path), "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "2/2 optimal" in out
+    argv = ["--puzzle", "tiles8", "--instances", str(f), "--pdb-dir", str(tmp_path), "--no-progress", "--json"]
+    assert ida_main(argv) == 0
+    lines = [json.loads(ln) for ln in capsys.readouterr().out.splitlines()]  # JSON Lines
+    assert [r["id"] for r in lines[:2]] == ["a", "b"] and lines[2]["summary"]["optimal"] == 2
+    assert lines[2]["summary"]["interrupted"] is False and len(lines) == 3
     assert ida_main(["--puzzle", "tiles8", "--tiles", "1 0 2 3 4 5 6 7 8", "--heuristic", "manhattan", "--json"]) == 0
     assert '"status": "optimal"' in capsys.readouterr().out
     from exact import cli
@@ -248,3 +254,27 @@ def test_best_first_search(eight) -> None:
     # the other half of the 2x3 board: the open list runs dry after its 360 states
     r = best_first(small, bad, manhattan(2, 3), admissible=True)
     assert r.status is Status.UNSOLVABLE and r.nodes == 360
+
+
+def test_ctrl_c_reports_the_boards_solved(tmp_path, capsys, monkeypatch) -> None:
+    import exact.ida.__main__ as ida_cli
+
+    f = tmp_path / "boards.txt"
+    f.write_text("1 2 0 3 4 5 6 7 8\n3 1 2 0 4 5 6 7 8\n1 0 2 3 4 5 6 7 8\n")
+    real, calls = ida_cli.ida_tiles, []
+
+    def second_is_interrupted(*a, **kw):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+
+    monkeypatch.setattr(ida_cli, "ida_tiles", second_is_interrupted)
+    argv = ["--puzzle", "tiles8", "--instances", str(f), "--heuristic", "manhattan", "--no-progress"]
+    assert ida_cli.main(argv) == 130
+    captured = capsys.readouterr()
+    assert "1/1 optimal (interrupted)" in captured.out and "interrupted after 1 of 3 boards" in captured.err
+    calls.clear()
+    assert ida_cli.main([*argv, "--json"]) == 130
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])["summary"]
+    assert summary["interrupted"] and summary["boards"] == 1 and summary["planned"] == 3

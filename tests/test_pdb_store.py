@@ -381,3 +381,40 @@ def test_cli_with_the_real_empty_catalog(tmp_path: Path, capsys) -> None:
         assert code == 0 and "catalog is empty" in out
         code, _, err = _run(capsys, "--pdb-dir", str(tmp_path), "build", "x")
         assert code == 2 and "the catalog is empty" in err
+
+
+def _forge(directory: Path, name: str, change, recount: bool) -> None:
+    """Rewrite a stored table's values with ``change`` and recompute its sha256 (and, with
+    ``recount``, its value counts), as a forger who knows the format would."""
+    import hashlib
+
+    bin_path, json_path = directory / f"{name}.bin", directory / f"{name}.json"
+    values = change(np.fromfile(bin_path, dtype=np.uint8))
+    values.tofile(bin_path)
+    meta = json.loads(json_path.read_text())
+    meta["sha256"] = hashlib.sha256(values.tobytes()).hexdigest()
+    if recount:
+        counts = np.bincount(values)
+        meta["max_value"], meta["value_counts"] = int(values.max()), counts.tolist()
+    json_path.write_text(json.dumps(meta))
+
+
+@pytest.mark.parametrize("recount", [False, True])
+def test_a_forged_tile_table_is_caught(tmp_path: Path, capsys, recount: bool) -> None:
+    """Values times 3 with the sha256 recomputed: ``verify`` fails (counts, then the walk check)
+    and no solver uses the table (it once made IDA* "prove" 50 moves for a 38-move board)."""
+    from exact.pdb.catalog import tile_heuristic
+    from exact.pdb.store import PdbError
+
+    name = "tiles8-1.2.3.4"
+    code, _, _ = _run(capsys, "--pdb-dir", str(tmp_path), "--no-progress", "build", name)
+    assert code == 0
+    h = tile_heuristic("pdb-44", 3, 3, pdb_dir=tmp_path, progress=False)
+    assert h(np.arange(9, dtype=np.uint8))[0] == 0
+    _forge(tmp_path, name, lambda v: np.minimum(v.astype(np.int64) * 3, 254).astype(np.uint8), recount)
+    code, out, _ = _run(capsys, "--pdb-dir", str(tmp_path), "verify", name)
+    assert code == pdb_cli.EXIT_BAD_TABLE
+    assert ("does not hold what its metadata says" in out) != recount
+    assert ("damaged or forged" in out) == recount
+    with pytest.raises(PdbError, match="damaged or forged"):
+        tile_heuristic("pdb-44", 3, 3, pdb_dir=tmp_path, progress=False)

@@ -212,6 +212,12 @@ def test_bad_files_name_the_file_level_and_line(tmp_path):
     f.write_text("; 0\n" + SMALL + "\n\n; 1\n" + SMALL.replace("$.", "$?") + "\n")
     with pytest.raises(StateError, match=r"bad.txt, level 1, line 11, column 4: unknown character '\?'"):
         parse_levels(f)
+    assert load_level(f"{f}:0").name == "0"  # a bad level elsewhere in the file does not block this one
+    with pytest.raises(StateError, match=r"level 1, line 11"):
+        load_level(f"{f}:1")
+    f.write_text("; 0\n" + SMALL + "\n\n; 0\n" + SMALL + "\n")
+    with pytest.raises(PuzzleoptError, match=r"has 2 levels named '0' \(at lines 2, \d+\)"):
+        load_level(f"{f}:0")
     f.write_text("; 0\n" + SMALL + "\n\n; 1\n" + SMALL + "\n")
     with pytest.raises(PuzzleoptError, match="no level named '5'; its 2 levels are named 0, 1"):
         load_level(f"{f}:5")
@@ -494,7 +500,7 @@ def test_cli_exit_codes(tmp_path, capsys):
     assert "unsolvable" in capsys.readouterr().out
     assert sokoban_main(["--level", f"{f}:2", "--node-limit", "5"]) == 4
     assert "no solution has fewer than" in capsys.readouterr().out
-    assert sokoban_main(["--level", f"{f}:2", "--time-limit", "0", "--json"]) == 4
+    assert sokoban_main(["--level", f"{f}:2", "--time-limit", "1e-9", "--json"]) == 4
     from exact import cli
 
     assert cli.run(sokoban_main, ["--level", f"{f}:7"]) == 2

@@ -29,8 +29,8 @@ def _parser():
     src.add_argument("--deal", type=int, help="Microsoft deal number, 1..2147483647")
     src.add_argument("--board", help="a board file in fc-solve's format ('-' reads standard input)")
     p.add_argument("--freecells", type=int, default=4, help=f"free cells, 0..{MAX_FREECELLS} (default 4)")
-    p.add_argument("--time-limit", type=float, help="seconds before giving up (default: none)")
-    p.add_argument("--max-states", type=int, help="distinct positions before giving up (default: none)")
+    p.add_argument("--time-limit", type=cli.seconds, help="seconds before giving up (default: none)")
+    p.add_argument("--max-states", type=cli.count(1), help="distinct positions before giving up (default: none)")
     return p
 
 

@@ -18,7 +18,7 @@ from exact.puzzles.hypercube import HypercubePuzzle, instance_names, load_instan
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = cli.OneLineParser(
         prog="python -m exact.hypercube",
         description="The cubical sliding puzzle (d, k, l): optimal solutions and configuration graphs.",
         epilog=cli.EPILOG,
@@ -28,14 +28,18 @@ def parser() -> argparse.ArgumentParser:
     shipped = ", ".join(instance_names())
     s.add_argument("--instance", required=True, help=f"a shipped instance ({shipped}) or a JSON file of one")
     s.add_argument("--k", type=int, required=True, help="dimension of the faces rings slide in (1..d)")
-    s.add_argument("--time-limit", type=float, default=None, help="seconds (default: none)")
-    s.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, help="most configurations kept (memory)")
+    s.add_argument("--time-limit", type=cli.seconds, default=None, help="seconds (default: none)")
+    s.add_argument(
+        "--max-states", type=cli.count(1), default=DEFAULT_MAX_STATES, help="most configurations kept (memory)"
+    )
     s.add_argument("--json", action="store_true", help="print one JSON object instead of the human report")
     a = sub.add_parser("analyse", help="components and diameters of the configuration graph (networkx)")
     a.add_argument("--d", type=int, required=True, help="dimension of the cube")
     a.add_argument("--k", type=int, required=True, help="dimension of the faces rings slide in")
     a.add_argument("--l", type=int, required=True, help="number of empty vertices (2^d - l rings)")
-    a.add_argument("--max-nodes", type=int, default=MAX_NODES, help=f"refuse larger graphs (default {MAX_NODES:,})")
+    a.add_argument(
+        "--max-nodes", type=cli.count(1), default=MAX_NODES, help=f"refuse larger graphs (default {MAX_NODES:,})"
+    )
     a.add_argument("--json", action="store_true", help="print one JSON object instead of the human report")
     return p
 
@@ -48,8 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps(asdict(report)))
             return cli.EXIT_OK
         sizes = report.component_sizes
-        print(f"(d={report.d}, k={report.k}, l={report.l}): {report.rings} rings, {report.nodes:,} placements, "
-              f"{report.edges:,} slides")
+        print(
+            f"(d={report.d}, k={report.k}, l={report.l}): {report.rings} rings, {report.nodes:,} placements, "
+            f"{report.edges:,} slides"
+        )
         print(f"components: {len(sizes):,} (largest {sizes[0]:,}; {report.isolated:,} placements with no slide)")
         shown = sorted({(s, dm) for s, dm in zip(sizes, report.diameters) if s > 1}, reverse=True)[:10]
         for size, diameter in shown:
@@ -70,8 +76,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"solution ({result.length} slides, {result.status.value}): {' '.join(result.moves)}")
     elif result.status.value == "unsolvable":
         side, other = ("start", "target") if result.extra["exhausted"] == "start" else ("target", "start")
-        print(f"unsolvable: the {side}'s component holds {result.extra['component_size']:,} placements and the "
-              f"{other} is not among them")
+        print(
+            f"unsolvable: the {side}'s component holds {result.extra['component_size']:,} placements and the "
+            f"{other} is not among them"
+        )
     else:
         print(f"limit reached: no solution of fewer than {result.lower_bound} slides")
     print(f"{result.nodes:,} configurations expanded, {result.extra['states_seen']:,} seen, {result.seconds:.2f} s")

@@ -1,4 +1,4 @@
-"""``python -m exact.ida``: optimal sliding-tile solutions by IDA* with pattern databases.
+"""``python -m exact.ida``: optimal solutions by IDA* with pattern databases (tiles, the 3x3x3).
 
 Examples::
 
@@ -9,14 +9,19 @@ Examples::
 
 ``--instances`` reads one board per line (the tiles as numbers; a TSV with a ``tiles`` column and
 an optional ``optimal_length`` column, checked when present), shows a progress bar and ends with
-a summary table. Exit codes: 0 every board solved, 2 bad input, 3 a board is unsolvable, 4 a
-limit was reached (or a known optimal length was not matched: never expected, and loud).
+a summary table; with ``--json`` it prints JSON Lines: one object per board (the result, its
+``id`` and ``known_optimal``), then one ``{"summary": {...}}`` record. Ctrl-C reports the boards
+solved so far (the table, or the summary record) and exits 130. Exit codes: 0 every board
+solved, 2 bad input, 3 a board is unsolvable, 4 a limit was reached (or a known optimal length
+was not matched: never expected, and loud), 130 interrupted.
 """
 
 from __future__ import annotations
 
+import json
 import statistics
 import sys
+from collections import Counter
 from collections.abc import Sequence
 
 from tqdm import tqdm
@@ -27,11 +32,15 @@ from exact.ida.solve import ida_cube, ida_tiles
 from exact.ida.walk import solve_cube2
 from exact.pdb.catalog import default_tile_heuristic, tile_heuristic
 from exact.result import Status
+from exact.userfiles import output_folder
 from instances.files import parse_states, read_instances
 
 
 def _parser():
-    p = cli.parser("python -m exact.ida", "Optimal sliding-tile solutions by IDA*.")
+    p = cli.parser("python -m exact.ida", "Optimal solutions by IDA* with pattern databases: sliding tiles, the cube.")
+    p._option_string_actions["--json"].help = (
+        "print JSON: one object for a board; JSON Lines for --instances (one per board, then a summary record)"
+    )
     p.add_argument("--puzzle", required=True, help="tiles8, tiles15, ... (Korf's goal: blank first) or cube3")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--tiles", help='the board, row-major, blank = 0, e.g. "1 0 2 3 4 5 6 7 8"')
@@ -45,8 +54,8 @@ def _parser():
     )
     p.add_argument("--no-mirror", action="store_true", help="pattern databases without the reflected lookup")
     p.add_argument("--pdb-dir", help="where pattern databases are kept (default: the user cache)")
-    p.add_argument("--time-limit", type=float, help="seconds per board (default: none)")
-    p.add_argument("--node-limit", type=int, help="generated nodes per board (default: none)")
+    p.add_argument("--time-limit", type=cli.seconds, help="seconds per board (default: none)")
+    p.add_argument("--node-limit", type=cli.count(1), help="generated nodes per board (default: none)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     return p
 
@@ -75,7 +84,7 @@ def _cube(args) -> int:
     else:
         how = "its complete distance table" if args.puzzle == "cube2" else "Korf's tables"
         print(
-            f"{args.puzzle} ({args.metric.upper()}) with {how}: {res.status.value}, "
+            f"{puzzle.table.description} with {how}: {res.status.value}, "
             + (f"{res.length} moves" if res.length is not None else f"proven lower bound {res.lower_bound}")
         )
         print(" ".join(res.moves))
@@ -85,13 +94,17 @@ def _cube(args) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.pdb_dir is not None:
+        output_folder(args.pdb_dir, "--pdb-dir")
     if args.puzzle in ("cube2", "cube3"):
         return _cube(args)
     if args.scramble is not None or args.facelets is not None:
         raise PuzzleoptError(f"--scramble and --facelets are for --puzzle cube3, not {args.puzzle}")
     puzzle = registry.get(args.puzzle)
-    if not hasattr(puzzle, "rows"):
-        raise PuzzleoptError(f"--puzzle {args.puzzle}: exact.ida solves tile puzzles (tiles8, tiles15, ...)")
+    if not hasattr(puzzle, "goal_kind"):
+        raise PuzzleoptError(
+            f"--puzzle {args.puzzle}: exact.ida solves tile puzzles (tiles8, tiles15, ...), cube2 and cube3"
+        )
     rows, cols = puzzle.rows, puzzle.cols
     name = args.heuristic or default_tile_heuristic(rows, cols)
     # Read every board before loading (or building) any table, so bad input fails at once.
@@ -114,31 +127,55 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(" ".join(res.moves))
             print(f"nodes {res.nodes:,}, {res.seconds:.3f} s")
         return res.status.exit_code
-    results, worst = [], cli.EXIT_OK
-    for ident, board, known in tqdm(boards, disable=args.no_progress, desc=f"{puzzle.name} {h.name}", file=sys.stderr):
-        res = ida_tiles(puzzle, board, h, time_limit=args.time_limit, node_limit=args.node_limit)
-        mismatch = known is not None and res.status is Status.OPTIMAL and res.length != known
-        results.append((ident, res, known, mismatch))
-        code = cli.EXIT_LIMIT if mismatch else res.status.exit_code
-        worst = max(worst, code)
-        if args.json:
-            print(res.to_json(id=ident, known_optimal=known))
-    if not args.json:
-        print(f"{'id':>6} {'length':>6} {'known':>6} {'status':>9} {'nodes':>14} {'seconds':>9}")
-        for ident, res, known, mismatch in results:
-            flag = "  MISMATCH" if mismatch else ""
-            print(
-                f"{ident:>6} {res.length if res.length is not None else '-':>6} {known if known else '-':>6} "
-                f"{res.status.value:>9} {res.nodes:>14,} {res.seconds:>9.3f}{flag}"
-            )
-        secs = [r.seconds for _, r, _, _ in results]
-        nodes = sum(r.nodes for _, r, _, _ in results)
-        solved = sum(r.status is Status.OPTIMAL for _, r, _, _ in results)
+    results, worst, interrupted = [], cli.EXIT_OK, False
+    try:
+        for ident, board, known in tqdm(
+            boards, disable=args.no_progress, desc=f"{puzzle.name} {h.name}", file=sys.stderr
+        ):
+            res = ida_tiles(puzzle, board, h, time_limit=args.time_limit, node_limit=args.node_limit)
+            mismatch = known is not None and res.status is Status.OPTIMAL and res.length != known
+            results.append((ident, res, known, mismatch))
+            code = cli.EXIT_LIMIT if mismatch else res.status.exit_code
+            worst = max(worst, code)
+            if args.json:
+                print(res.to_json(id=ident, known_optimal=known), flush=True)
+    except KeyboardInterrupt:  # report what was solved; the exit code says it was cut short
+        interrupted, worst = True, cli.EXIT_INTERRUPTED
+        print(f"interrupted after {len(results)} of {len(boards)} boards", file=sys.stderr)
+    summary = _summary(results, len(boards), interrupted)
+    if args.json:
+        print(json.dumps({"summary": summary}))
+        return worst
+    print(f"{'id':>6} {'length':>6} {'known':>6} {'status':>9} {'nodes':>14} {'seconds':>9}")
+    for ident, res, known, mismatch in results:
+        flag = "  MISMATCH" if mismatch else ""
         print(
-            f"{solved}/{len(results)} optimal; {sum(secs):.2f} s in all (median {statistics.median(secs):.3f} s), "
-            f"{nodes:,} nodes, {nodes / max(sum(secs), 1e-9) / 1e6:.2f} M nodes/s"
+            f"{ident:>6} {res.length if res.length is not None else '-':>6} {known if known else '-':>6} "
+            f"{res.status.value:>9} {res.nodes:>14,} {res.seconds:>9.3f}{flag}"
         )
+    secs = summary["seconds"]
+    print(
+        f"{summary['optimal']}/{summary['boards']} optimal{' (interrupted)' if interrupted else ''}; "
+        f"{secs:.2f} s in all (median {summary['median_seconds'] or 0:.3f} s), {summary['nodes']:,} nodes, "
+        f"{summary['nodes'] / max(secs, 1e-9) / 1e6:.2f} M nodes/s"
+    )
     return worst
+
+
+def _summary(results: list, planned: int, interrupted: bool) -> dict:
+    """The summary record of an ``--instances`` run."""
+    secs = [r.seconds for _, r, _, _ in results]
+    return {
+        "boards": len(results),
+        "planned": planned,
+        "interrupted": interrupted,
+        "optimal": sum(r.status is Status.OPTIMAL for _, r, _, _ in results),
+        "statuses": dict(Counter(r.status.value for _, r, _, _ in results)),
+        "mismatches": [ident for ident, _, _, mismatch in results if mismatch],
+        "seconds": sum(secs),
+        "median_seconds": statistics.median(secs) if secs else None,
+        "nodes": sum(r.nodes or 0 for _, r, _, _ in results),
+    }
 
 
 if __name__ == "__main__":

@@ -32,8 +32,10 @@ def _parser():
         choices=list(METHODS),
         help="; ".join(f"{k}: {v[2]}" for k, v in METHODS.items()) + " (default gf2)",
     )
-    p.add_argument("--time-limit", type=float, help="seconds for mip/cpsat (default: none)")
-    p.add_argument("--threads", type=int, default=1, help="solver threads for mip/cpsat (default 1)")
+    p.add_argument("--time-limit", type=cli.seconds, help="seconds for mip/cpsat (default: none)")
+    p.add_argument(
+        "--threads", type=cli.count(1, cli.MAX_THREADS), default=1, help="solver threads for mip/cpsat (default 1)"
+    )
     return p
 
 

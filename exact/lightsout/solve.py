@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from exact import registry
+from exact.cli import MAX_THREADS
 from exact.errors import PuzzleoptError
 from exact.puzzles.lightsout import LightsOutPuzzle
 from exact.result import SolveResult
@@ -71,8 +72,8 @@ def solve_lightsout(
     """
     if time_limit is not None and not time_limit > 0:
         raise PuzzleoptError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise PuzzleoptError(f"threads must be an integer >= 1, got {threads!r}")
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= MAX_THREADS:
+        raise PuzzleoptError(f"threads must be an integer in 1..{MAX_THREADS}, got {threads!r}")
     solve = get_method(method)
     puzzle = lightsout_puzzle(puzzle_or_size)
     return solve(puzzle, puzzle.lights(lights), time_limit=time_limit, threads=threads, **options)

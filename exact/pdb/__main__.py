@@ -10,7 +10,10 @@
 
 Tables live in :func:`exact.pdb.store.default_dir` unless ``--pdb-dir`` says otherwise. Names
 come from :func:`exact.pdb.catalog.catalog`; ``verify`` checks a stored table against its
-catalog spec when the catalog knows it, else its own metadata only (format, size, sha256).
+catalog spec when the catalog knows it, else its own metadata only (format, size, sha256); it
+also checks that ``max_value`` and ``value_counts`` describe the data and, for tile patterns,
+that no value exceeds the cost of a known path (random walks from the goal), so a table whose
+values were changed and its sha256 recomputed fails. Solvers run the walk check on every load.
 
 Exit codes: 0 done (``verify``: every table is ok), 1 ``verify`` found a missing or bad table,
 2 bad input (unknown table name, bad option; one line on stderr).
@@ -25,8 +28,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from exact import cli
-from exact.pdb.catalog import catalog
+from exact.pdb.catalog import catalog, content_violation
 from exact.pdb.store import PdbError, check, check_stored, default_dir, list_tables, load, remove
+from exact.userfiles import output_folder
 
 EXIT_BAD_TABLE = 1
 EPILOG = "exit codes: 0 done, 1 verify found a missing or bad table, 2 bad input"
@@ -45,16 +49,16 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--force", action="store_true", help="rebuild even when the stored table is valid")
     sub.add_parser("list", help="one line per stored table")
     v = sub.add_parser("verify", help="check stored tables (all if no NAME is given)")
-    v.add_argument("names", nargs="*", metavar="NAME")
+    v.add_argument("names", nargs="*", metavar="NAME", help="stored table names (default: every one)")
     r = sub.add_parser("rm", help="delete stored tables")
-    r.add_argument("names", nargs="+", metavar="NAME")
+    r.add_argument("names", nargs="+", metavar="NAME", help="stored table names")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand (see the module docstring); returns the exit code."""
     args = _parser().parse_args(argv)
-    directory = default_dir() if args.pdb_dir is None else args.pdb_dir
+    directory = default_dir() if args.pdb_dir is None else output_folder(args.pdb_dir, "--pdb-dir")
     if args.command == "build":
         return _build(args.names, directory, args.force, not args.no_progress, args.json)
     if args.command == "list":
@@ -129,7 +133,11 @@ def _verify(names: list[str], directory: Path, as_json: bool) -> int:
         names = _stored_names(directory)
     results = []
     for name in dict.fromkeys(names):
-        reason = check(specs[name](), directory) if name in specs else check_stored(name, directory)
+        reason = (
+            check(specs[name](), directory, deep=True) if name in specs else check_stored(name, directory, deep=True)
+        )
+        if reason is None and name in specs:
+            reason = content_violation(name, directory)
         results.append({"name": name, "status": "ok" if reason is None else reason})
     if as_json:
         print(json.dumps(results))

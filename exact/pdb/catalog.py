@@ -28,13 +28,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
 from exact.errors import PuzzleoptError
 from exact.moves import cube_moves
 from exact.pdb.build import build_tile_pattern
 from exact.pdb.cube import CubePattern, build_cube_pattern, korf_patterns
-from exact.pdb.heuristic import TileHeuristic, additive, manhattan
+from exact.pdb.heuristic import TileHeuristic, additive, manhattan, walk_violation
 from exact.pdb.pattern import TilePattern, check_partition
-from exact.pdb.store import TableSpec, load
+from exact.pdb.store import PdbError, TableSpec, load
 
 PARTITIONS: dict[tuple[int, int], dict[str, list[tuple[int, ...]]]] = {
     (3, 3): {"44": [(1, 2, 3, 4), (5, 6, 7, 8)]},
@@ -122,4 +124,19 @@ def tile_heuristic(
         return manhattan(rows, cols, linear_conflicts=name == "manhattan-lc")
     patterns = check_partition(rows, cols, PARTITIONS[(rows, cols)][name[4:]])
     tables = [load(tile_spec(p), pdb_dir, progress=progress).data for p in patterns]
+    for p, t in zip(patterns, tables):  # a table that passed its sha256 may still be forged
+        if (why := walk_violation(p, t, np.random.default_rng(0))) is not None:
+            raise PdbError(f"{why}; rebuild it with `python -m exact.pdb build {p.name} --force`")
     return additive(name, patterns, tables, mirror=mirror and rows == cols)
+
+
+def content_violation(spec_name: str, directory: str | Path) -> str | None:
+    """The solver-level check of a stored catalog table: :func:`~exact.pdb.heuristic.walk_violation`
+    for tile patterns (``None`` for other tables, or when it passes)."""
+    for (rows, cols), parts in PARTITIONS.items():
+        for groups in parts.values():
+            for pattern in check_partition(rows, cols, groups):
+                if pattern.name == spec_name:
+                    data = load(tile_spec(pattern), directory, progress=False).data
+                    return walk_violation(pattern, data, np.random.default_rng(0))
+    return None

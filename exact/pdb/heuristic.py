@@ -237,3 +237,50 @@ def _evaluate_batch(
             if mirror:
                 hm += pattern_value(p, pos, True, pat_tiles, pat_k, pat_off, tables, tcell, n, buf)
         out[b] = max(h, hm)
+
+
+def walk_violation(
+    pattern: TilePattern, table: np.ndarray, rng: np.random.Generator, walks: int = 256, steps: int = 40
+) -> str | None:
+    """Whether ``table`` gives any board more than a path known to solve its pattern costs.
+
+    Random walks of the blank from Korf's goal are played; after each step, the table's value of
+    each board must be at most the number of moves so far that moved a tile of ``pattern`` (the
+    walk played backwards is a path of that cost in the abstraction), and 0 at the goal. A true
+    table always passes; a damaged or forged one (values scaled, shifted, shuffled, with the
+    sha256 recomputed) fails within a few steps, at the cost of some thousand lookups.
+
+    Returns:
+        ``None``, or one line saying which board broke the bound.
+    """
+    from exact.pdb.build import neighbours
+
+    h = additive(pattern.name, [pattern], [np.asarray(table)], mirror=False)
+    n, rows = pattern.cells, np.arange(walks)
+    boards = np.tile(np.arange(n, dtype=np.uint8), (walks, 1))
+    if int(h(boards[:1])[0]) != 0:
+        return f"pattern table {pattern.name}: the goal has value {int(h(boards[:1])[0])}, not 0"
+    nbr = neighbours(pattern.rows, pattern.cols)
+    in_pattern = np.zeros(n, dtype=bool)
+    in_pattern[list(pattern.tiles)] = True
+    blank = np.zeros(walks, dtype=np.int64)
+    cost = np.zeros(walks, dtype=np.int64)
+    for step in range(1, steps + 1):
+        options = nbr[blank]
+        pick = rng.integers(0, 4, size=walks)
+        while (bad := options[rows, pick] < 0).any():
+            pick[bad] = rng.integers(0, 4, size=int(bad.sum()))
+        target = options[rows, pick]
+        tile = boards[rows, target]
+        boards[rows, blank], boards[rows, target] = tile, 0
+        cost += in_pattern[tile]
+        blank = target
+        values = h(boards)
+        over = np.flatnonzero(values > cost)
+        if over.size:
+            b = int(over[0])
+            return (
+                f"pattern table {pattern.name}: value {int(values[b])} for a board its pattern reaches in "
+                f"{int(cost[b])} moves (step {step} of a walk from the goal); the table is damaged or forged"
+            )
+    return None

@@ -422,16 +422,40 @@ def _inspect(name: str, directory: Path, spec: TableSpec | None) -> tuple[str | 
     return None, meta, data
 
 
-def check(spec: TableSpec, directory: str | os.PathLike) -> str | None:
+def check(spec: TableSpec, directory: str | os.PathLike, *, deep: bool = False) -> str | None:
     """Whether the table stored in ``directory`` is a valid build of ``spec``.
 
     Checks, in order: both files present; the ``.json`` readable, of this format and version,
-    and matching the spec (puzzle, pattern, entries, packed); the ``.bin`` size; its sha256.
+    and matching the spec (puzzle, pattern, entries, packed); the ``.bin`` size; its sha256;
+    with ``deep``, also that ``max_value`` and ``value_counts`` describe the data (a file whose
+    values were changed and its sha256 recomputed fails here, or in the solvers' own checks).
 
     Returns:
         ``None`` if valid, else one line naming the file and what is wrong with it.
     """
-    return _inspect(spec.name, Path(directory), spec)[0]
+    reason, meta, data = _inspect(spec.name, Path(directory), spec)
+    if reason is None and deep:
+        reason = _counts_mismatch(meta, data, _paths(spec.name, Path(directory))[0])
+    return reason
+
+
+def _counts_mismatch(meta: dict, data: np.ndarray, bin_path: Path) -> str | None:
+    """Why ``max_value`` / ``value_counts`` of ``meta`` do not describe ``data``, or ``None``."""
+    counts = np.zeros(256, dtype=np.int64)
+    entries = int(meta["entries"])
+    for start in range(0, data.size, _CHUNK):
+        chunk = np.asarray(data[start : start + _CHUNK])
+        if meta["packed"]:
+            chunk = unpack_nibbles(chunk, min(2 * chunk.size, entries - 2 * start))
+        counts += np.bincount(chunk, minlength=256)
+    top = int(np.flatnonzero(counts)[-1]) if counts.any() else 0
+    if meta.get("max_value") != top or meta.get("value_counts") != counts[: top + 1].tolist():
+        return (
+            f"{bin_path} does not hold what its metadata says: largest value {top} (metadata "
+            f"{meta.get('max_value')!r}) or the value counts differ; rebuild it "
+            "(python -m exact.pdb build NAME --force)"
+        )
+    return None
 
 
 def _stderr(message: str) -> None:
@@ -526,9 +550,14 @@ def list_tables(directory: str | os.PathLike) -> list[dict]:
     return tables
 
 
-def check_stored(name: str, directory: str | os.PathLike) -> str | None:
-    """Like :func:`check` without a spec: format, version, size and sha256 only."""
-    return _inspect(_check_name(name, "check_stored"), Path(directory), None)[0]
+def check_stored(name: str, directory: str | os.PathLike, *, deep: bool = False) -> str | None:
+    """Like :func:`check` without a spec: format, version, size and sha256 (and, with ``deep``,
+    the value counts)."""
+    name = _check_name(name, "check_stored")
+    reason, meta, data = _inspect(name, Path(directory), None)
+    if reason is None and deep:
+        reason = _counts_mismatch(meta, data, _paths(name, Path(directory))[0])
+    return reason
 
 
 def remove(name: str, directory: str | os.PathLike) -> bool:

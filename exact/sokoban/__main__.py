@@ -18,7 +18,9 @@ import sys
 from collections.abc import Sequence
 
 from exact import cli
+from exact.kernels import notice_first_compile
 from exact.puzzles.sokoban import format_level, load_level
+from exact.sokoban import search
 from exact.sokoban.solve import OPTIMIZE, solve_sokoban
 
 
@@ -26,14 +28,15 @@ def _parser():
     p = cli.parser("python -m exact.sokoban", "Move-optimal or push-optimal Sokoban solutions by A*, proven.")
     p.add_argument("--level", required=True, help="FILE[:N]: a level file and the level's number (its '; N' header)")
     p.add_argument("--optimize", default="moves", choices=OPTIMIZE, help="what to minimise (default moves)")
-    p.add_argument("--time-limit", type=float, help="seconds (default: none)")
-    p.add_argument("--node-limit", type=int, help="expanded nodes (default: none)")
+    p.add_argument("--time-limit", type=cli.seconds, help="seconds (default: none)")
+    p.add_argument("--node-limit", type=cli.count(1), help="expanded nodes (default: none)")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     level = load_level(args.level)
+    notice_first_compile(search)
     res = solve_sokoban(level, optimize=args.optimize, time_limit=args.time_limit, node_limit=args.node_limit)
     if args.json:
         print(res.to_json(level=args.level, xsb=format_level(level)))

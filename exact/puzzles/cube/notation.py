@@ -5,7 +5,7 @@ A turn is ``(axis, layers, q)`` as in :mod:`exact.puzzles.cube.geometry`. Spelli
 * ``R U F`` (and ``L D B``): the outer layer; ``'`` anticlockwise, ``2`` half turn (``2'`` too).
 * ``2R``, ``3R``, ...: the single k-th layer counted from R, turned like R.
 * ``M`` (like L), ``E`` (like D), ``S`` (like F): the middle layer of an odd cube.
-* ``Rw`` (= ``2Rw``): the outer two layers; ``3Rw``: the outer three; and so on.
+* ``Rw`` (= ``2Rw``, and lowercase ``r``): the outer two layers; ``3Rw``: the outer three; and so on.
 * ``x`` (like R), ``y`` (like U), ``z`` (like F): the whole cube (also ``nRw`` for size n).
 
 The first spelling returned by :func:`spellings` is the canonical name used in move tables.
@@ -50,6 +50,8 @@ def spellings(n: int, turn: Turn) -> list[str]:
         wide = [f"{n}{{}}w"] + (["{}w"] if n == 2 else [])
         for w in wide:
             out += _with(w.format(POS_FACE[axis]), q) + _with(w.format(NEG_FACE[axis]), 4 - q)
+        if n == 2:
+            out += _with(POS_FACE[axis].lower(), q) + _with(NEG_FACE[axis].lower(), 4 - q)
         return out
     bits = [k for k in range(n) if layers >> k & 1]
     contiguous = bits == list(range(bits[0], bits[-1] + 1))
@@ -60,7 +62,11 @@ def spellings(n: int, turn: Turn) -> list[str]:
         names = (
             [POS_FACE[axis]]
             if depth == 1
-            else ([f"{POS_FACE[axis]}w", f"2{POS_FACE[axis]}w"] if depth == 2 else [f"{depth}{POS_FACE[axis]}w"])
+            else (
+                [f"{POS_FACE[axis]}w", f"2{POS_FACE[axis]}w", POS_FACE[axis].lower()]
+                if depth == 2
+                else [f"{depth}{POS_FACE[axis]}w"]
+            )
         )
         for name in names:
             out += _with(name, q)
@@ -68,7 +74,11 @@ def spellings(n: int, turn: Turn) -> list[str]:
         names = (
             [NEG_FACE[axis]]
             if depth == 1
-            else ([f"{NEG_FACE[axis]}w", f"2{NEG_FACE[axis]}w"] if depth == 2 else [f"{depth}{NEG_FACE[axis]}w"])
+            else (
+                [f"{NEG_FACE[axis]}w", f"2{NEG_FACE[axis]}w", NEG_FACE[axis].lower()]
+                if depth == 2
+                else [f"{depth}{NEG_FACE[axis]}w"]
+            )
         )
         for name in names:
             out += _with(name, 4 - q)

@@ -150,11 +150,13 @@ def read_board_file(path: str, freecells: int = 4) -> Board:
     import sys
     from pathlib import Path
 
+    from exact.errors import PuzzleoptError
+    from exact.userfiles import read_text
+
     if path == "-":
         return parse_board(sys.stdin.read(), freecells)
     try:
-        text = Path(path).read_text()
-    except OSError as exc:
-        msg = f"--board {path}: cannot read it ({exc.strerror}); give a board file in fc-solve's format"
-        raise StateError(msg) from None
+        text = read_text(Path(path), "--board")
+    except PuzzleoptError as exc:
+        raise StateError(f"{exc}; give a board file in fc-solve's format") from None
     return parse_board(text, freecells)

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from exact.errors import PuzzleoptError
+from exact.userfiles import read_text
 
 FORMAT = "puzzleopt-hypercube-instances"
 
@@ -54,6 +55,11 @@ class Instance:
         return s
 
 
+def _whole(x: object) -> bool:
+    """A JSON whole number (``true`` is not one, though Python's bool is an int)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def parse_instance(entry: object, where: str) -> Instance:
     """Check one JSON entry and make it an :class:`Instance` (``where`` names it in errors)."""
     if not isinstance(entry, dict):
@@ -62,10 +68,10 @@ def parse_instance(entry: object, where: str) -> Instance:
     if missing:
         raise PuzzleoptError(f"{where}: missing {', '.join(missing)}; an instance needs d, l, start and target")
     d, l = entry["d"], entry["l"]  # noqa: E741
-    if not isinstance(d, int) or not 1 <= d <= 6:
+    if not _whole(d) or not 1 <= d <= 6:
         raise PuzzleoptError(f"{where}: d={d!r} must be a whole number from 1 to 6")
     p = 1 << d
-    if not isinstance(l, int) or not 0 <= l < p:
+    if not _whole(l) or not 0 <= l < p:
         raise PuzzleoptError(f"{where}: l={l!r} must be a whole number from 0 to {p - 1} (the empty vertices)")
     sides = {}
     for side in ("start", "target"):
@@ -73,7 +79,7 @@ def parse_instance(entry: object, where: str) -> Instance:
         if not isinstance(pairs, list) or not all(isinstance(x, list) and len(x) == 2 for x in pairs):
             raise PuzzleoptError(f"{where}: {side} must be a list of [vertex, colour] pairs")
         for v, c in pairs:
-            if not isinstance(v, int) or not 0 <= v < p:
+            if not _whole(v) or not 0 <= v < p:
                 raise PuzzleoptError(f"{where}: {side} vertex {v!r} is not a vertex of the {d}-cube (0..{p - 1})")
             if not isinstance(c, str) or len(c) != 1:
                 raise PuzzleoptError(f"{where}: {side} colour {c!r} must be one letter (r p g b y o ...)")
@@ -116,8 +122,8 @@ def load_instance(name_or_path: str) -> Instance:
             f"--instance {name_or_path!r} is neither a shipped instance ({', '.join(shipped)}) nor a JSON file"
         )
     try:
-        data = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        data = json.loads(read_text(path, "--instance"))
+    except json.JSONDecodeError as exc:
         raise PuzzleoptError(f"--instance {name_or_path!r}: not JSON ({exc})") from None
     if isinstance(data, dict) and "instances" in data:
         entries = data["instances"]

@@ -135,28 +135,38 @@ def load_level(spec: str | os.PathLike) -> Level:
     ``N`` is the level's name as :func:`parse_levels` gives it: its ``; N`` header, or its position
     from 0 when it has none (for Boxoban files both are the same).
 
+    Only the chosen level is checked, so a bad level elsewhere in the file does not block it.
+
     Raises:
-        PuzzleoptError: the file cannot be read, holds no level named ``N``, or holds several
-            levels and no ``N`` was given.
+        PuzzleoptError: the file cannot be read, holds no level named ``N`` or several of that
+            name, or holds several levels and no ``N`` was given. StateError: the chosen level
+            is bad (the message names the file, the level and the line).
     """
     spec = os.fspath(spec)
     path, sep, key = spec.rpartition(":")
     if not sep or not key or os.path.exists(spec):
         path, key = spec, None
-    levels = parse_levels(Path(path))
+    text, label = _read(Path(path))
+    blocks = _blocks(text)
+    if not blocks:
+        raise StateError(f"{label}: no level found; levels are XSB rows ({_LEGEND}) separated by blank lines")
+    names = [b.name if b.name is not None else str(k) for k, b in enumerate(blocks)]
     if key is None:
-        if len(levels) != 1:
+        if len(blocks) != 1:
             raise PuzzleoptError(
-                f"{path} holds {len(levels)} levels; pick one with {path}:N (N from "
-                f"{levels[0].name} to {levels[-1].name})"
+                f"{path} holds {len(blocks)} levels; pick one with {path}:N (N from {names[0]} to {names[-1]})"
             )
-        return levels[0]
-    for level in levels:
-        if level.name == key:
-            return level
-    names = [lv.name for lv in levels]
+        return _level(blocks[0], names[0], label)
+    found = [k for k, name in enumerate(names) if name == key]
+    if len(found) > 1:
+        lines = ", ".join(str(blocks[k].first_line) for k in found)
+        raise PuzzleoptError(
+            f"{path} has {len(found)} levels named {key!r} (at lines {lines}); give each level its own '; N' header"
+        )
+    if found:
+        return _level(blocks[found[0]], key, label)
     shown = ", ".join(str(n) for n in names[:5]) + (f", ... {names[-1]}" if len(names) > 5 else "")
-    raise PuzzleoptError(f"{path} has no level named {key!r}; its {len(levels)} levels are named {shown}")
+    raise PuzzleoptError(f"{path} has no level named {key!r}; its {len(names)} levels are named {shown}")
 
 
 # ---------------------------------------------------------------------- internals

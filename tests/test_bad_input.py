@@ -1,0 +1,156 @@
+"""Bad input across every command line: one clear line on stderr, exit code 2, no traceback.
+
+Each row is a mistake a new user makes (most from the audit in issue 25): the command, its
+arguments (``{file}``: an existing file, ``{dir}``: an existing folder, ``{binary}``: a file that
+is not text, ``{tiles}``: a valid 8-puzzle instance file, ``{hyper}``: a hypercube file with
+``"d": true``), and a piece of the line the user must see. Everything runs in-process through
+:func:`exact.cli.run`, as ``python -m`` would.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+
+import pytest
+
+from exact import cli
+
+TILES = "1 2 0 3 4 5 6 7 8"
+ROTATED_SOLVED = "FFFFFFFFFRRRRRRRRRDDDDDDDDDBBBBBBBBBLLLLLLLLLUUUUUUUUU"
+
+CASES = [
+    # thread counts beyond what a solver takes
+    ("exact.cpsat", "--size 3 --turns 4 --scramble R --threads 100000", "--threads 100000 must be in 1..256"),
+    ("exact.mip", "--size 3 --turns 4 --scramble R --threads 100000", "--threads 100000 must be in 1..256"),
+    ("exact.lightsout", "--size 3 --lights 101010101 --method cpsat --threads 100000", "100000 is above the most"),
+    # --first that would silently drop instances or run nothing
+    ("learned.evaluate", "--puzzle tiles8 --instances {tiles} --first -1", "argument --first: -1 must be at least 1"),
+    ("learned.evaluate", "--puzzle tiles8 --instances {tiles} --first 0", "argument --first: 0 must be at least 1"),
+    ("hybrid.verify", "--puzzle tiles8 --instances {tiles} --first -1", "argument --first: -1 must be at least 1"),
+    ("hybrid.verify", "--puzzle tiles8 --instances {tiles} --first 0", "argument --first: 0 must be at least 1"),
+    # output paths that are folders, files, missing folders or empty
+    ("exact.moves", "--export-json {dir}", "is a folder"),
+    ("exact.moves", "--export-csv {dir}/no/such/x.csv", "does not exist; create it first"),
+    ("exact.moves", "--export-json=", "--export-json is empty"),
+    ("learned.train", "--puzzle tiles8 --out {file}", "must be a folder, but it is a file"),
+    ("learned.evaluate", "--puzzle tiles8 --instances {tiles} --out {file}", "must be a folder, but it is a file"),
+    ("hybrid.verify", "--puzzle tiles8 --instances {tiles} --out {file}", "must be a folder, but it is a file"),
+    ("exact.pdb", "--pdb-dir {file} build tiles8-1.2.3.4", "must be a folder, but it is a file"),
+    ("exact.ida", "--puzzle tiles8 --tiles '" + TILES + "' --pdb-dir {file}", "must be a folder, but it is a file"),
+    # devices that are not there
+    ("learned.solve", "--puzzle tiles8 --tiles '" + TILES + "' --device gpu", "invalid choice: 'gpu'"),
+    ("learned.train", "--puzzle tiles8 --device gpu", "invalid choice: 'gpu'"),
+    ("hybrid.verify", "--puzzle tiles8 --instances {tiles} --device gpu", "invalid choice: 'gpu'"),
+    # a puzzle the command does not solve
+    ("exact.ida", "--puzzle lightsout --tiles '1 0 1'", "exact.ida solves tile puzzles"),
+    # counts of zero
+    ("learned.freecell", "bench --deals 1 --repeats 0", "--repeats: 0 must be at least 1"),
+    ("learned.freecell", "bench --deals 1 --jobs 0", "--jobs: 0 must be at least 1"),
+    # unbounded numbers that used to run for minutes or forever
+    ("exact.moves", "--scramble-length 100000000", "is above the most this command takes"),
+    ("exact.cpsat", "--size 3 --turns 4 --scramble-length 100000000", "is above the most this command takes"),
+    # limits of zero, below zero or NaN
+    ("exact.ida", "--puzzle tiles8 --tiles '" + TILES + "' --time-limit -1", "finite number of seconds above 0"),
+    ("exact.ida", "--puzzle tiles8 --tiles '" + TILES + "' --time-limit nan", "finite number of seconds above 0"),
+    ("exact.ida", "--puzzle tiles8 --tiles '" + TILES + "' --node-limit 0", "--node-limit: 0 must be at least 1"),
+    ("exact.ida", "--puzzle tiles8 --tiles '" + TILES + "' --node-limit -5", "--node-limit: -5 must be at least 1"),
+    ("exact.hypercube", "solve --instance d3-level0 --k 1 --time-limit -5", "finite number of seconds above 0"),
+    ("exact.hypercube", "solve --instance d3-level0 --k 1 --max-states 0", "--max-states: 0 must be at least 1"),
+    ("exact.hypercube", "solve --instance d3-level0 --k 1 --max-states -10", "--max-states: -10 must be at least 1"),
+    ("learned.solve", "--puzzle tiles8 --tiles '" + TILES + "' --max-nodes 0", "--max-nodes: 0 must be at least 1"),
+    ("learned.solve", "--puzzle tiles8 --tiles '" + TILES + "' --time-limit -1", "finite number of seconds above 0"),
+    ("hybrid.verify", "--puzzle tiles8 --instances {tiles} --time-limit -1", "finite number of seconds above 0"),
+    ("hybrid.verify", "--puzzle tiles8 --instances {tiles} --node-limit -1", "--node-limit: -1 must be at least 1"),
+    ("learned.train", "--puzzle tiles8 --threshold nan --out {dir}/run", "threshold (--threshold) nan"),
+    ("exact.freecell", "--deal 1 --time-limit 0", "finite number of seconds above 0"),
+    ("exact.sokoban", "--level x --node-limit 0", "--node-limit: 0 must be at least 1"),
+    # one-liners that now say which input and what is wrong
+    ("learned.evaluate", "--puzzle tiles8 --instances {binary}", "is not UTF-8 text"),
+    ("hybrid.verify", "--puzzle tiles8 --instances {binary}", "is not UTF-8 text"),
+    ("exact.ida", "--puzzle tiles8 --instances {binary}", "is not UTF-8 text"),
+    ("exact.freecell", "--board {binary}", "is not UTF-8 text"),
+    ("exact.moves", "--seed -1", "argument --seed: -1 must be at least 0"),
+    ("exact.hypercube", "solve --instance {hyper} --k 1", "d=True must be a whole number"),
+    ("learned.train", "--puzzle tiles8 --eval-depths 0 --out {dir}/run", "eval_depths (--eval-depths) '0'"),
+    # a solver Pyomo does not know: one line, not Pyomo's logged traceback first
+    (
+        "exact.mip",
+        "--size 2 --turns 2 --scramble R --solver nosuchsolver --no-split",
+        "solver 'nosuchsolver' is not known",
+    ),
+]
+
+
+@pytest.fixture
+def paths(tmp_path):
+    file = tmp_path / "a_file.txt"
+    file.write_text("not a folder\n")
+    binary = tmp_path / "binary.bin"
+    binary.write_bytes(bytes([0xB7, 0x00, 0xFF, 0x10]) * 8)
+    tiles = tmp_path / "boards.txt"
+    tiles.write_text(TILES + "\n")
+    hyper = tmp_path / "hyper.json"
+    hyper.write_text(json.dumps({"d": True, "l": 1, "start": [[0, "r"]], "target": [[1, "r"]]}))
+    return {"file": file, "dir": tmp_path, "binary": binary, "tiles": tiles, "hyper": hyper}
+
+
+def _argv(text: str, paths) -> list[str]:
+    import shlex
+
+    return shlex.split(text.format(**{k: str(v) for k, v in paths.items()}))
+
+
+@pytest.mark.parametrize(("module", "args", "needle"), CASES, ids=[f"{m} {a}" for m, a, _ in CASES])
+def test_bad_input_is_one_line_and_exit_2(module, args, needle, paths, capsys) -> None:
+    mod = importlib.import_module(module)
+    if hasattr(mod, "__path__"):  # a package: its command is its __main__
+        mod = importlib.import_module(f"{module}.__main__")
+    main = mod.main
+    code = cli.run(main, _argv(args, paths))
+    err = capsys.readouterr().err
+    assert code == cli.EXIT_BAD_INPUT, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert needle in err, err
+
+
+def test_json_errors_are_json_on_stdout(paths, capsys) -> None:
+    from exact.ida.__main__ import main
+
+    assert cli.run(main, ["--puzzle", "tiles8", "--tiles", "1 2 3", "--json"]) == cli.EXIT_BAD_INPUT
+    out = json.loads(capsys.readouterr().out)
+    assert out["exit_code"] == 2 and "expected 9 numbers" in out["error"]
+    assert cli.run(main, ["--puzzle", "tiles8", "--node-limit", "0", "--tiles", TILES, "--json"]) == 2
+    assert "must be at least 1" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_cuda_without_cuda_is_one_line(capsys) -> None:
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    from learned.solve import main
+
+    assert cli.run(main, ["--puzzle", "tiles8", "--tiles", TILES, "--device", "cuda"]) == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert "--device cuda:" in err and "use --device cpu or auto" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_bug_keeps_its_traceback_and_exit_1() -> None:
+    def main(argv):
+        raise ValueError("an internal numpy-style failure, not the user's fault")
+
+    with pytest.raises(ValueError, match="internal"):
+        cli.run(main, [])
+
+
+def test_a_closed_pipe_is_quiet(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    cmd = (
+        f"{sys.executable} -m exact.moves --size 3 --json | head -c 1 >/dev/null; "
+        f'{sys.executable} -c "import sys; from exact import cli; '
+        "sys.exit(cli.run(lambda a: [print('x' * 100000) for _ in range(50)] and 0, []))\" | head -c 1"
+    )
+    out = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in out.stderr and "BrokenPipe" not in out.stderr, out.stderr
