@@ -23,7 +23,6 @@ Writes docs/benchmarks/ann_distance.md. Usage:
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -94,7 +93,11 @@ def main() -> None:
     ap.add_argument("--pdb-dir", default=None)
     ap.add_argument("--work", type=Path, default=ROOT / "runs" / "ann-distance")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "ann_distance.md"))
+    ap.add_argument("--threads", type=int, default=1, help="torch intra-op threads, set here (default 1)")
     args = ap.parse_args()
+    import torch
+
+    torch.set_num_threads(args.threads)  # explicitly: the default (every core) suffers under load
     t_all = time.perf_counter()
     args.work.mkdir(parents=True, exist_ok=True)
     p = registry.get("tiles15")
@@ -152,7 +155,7 @@ def main() -> None:
         "# Benchmark: ANN-distance vs the 7-8 pattern databases in A* (15-puzzle)",
         "",
         f"Command: `python benchmarks/ann_distance.py {' '.join(sys.argv[1:])}`  ",
-        f"Machine: {machine()}; torch threads {os.environ.get('OMP_NUM_THREADS', 'default')}  ",
+        f"Machine: {machine()}; torch threads {args.threads} (set by the script)  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
         "",
         f"Training: {len(dist):,} states (half uniform, half random walks of 10-150 moves), labelled by IDA* "

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import os
 import statistics
 import sys
 import time
@@ -124,7 +123,11 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, help="seconds per search; a search that hits it is not solved")
     ap.add_argument("--max-nodes", type=int, help="expanded nodes per search; likewise")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "learned.md"))
+    ap.add_argument("--threads", type=int, default=1, help="torch intra-op threads, set here (default 1)")
     args = ap.parse_args()
+    import torch
+
+    torch.set_num_threads(args.threads)  # explicitly: the default (every core) suffers under load
     rows = []
     t_all = time.perf_counter()
     for item in args.sets.split(","):
@@ -168,7 +171,7 @@ def main() -> None:
         "# Benchmark: the learned solver (DAVI-trained cost-to-go, BWAS)",
         "",
         f"Command: `{cmd.strip()}`  ",
-        f"Machine: {machine()}; torch threads {os.environ.get('OMP_NUM_THREADS', 'default')}  ",
+        f"Machine: {machine()}; torch threads {args.threads} (set by the script)  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s  ",
         f"Settings: BWAS lambda = {args.weight}, N = {args.batch}; limits per search: "
         f"{args.time_limit or 'none'} s, {args.max_nodes or 'no'} node cap; "

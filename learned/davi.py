@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import csv
 import io
-import os
+import math
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -29,11 +29,13 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from filelock import FileLock, Timeout
 from tqdm import tqdm
 
 from exact import registry
 from exact.atomic import write_chunks
 from exact.errors import PuzzleoptError
+from exact.plots import new_figure, png_bytes
 from exact.puzzle import Puzzle
 from learned.nets import CostToGo, make_net, preset_config
 from learned.values import NetHeuristic, bellman_targets, greedy_solve_rate
@@ -64,6 +66,8 @@ class DaviConfig:
         eval_states: States per depth in those checks.
         log_every: Steps per row of ``log.csv``.
         checkpoint_seconds: Seconds between checkpoints.
+        checkpoint_steps: Steps between checkpoints (whichever of the two comes first); a kill
+            that gives no chance to save (SIGKILL, power loss) loses at most this much work.
         seed: Seed of the network's initial weights and of every random draw.
         device: Torch device (``cpu``, ``cuda``).
     """
@@ -82,17 +86,27 @@ class DaviConfig:
     eval_states: int = 100
     log_every: int = 100
     checkpoint_seconds: float = 300.0
+    checkpoint_steps: int = 500
     seed: int = 0
     device: str = "cpu"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "eval_depths", tuple(int(d) for d in self.eval_depths))
-        for name in ("steps", "batch", "max_scramble", "check_every", "log_every"):
+        for name in ("steps", "batch", "max_scramble", "check_every", "log_every", "checkpoint_steps"):
             if int(getattr(self, name)) < 1:
                 raise PuzzleoptError(f"DAVI setting {name}={getattr(self, name)} must be at least 1")
-        if self.eval_every < 0 or self.eval_states < 1 or any(d < 1 for d in self.eval_depths):
-            raise PuzzleoptError("DAVI evaluation: eval_every >= 0, eval_states >= 1 and depths >= 1, please")
-        if not self.lr > 0 or not 0 < self.lr_decay <= 1 or self.checkpoint_seconds < 0:
+        if self.eval_every < 0 or self.eval_states < 1:
+            raise PuzzleoptError(
+                f"DAVI evaluation: eval_every={self.eval_every} must be >= 0 and eval_states={self.eval_states} >= 1"
+            )
+        if any(d < 1 for d in self.eval_depths):
+            shown = ",".join(map(str, self.eval_depths))
+            raise PuzzleoptError(f"DAVI eval_depths (--eval-depths) {shown!r}: each depth must be at least 1")
+        if not math.isfinite(self.threshold) or self.threshold < 0:
+            raise PuzzleoptError(f"DAVI threshold (--threshold) {self.threshold} must be a finite number >= 0")
+        if self.seed < 0:
+            raise PuzzleoptError(f"DAVI seed (--seed) {self.seed} must be a whole number >= 0")
+        if not self.lr > 0 or not 0 < self.lr_decay <= 1 or not self.checkpoint_seconds >= 0:
             raise PuzzleoptError(
                 f"DAVI settings lr={self.lr}, lr_decay={self.lr_decay}, checkpoint_seconds={self.checkpoint_seconds}: "
                 "need lr > 0, 0 < lr_decay <= 1, checkpoint_seconds >= 0"
@@ -189,8 +203,14 @@ def _keep_log(folder: Path, config: DaviConfig, upto: int) -> None:
     cols = _log_columns(config)
     rows = []
     if path.exists():
-        with path.open(newline="") as fh:
-            rows = [r for r in csv.DictReader(fh) if int(r["step"]) <= upto]
+        try:
+            with path.open(newline="") as fh:
+                rows = [r for r in csv.DictReader(fh) if int(r["step"]) <= upto]
+        except (ValueError, KeyError, TypeError, csv.Error) as exc:
+            raise PuzzleoptError(
+                f"training log {path} is damaged ({exc.__class__.__name__}: {exc}); delete it (the checkpoint "
+                "is kept, only the curve's past rows are lost) or use another --out"
+            ) from None
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=cols)
     w.writeheader()
@@ -222,40 +242,21 @@ class TrainingBusyError(PuzzleoptError):
 
 @contextmanager
 def _locked(folder: Path):
-    """Hold ``folder/.lock`` (our pid) while training: two runs in one folder would overwrite each
-    other's checkpoints. A lock left by a process that no longer runs is taken over."""
-    lock = folder / LOCK
-    for _ in range(2):
-        try:
-            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            try:
-                pid = int(lock.read_text().strip() or 0)
-            except (OSError, ValueError):
-                pid = 0
-            if pid and _alive(pid):
-                raise TrainingBusyError(
-                    f"training folder {folder} is in use by process {pid}; wait for it, stop it, or use another --out"
-                ) from None
-            lock.unlink(missing_ok=True)  # stale: its process is gone
-            continue
-        with os.fdopen(fd, "w") as fh:
-            fh.write(str(os.getpid()))
-        break
+    """Hold ``folder/.lock`` while training: two runs in one folder would overwrite each other's
+    checkpoints. The lock is an OS file lock (``filelock``), so the test and the taking are one
+    step (two processes cannot both get it) and a killed process's lock goes with it."""
+    lock = FileLock(folder / LOCK)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise TrainingBusyError(
+            f"training folder {folder} is in use by another process (it holds {folder / LOCK}); wait for it, "
+            "stop it, or use another --out"
+        ) from None
     try:
         yield
     finally:
-        lock.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        lock.release()
 
 
 def _train(config: DaviConfig, folder: Path, progress: bool, on_step) -> dict:
@@ -272,7 +273,13 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step) -> dict:
 
     recent: list[float] = []
     last_greedy: dict[int, float] = {}
-    last_save = time.perf_counter()
+    last_save, last_save_step = time.perf_counter(), run.step
+    note = None
+    if run.step >= config.steps:
+        note = (
+            f"the checkpoint in {folder} is at step {run.step}, not below --steps {config.steps}: nothing was "
+            f"trained, and the model written is the checkpoint's (step {run.step}); raise --steps to train on"
+        )
     t_start = time.perf_counter() - run.seconds
     bar = tqdm(total=config.steps, initial=run.step, disable=not progress, desc=f"DAVI {config.puzzle}", unit="step")
     try:
@@ -309,9 +316,10 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step) -> dict:
                     csv.writer(fh).writerow(row)
             bar.update(1)
             bar.set_postfix(loss=f"{np.mean(recent):.4f}", updates=run.updates)
-            if time.perf_counter() - last_save >= config.checkpoint_seconds:
+            due = run.step - last_save_step >= config.checkpoint_steps
+            if due or time.perf_counter() - last_save >= config.checkpoint_seconds:
                 _save_checkpoint(folder, config, run)
-                last_save = time.perf_counter()
+                last_save, last_save_step = time.perf_counter(), run.step
             if on_step is not None:
                 on_step(run.step)
     except KeyboardInterrupt:
@@ -339,22 +347,19 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step) -> dict:
         "target_updates": run.updates,
         "greedy": last_greedy,
         "model": str(folder / MODEL),
+        "note": note,
     }
 
 
 def plot_curves(log: Path, out: Path) -> None:
     """Loss and greedy solve rates against steps (as DeepCubeA's Fig. 3), written atomically."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     with log.open(newline="") as fh:
         rows = list(csv.DictReader(fh))
     if not rows:
         return
     steps = [int(r["step"]) for r in rows]
-    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4))
+    fig = new_figure(10, 4)
+    a, b = fig.subplots(1, 2)
     a.plot(steps, [float(r["loss"]) for r in rows])
     a.set_yscale("log")
     a.set_xlabel("step")
@@ -369,7 +374,4 @@ def plot_curves(log: Path, out: Path) -> None:
     if b.lines:
         b.legend()
     fig.suptitle(f"DAVI training ({log.parent})")
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    plt.close(fig)
-    write_chunks(out, [buf.getvalue()])
+    write_chunks(out, [png_bytes(fig)])

@@ -6,7 +6,12 @@ Markdown table and, with ``--out DIR``, writes ``results.jsonl`` (one :class:`So
 line), ``summary.md`` and ``lengths.png`` (a histogram of the gaps, or of the lengths without
 known optima).
 
-Exit codes: 0 done, 2 bad input.
+A solution shorter than the optimal length the file gives contradicts the file (a wrong file,
+or a bug in the replay): such instances are listed on stderr and in ``summary.md``, their gap
+is left out of the mean, and the exit code is 1.
+
+Exit codes: 0 done, 1 a solution contradicts the file's optimal length, 2 bad input,
+130 interrupted.
 """
 
 from __future__ import annotations
@@ -25,9 +30,13 @@ from exact.atomic import write_chunks
 from exact.plots import histogram_png
 from exact.puzzle import Puzzle
 from exact.result import SolveResult
+from exact.userfiles import output_folder
 from instances.files import Instance, parse_states, read_instances
 from learned.bwas import bwas
+from learned.runtime import configure
 from learned.solve import load_heuristic, parser_with_search, search_settings
+
+EXIT_CONTRADICTION = 1
 
 
 @dataclass(frozen=True)
@@ -36,14 +45,26 @@ class Evaluation:
 
     results: list[SolveResult]
     optimal: list[int | None]
+    ids: list[str] | None = None
+    interrupted: bool = False
 
     @property
     def solved(self) -> list[tuple[SolveResult, int | None]]:
         return [(r, o) for r, o in zip(self.results, self.optimal) if r.length is not None]
 
+    @property
+    def contradictions(self) -> list[str]:
+        """Why each solution shorter than the file's optimal length contradicts it."""
+        ids = self.ids or [str(i + 1) for i in range(len(self.results))]
+        return [
+            f"instance {ids[i]}: a {r.length}-move solution ({' '.join(r.moves)}) beats the file's optimum {o}"
+            for i, (r, o) in enumerate(zip(self.results, self.optimal))
+            if r.length is not None and o is not None and r.length < o
+        ]
+
     def summary(self) -> dict:
         solved = self.solved
-        known = [(r.length, o) for r, o in solved if o is not None]
+        known = [(r.length, o) for r, o in solved if o is not None and r.length >= o]
         nodes = [r.nodes or 0 for r in self.results]
         secs = [r.seconds for r in self.results]
         return {
@@ -57,6 +78,8 @@ class Evaluation:
             "mean_nodes": statistics.mean(nodes) if nodes else None,
             "mean_seconds": statistics.mean(secs) if secs else None,
             "nodes_per_second": sum(nodes) / sum(secs) if sum(secs) > 0 else None,
+            "contradictions": self.contradictions,
+            "interrupted": self.interrupted,
         }
 
     def markdown(self) -> str:
@@ -93,14 +116,21 @@ def evaluate(
     states: Sequence | None = None,
 ) -> Evaluation:
     """Run BWAS on every instance (``states``: their start states where already parsed; else
-    parsed here with ``puzzle.parse_state``, all before any search)."""
+    parsed here with ``puzzle.parse_state``, all before any search). Ctrl-C ends the run with
+    the instances done (``interrupted`` set)."""
     if states is None:
         states = [puzzle.parse_state(x.text) for x in instances]
-    results = [
-        bwas(puzzle, s, heuristic, weight=weight, batch=batch, max_nodes=max_nodes, time_limit=time_limit)
-        for s in tqdm(states, disable=not progress, desc="BWAS", unit="instance")
-    ]
-    return Evaluation(results, [x.optimal for x in instances])
+    results: list[SolveResult] = []
+    interrupted = False
+    try:
+        for s in tqdm(states, disable=not progress, desc="BWAS", unit="instance"):
+            results.append(
+                bwas(puzzle, s, heuristic, weight=weight, batch=batch, max_nodes=max_nodes, time_limit=time_limit)
+            )
+    except KeyboardInterrupt:
+        interrupted = True
+    done = instances[: len(results)]
+    return Evaluation(results, [x.optimal for x in done], [x.id for x in done], interrupted)
 
 
 def write_report(ev: Evaluation, out: Path, title: str, command: str) -> None:
@@ -108,8 +138,14 @@ def write_report(ev: Evaluation, out: Path, title: str, command: str) -> None:
     out.mkdir(parents=True, exist_ok=True)
     write_chunks(out / "results.jsonl", ["".join(r.to_json() + "\n" for r in ev.results).encode()])
     md = f"# {title}\n\nCommand: `{command}`\n\n{ev.markdown()}\n"
+    if ev.interrupted:
+        md += f"\nInterrupted (Ctrl-C) after {len(ev.results)} instances.\n"
+    if ev.contradictions:
+        md += "\n**Contradictions with the file's optimal lengths:**\n\n" + "".join(
+            f"- {why}\n" for why in ev.contradictions
+        )
     write_chunks(out / "summary.md", [md.encode()])
-    known = [r.length - o for r, o in ev.solved if o is not None]
+    known = [r.length - o for r, o in ev.solved if o is not None and r.length >= o]
     values = known or [r.length for r, _ in ev.solved]
     xlabel = "length - optimal length" if known else "solution length"
     write_chunks(out / "lengths.png", [histogram_png(values, xlabel, title)])
@@ -118,19 +154,27 @@ def write_report(ev: Evaluation, out: Path, title: str, command: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     p = parser_with_search("python -m learned.evaluate", __doc__.splitlines()[0])
     p.add_argument("--instances", required=True, help="instance file (one state per line, or a TSV)")
-    p.add_argument("--first", type=int, help="only the first N instances")
+    p.add_argument("--first", type=cli.count(1), help="only the first N instances")
     p.add_argument("--out", type=Path, help="folder for results.jsonl, summary.md and lengths.png")
     args = p.parse_args(argv)
     puzzle = registry.get(args.puzzle)
+    if args.out is not None:
+        output_folder(args.out, "--out")
     items = read_instances(args.instances)[: args.first]
     states = parse_states(puzzle, items, args.instances)  # bad input fails before the model loads
-    heuristic = load_heuristic(puzzle, args.model, args.device)
-    ev = evaluate(puzzle, items, heuristic, progress=not args.no_progress, states=states, **search_settings(args))
+    heuristic = load_heuristic(puzzle, args.model, configure(args.device, args.threads), key=args.puzzle)
+    settings = search_settings(args, heuristic.card)
+    ev = evaluate(puzzle, items, heuristic, progress=not args.no_progress, states=states, **settings)
     if args.out is not None:
         command = "python -m learned.evaluate " + " ".join(sys.argv[1:] if argv is None else argv)
         write_report(ev, args.out, f"BWAS on {args.instances} ({args.puzzle})", command)
     print(json.dumps(ev.summary()) if args.json else ev.markdown())
-    return cli.EXIT_OK
+    for why in ev.contradictions:
+        print(f"contradiction: {why}", file=sys.stderr)
+    if ev.interrupted:
+        print(f"interrupted after {len(ev.results)} of {len(items)} instances", file=sys.stderr)
+        return cli.EXIT_INTERRUPTED
+    return EXIT_CONTRADICTION if ev.contradictions else cli.EXIT_OK
 
 
 if __name__ == "__main__":

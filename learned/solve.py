@@ -21,7 +21,8 @@ from exact import cli, registry
 from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
 from learned.bwas import DEFAULT_BATCH, DEFAULT_WEIGHT, bwas
-from learned.models import load
+from learned.models import load, shipped
+from learned.runtime import SEARCH_THREADS, add_options, configure
 from learned.values import NetHeuristic
 from learned.weights import load_model
 
@@ -32,43 +33,93 @@ def parser_with_search(prog: str, description: str) -> argparse.ArgumentParser:
     p.add_argument("--puzzle", required=True, help=f"registry name: {', '.join(registry.names())}")
     p.add_argument("--model", type=Path, help="a model.safetensors (default: the shipped model)")
     p.add_argument(
-        "--weight", type=float, default=DEFAULT_WEIGHT, help=f"lambda in f = lambda*g + h ({DEFAULT_WEIGHT})"
+        "--quality",
+        choices=QUALITIES,
+        help="the model's measured search settings: fast, or best (more nodes, more optimal solutions); "
+        "default: the one its card names (see docs/learned.md)",
     )
-    p.add_argument("--batch", type=int, default=DEFAULT_BATCH, help=f"nodes expanded per iteration ({DEFAULT_BATCH})")
-    p.add_argument("--max-nodes", type=int, help="expanded nodes per instance before giving up")
-    p.add_argument("--time-limit", type=float, help="seconds per instance")
-    p.add_argument("--device", default="cpu", help="cpu or cuda")
-    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--weight", type=float, help="lambda in f = lambda*g + h (default: from --quality)")
+    p.add_argument("--batch", type=cli.count(1), help="nodes expanded per iteration (default: from --quality)")
+    p.add_argument("--max-nodes", type=cli.count(1), help="expanded nodes per instance before giving up")
+    p.add_argument("--time-limit", type=cli.seconds, help="seconds per instance")
+    add_options(p, SEARCH_THREADS)
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
 
-def search_settings(args) -> dict:
-    """The BWAS keyword arguments the options ask for."""
-    return {"weight": args.weight, "batch": args.batch, "max_nodes": args.max_nodes, "time_limit": args.time_limit}
+QUALITIES = ("fast", "best")
+# For a model whose card measured none: DeepCubeA's lambda, and N = 100 or its N = 1,000.
+UNMEASURED = {
+    "fast": {"weight": DEFAULT_WEIGHT, "batch": DEFAULT_BATCH},
+    "best": {"weight": DEFAULT_WEIGHT, "batch": 1000},
+    "default": "fast",
+}
 
 
-def load_heuristic(puzzle: Puzzle, model: str | Path | None = None, device: str = "cpu") -> NetHeuristic:
-    """The network heuristic for ``puzzle``: the shipped model of its name, or ``model``.
+def quality_settings(card: dict, quality: str | None) -> dict:
+    """BWAS ``weight`` and ``batch`` of ``quality`` (or the card's default) for a model's card.
+
+    A shipped model's card holds ``search``: ``{"fast": {...}, "best": {...}, "default": ...,
+    "measured": where}``; other models get :data:`UNMEASURED`.
+    """
+    search = card.get("search") if isinstance(card.get("search"), dict) else UNMEASURED
+    chosen = quality or search.get("default", "fast")
+    got = search.get(chosen) or UNMEASURED[chosen]
+    return {"weight": float(got["weight"]), "batch": int(got["batch"]), "quality": chosen}
+
+
+def search_settings(args, card: dict | None = None) -> dict:
+    """The BWAS keyword arguments the options ask for: ``--weight``/``--batch`` where given,
+    else those of ``--quality`` (or the model card's default quality)."""
+    q = quality_settings(card or {}, getattr(args, "quality", None))
+    return {
+        "weight": q["weight"] if args.weight is None else args.weight,
+        "batch": q["batch"] if args.batch is None else args.batch,
+        "max_nodes": args.max_nodes,
+        "time_limit": args.time_limit,
+    }
+
+
+def load_heuristic(
+    puzzle: Puzzle, model: str | Path | None = None, device: str = "cpu", key: str | None = None
+) -> NetHeuristic:
+    """The network heuristic for ``puzzle``: the shipped model for it, or ``model``.
+
+    Args:
+        puzzle: The puzzle to search.
+        model: A ``model.safetensors`` from ``learned.train`` (default: the shipped one).
+        device: Torch device.
+        key: The registry name ``puzzle`` was made from (``"sokoban"`` for ``sokoban10x10``), which
+            is what ``learned.train`` writes in the card; ``puzzle.name`` is also accepted.
 
     Raises:
         PuzzleoptError: No model is shipped for the puzzle, or ``model`` was trained on another
-            puzzle or takes inputs of another size.
+            puzzle (or its card does not say which) or takes inputs of another size.
     """
+    names = [n for n in (key, puzzle.name) if n]
     if model is not None:
         net, card = load_model(Path(model), device)
-        if card.get("puzzle") not in (None, puzzle.name):
-            raise PuzzleoptError(f"--model {model} was trained on {card.get('puzzle')!r}, not {puzzle.name!r}")
+        if card.get("puzzle") not in names:
+            said = card.get("puzzle")
+            raise PuzzleoptError(
+                f"--model {model} was trained on {said!r}, not {names[0]!r}; give --puzzle {said}"
+                if said
+                else f"--model {model} has a card that does not name its puzzle; it cannot be matched to {names[0]!r}"
+            )
     else:
-        net, card = load(puzzle.name, device)
+        net, card = load(names[0] if names[0] in shipped() else puzzle.name, device)
     if net.config.inputs != puzzle.num_positions * puzzle.num_labels:
         raise PuzzleoptError(f"the model takes {net.config.inputs} inputs; {puzzle.name} encodes to a different size")
-    return NetHeuristic(puzzle, net, device)
+    heuristic = NetHeuristic(puzzle, net, device)
+    heuristic.card = card  # its measured search settings (quality_settings) travel with it
+    return heuristic
 
 
 def heuristic_from_args(args) -> tuple:
-    """The puzzle and the network heuristic the options ask for."""
+    """The puzzle and the network heuristic the options ask for (torch's device and threads set)."""
     puzzle = registry.get(args.puzzle)
-    return puzzle, load_heuristic(puzzle, args.model, args.device)
+    device = configure(args.device, args.threads)
+    return puzzle, load_heuristic(puzzle, args.model, device, key=args.puzzle)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -89,16 +140,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         start = puzzle.table.apply(puzzle.goal, puzzle.table.parse(args.scramble, start=puzzle.goal))
     else:
         start = puzzle.parse_state(args.state)
-    res = bwas(puzzle, start, heuristic, **search_settings(args))
+    settings = search_settings(args, heuristic.card)
+    res = bwas(puzzle, start, heuristic, **settings)
     rate = (res.nodes or 0) / res.seconds if res.seconds > 0 else 0.0
     if args.json:
         print(res.to_json(nodes_per_second=round(rate)))
     else:
         moves = " ".join(res.moves) if res.moves else "-"
         print(
-            f"{res.status.value}: {res.length if res.length is not None else '-'} moves: {moves}\n"
+            f"{puzzle.table.description}: {res.status.value}: {res.length if res.length is not None else '-'} "
+            f"moves: {moves}\n"
             f"{res.nodes:,} nodes expanded ({res.extra.get('generated', 0):,} generated) in {res.seconds:.2f} s, "
-            f"{rate:,.0f} nodes/s; lambda {args.weight}, batch {args.batch}"
+            f"{rate:,.0f} nodes/s; lambda {settings['weight']}, batch {settings['batch']}"
         )
     return res.exit_code
 

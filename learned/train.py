@@ -20,32 +20,49 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from exact import cli, registry
+from exact.errors import PuzzleoptError
+from exact.userfiles import output_folder
 from learned.davi import DaviConfig, train
 from learned.nets import PRESETS
+from learned.runtime import TRAIN_THREADS, add_options, configure
 
 EPILOG = "exit codes: 0 trained, 2 bad input, 130 interrupted (checkpoint saved; run again to resume)"
 
 
 def _parser() -> argparse.ArgumentParser:
     d = DaviConfig(puzzle="")
-    p = argparse.ArgumentParser(prog="python -m learned.train", description=__doc__.splitlines()[0], epilog=EPILOG)
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p = cli.parser("python -m learned.train", __doc__.splitlines()[0])
+    p.epilog = EPILOG
     p.add_argument("--puzzle", required=True, help=f"registry name: {', '.join(registry.names())}")
     p.add_argument("--preset", default=d.preset, help=f"network preset: {', '.join(PRESETS)} (default {d.preset})")
     p.add_argument("--steps", type=int, default=d.steps, help=f"training steps in all (default {d.steps})")
-    p.add_argument("--batch", type=int, default=d.batch, help=f"states per step (default {d.batch})")
+    p.add_argument("--batch", type=cli.count(1), default=d.batch, help=f"states per step (default {d.batch})")
     p.add_argument("--max-scramble", type=int, default=d.max_scramble, help="K: scrambles of 1..K moves")
-    p.add_argument("--lr", type=float, default=d.lr)
-    p.add_argument("--lr-decay", type=float, default=d.lr_decay)
+    p.add_argument("--lr", type=float, default=d.lr, help="Adam's learning rate at step 0")
+    p.add_argument("--lr-decay", type=float, default=d.lr_decay, help="factor on the learning rate after each step")
     p.add_argument("--check-every", type=int, default=d.check_every, help="C: steps between target-update checks")
     p.add_argument("--threshold", type=float, default=d.threshold, help="loss under which the target is updated")
     p.add_argument("--eval-every", type=int, default=d.eval_every, help="steps between greedy solve-rate checks")
     p.add_argument("--eval-depths", default=",".join(map(str, d.eval_depths)), help="comma-separated depths")
-    p.add_argument("--checkpoint-seconds", type=float, default=d.checkpoint_seconds)
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--device", default=d.device, help="cpu or cuda")
+    p.add_argument(
+        "--checkpoint-seconds",
+        type=float,
+        default=d.checkpoint_seconds,
+        help="seconds between checkpoints (one is also written on Ctrl-C and on kill/SIGTERM)",
+    )
+    p.add_argument(
+        "--checkpoint-steps",
+        type=int,
+        default=d.checkpoint_steps,
+        help="steps between checkpoints, whichever of the two comes first: a SIGKILL or power loss loses at most "
+        "this many steps or --checkpoint-seconds of work",
+    )
+    p.add_argument(
+        "--seed", type=cli.count(0), default=d.seed, help="seed of the network's weights and of the scrambles"
+    )
+    add_options(p, TRAIN_THREADS)
     p.add_argument("--out", type=Path, help="training folder (default runs/<puzzle>)")
-    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
 
@@ -59,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         depths = tuple(int(x) for x in args.eval_depths.split(",") if x.strip())
     except ValueError:
-        raise ValueError(f"--eval-depths {args.eval_depths!r} must be comma-separated whole numbers") from None
+        raise PuzzleoptError(f"--eval-depths {args.eval_depths!r} must be comma-separated whole numbers") from None
     config = DaviConfig(
         puzzle=args.puzzle,
         preset=args.preset,
@@ -73,15 +90,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         eval_every=args.eval_every,
         eval_depths=depths,
         checkpoint_seconds=args.checkpoint_seconds,
+        checkpoint_steps=args.checkpoint_steps,
         seed=args.seed,
-        device=args.device,
+        device=configure(args.device, args.threads),
     )
     if config.preset not in PRESETS:
-        raise ValueError(f"--preset {config.preset!r} is unknown; use one of {', '.join(PRESETS)}")
-    out = args.out or Path("runs") / args.puzzle
+        raise PuzzleoptError(f"--preset {config.preset!r} is unknown; use one of {', '.join(PRESETS)}")
+    out = output_folder(args.out or Path("runs") / args.puzzle, "--out")
     # `kill` (SIGTERM) stops like Ctrl-C: the checkpoint is saved first.
     signal.signal(signal.SIGTERM, _interrupt)
     summary = train(config, out, progress=not args.no_progress)
+    if summary.get("note"):
+        print(f"note: {summary['note']}", file=sys.stderr)
     if args.json:
         print(json.dumps(summary))
     else:

@@ -37,6 +37,7 @@ class NetHeuristic:
         self.device = device
         self.chunk = chunk
         self.name = "net"
+        self.card: dict = {}  # the model card, where the network came from a file
 
     @torch.no_grad()
     def __call__(self, states: np.ndarray) -> np.ndarray:

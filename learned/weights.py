@@ -2,11 +2,14 @@
 
 A file is one safetensors file whose string metadata holds ``format`` (``"puzzleopt"``),
 ``version`` (:data:`FORMAT_VERSION`), ``kind`` (``"model"`` or ``"checkpoint"``), ``sha256``
-(of the tensors' bytes, names sorted) and JSON documents: ``config`` (the
-:class:`~learned.nets.NetConfig`) and ``card`` (puzzle, training, evaluation) or ``state`` (a
-checkpoint's training state). Nothing is ever unpickled: safetensors holds only tensors, and the
-rest is JSON. A file that is not safetensors, not ours, of another version or kind, or whose
-tensors do not match their checksum fails with a :class:`WeightsError` naming the file.
+and JSON documents: ``config`` (the :class:`~learned.nets.NetConfig`) and ``card`` (puzzle,
+training, evaluation) or ``state`` (a checkpoint's training state). The sha256 covers the
+tensors' bytes (names sorted) and, from version 2, every JSON document too, so an edited
+config or card fails like a changed weight. Version 1 files (tensors only checksummed) still
+load. Nothing is ever unpickled: safetensors holds only tensors, and the rest is JSON. A file
+that is not safetensors, not ours, of another version or kind, or whose checksum does not
+match fails with a :class:`WeightsError` naming the file. A config is checked against the
+tensors before the network is allocated, so a forged config cannot ask for terabytes.
 """
 
 from __future__ import annotations
@@ -25,26 +28,31 @@ from exact.errors import PuzzleoptError
 from learned.nets import CostToGo, NetConfig
 
 FORMAT = "puzzleopt"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = ("1", "2")
 
 
 class WeightsError(PuzzleoptError):
     """A weights or checkpoint file that cannot be used."""
 
 
-def _digest(tensors: Mapping[str, torch.Tensor]) -> str:
+def _digest(tensors: Mapping[str, torch.Tensor], docs: Mapping[str, str] | None = None) -> str:
+    """sha256 of the tensors (names sorted) and, if given, of the JSON documents as stored."""
     h = hashlib.sha256()
     for name in sorted(tensors):
         h.update(name.encode())
         h.update(tensors[name].detach().cpu().contiguous().view(-1).view(torch.uint8).numpy().tobytes())
+    for name in sorted(docs or {}):
+        h.update(b"\0doc\0" + name.encode() + b"\0" + docs[name].encode())
     return h.hexdigest()
 
 
 def write(path: str | Path, tensors: Mapping[str, torch.Tensor], kind: str, docs: Mapping[str, object]) -> Path:
     """Write ``tensors`` and the JSON documents ``docs`` (e.g. ``config``, ``card``) to ``path``."""
     tensors = {k: v.detach().cpu().contiguous() for k, v in tensors.items()}
-    meta = {"format": FORMAT, "version": str(FORMAT_VERSION), "kind": kind, "sha256": _digest(tensors)}
-    meta.update({k: json.dumps(v) for k, v in docs.items()})
+    stored = {k: json.dumps(v, sort_keys=True) for k, v in docs.items()}
+    meta = {"format": FORMAT, "version": str(FORMAT_VERSION), "kind": kind, "sha256": _digest(tensors, stored)}
+    meta.update(stored)
     return write_chunks(path, [st_save(tensors, metadata=meta)])
 
 
@@ -65,17 +73,23 @@ def read(path: str | Path, kind: str) -> tuple[dict[str, torch.Tensor], dict[str
         raise WeightsError(f"weights file {path} is not a readable safetensors file ({exc}); is it truncated?") from exc
     if meta.get("format") != FORMAT:
         raise WeightsError(f"weights file {path} was not written by puzzleopt (no 'format: {FORMAT}' in its metadata)")
-    if meta.get("version") != str(FORMAT_VERSION):
+    if meta.get("version") not in READABLE_VERSIONS:
         raise WeightsError(
             f"weights file {path} has format version {meta.get('version')!r}; this puzzleopt reads version "
             f"{FORMAT_VERSION} (retrain, or use the puzzleopt that wrote it)"
         )
     if meta.get("kind") != kind:
         raise WeightsError(f"weights file {path} is a {meta.get('kind')!r} file, not a {kind!r} file")
-    if _digest(tensors) != meta.get("sha256"):
-        raise WeightsError(f"weights file {path} is damaged: its tensors do not match their sha256")
+    stored = {k: v for k, v in meta.items() if k not in ("format", "version", "kind", "sha256")}
+    if meta["version"] == "1":
+        if _digest(tensors) != meta.get("sha256"):
+            raise WeightsError(f"weights file {path} is damaged: its tensors do not match their sha256")
+    elif _digest(tensors, stored) != meta.get("sha256"):
+        raise WeightsError(
+            f"weights file {path} is damaged or edited: its tensors, config or card do not match their sha256"
+        )
     try:
-        docs = {k: json.loads(v) for k, v in meta.items() if k not in ("format", "version", "kind", "sha256")}
+        docs = {k: json.loads(v) for k, v in stored.items()}
     except json.JSONDecodeError as exc:
         raise WeightsError(f"weights file {path} has metadata that is not JSON ({exc})") from exc
     return tensors, docs
@@ -94,19 +108,28 @@ def load_model(path: str | Path, device: str = "cpu") -> tuple[CostToGo, dict]:
 
 
 def _network_from(tensors: Mapping[str, torch.Tensor], docs: Mapping[str, object], path: str | Path) -> CostToGo:
-    """Rebuild the network described by ``docs["config"]`` and load its tensors."""
+    """Rebuild the network described by ``docs["config"]`` and load its tensors. The network is
+    laid out on the meta device first (no memory), so a config that does not fit the tensors
+    fails before anything is allocated."""
     try:
         config = NetConfig(**docs["config"])  # type: ignore[arg-type]
-    except (KeyError, TypeError) as exc:
+        with torch.device("meta"):
+            shape_only = CostToGo(config)
+    except (KeyError, TypeError, ValueError, RuntimeError) as exc:
         raise WeightsError(f"weights file {path} has no usable network config ({exc})") from exc
+    _check_fit(shape_only, tensors, path)
     net = CostToGo(config)
     load_into(net, tensors, path)
     return net
 
 
-def load_into(net: CostToGo, tensors: Mapping[str, torch.Tensor], path: str | Path) -> None:
-    """Load ``tensors`` into ``net``: the same names and shapes, or a :class:`WeightsError`."""
+def _check_fit(net: CostToGo, tensors: Mapping[str, torch.Tensor], path: str | Path) -> None:
     want = net.state_dict()
     if set(tensors) != set(want) or any(tensors[k].shape != want[k].shape for k in want):
         raise WeightsError(f"weights file {path}: its tensors do not fit the network its config describes")
+
+
+def load_into(net: CostToGo, tensors: Mapping[str, torch.Tensor], path: str | Path) -> None:
+    """Load ``tensors`` into ``net``: the same names and shapes, or a :class:`WeightsError`."""
+    _check_fit(net, tensors, path)
     net.load_state_dict(dict(tensors))

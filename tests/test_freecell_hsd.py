@@ -35,7 +35,7 @@ from learned.freecell.deals import test_deals as split_test_deals
 from learned.freecell.ga import GASettings, evolve
 from learned.freecell.heuristics import HSDH, NAMES, check_weights, features, heuristic
 from learned.freecell.hsd import solve_hsd
-from learned.freecell.weights import Weights, WeightsError, hsdh, load, save, shipped
+from learned.freecell.weights import SHIPPED, Weights, WeightsError, hsdh, load, save, shipped
 
 C, D, H, S = range(4)
 FC_SOLVE = shutil.which("fc-solve")
@@ -278,6 +278,18 @@ def test_bad_weights_files_fail_clearly(tmp_path) -> None:
         assert "format 'puzzleopt-freecell-weights'" in str(err.value)
 
 
+def test_a_changed_digit_in_a_weights_file_is_caught(tmp_path) -> None:
+    path = save(tmp_path / "w.json", Weights(np.full(9, 0.5), training={"seed": 1}))
+    assert load(path).training == {"seed": 1}
+    text = path.read_text()
+    for old, new in [("0.5", "0.6"), ('"seed": 1', '"seed": 2')]:
+        (tmp_path / "edited.json").write_text(text.replace(old, new, 1))
+        with pytest.raises(WeightsError, match="damaged or edited"):
+            load(tmp_path / "edited.json")
+    assert load(SHIPPED).training["seed"] == 9  # the shipped file carries its checksum
+    assert json.loads(SHIPPED.read_text())["version"] == 2
+
+
 # ------------------------------------------------------------------------------------------ deals, GA
 def test_deal_split() -> None:
     test, train = split_test_deals(), training_deals()
@@ -332,6 +344,11 @@ def test_ga_is_deterministic_and_resumes(tmp_path) -> None:
     (tmp_path / "d.json").write_text(json.dumps(doc))
     with pytest.raises(PuzzleoptError, match="damaged"):
         evolve(TINY, seed=3, checkpoint=tmp_path / "d.json", resume=True, progress=False)
+    doc = json.loads((tmp_path / "c.json").read_text())
+    doc["generation"] = 0  # one changed number, the rest intact
+    (tmp_path / "f.json").write_text(json.dumps(doc))
+    with pytest.raises(PuzzleoptError, match="damaged or edited"):
+        evolve(TINY, seed=3, checkpoint=tmp_path / "f.json", resume=True, progress=False)
     (tmp_path / "e.json").write_text("[1]")
     with pytest.raises(PuzzleoptError, match="not a GA-FreeCell checkpoint"):
         evolve(TINY, seed=3, checkpoint=tmp_path / "e.json", resume=True, progress=False)

@@ -143,7 +143,8 @@ def test_cli_exit_codes_and_json(capsys):
     text = capsys.readouterr().out
     assert "exact optimum (bidirectional BFS): 4" in text and "success rate" in text
     none = ["rl", "--instance", "d3-level3", "--k", "2", "--runs", "1", "--episodes", "5", "--P", "100"]
-    assert main(none) == cli.EXIT_LIMIT
+    assert main(none) == cli.EXIT_NO_SOLUTION  # no run succeeded, and the exact search proves none can
+    assert main([*none, "--no-optimum"]) == cli.EXIT_LIMIT  # no run succeeded; nothing proven
     capsys.readouterr()
     assert cli.run(main, ["ea", "--instance", "nope", "--k", "1"]) == cli.EXIT_BAD_INPUT
     assert cli.run(main, ["ea", "--instance", "d3-level0", "--k", "9"]) == cli.EXIT_BAD_INPUT

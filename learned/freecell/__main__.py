@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from exact import cli
+from exact.kernels import notice_first_compile
 from exact.puzzles.freecell import MAX_FREECELLS, format_board, ms_deal
 from exact.puzzles.freecell.text import read_board_file
 from learned.freecell import bench as benchmod
@@ -52,8 +53,8 @@ def _parser():
     src.add_argument("--board", help="a board file in fc-solve's format ('-' reads standard input)")
     s.add_argument("--weights", help="weights file, 'ga' (shipped, default) or 'hsdh'")
     s.add_argument("--freecells", type=int, default=4, help=f"free cells, 0..{MAX_FREECELLS} (default 4)")
-    s.add_argument("--time-limit", type=float, default=10.0, help="seconds before giving up (default 10)")
-    s.add_argument("--node-limit", type=int, help="nodes before giving up (default: none)")
+    s.add_argument("--time-limit", type=cli.seconds, default=10.0, help="seconds before giving up (default 10)")
+    s.add_argument("--node-limit", type=cli.count(1), help="nodes before giving up (default: none)")
     s.add_argument("--k", type=int, help="stage depth (default: the weights file's)")
     s.add_argument("--tt-limit", type=int, help="transposition-table size (default: the weights file's)")
     s.add_argument("--json", action="store_true", help="print one JSON object instead of the human report")
@@ -63,23 +64,27 @@ def _parser():
     e.add_argument("--generations", type=int, default=d.generations, help=f"default {d.generations}")
     e.add_argument("--population", type=int, default=d.population, help=f"solvers (default {d.population})")
     e.add_argument("--deal-population", type=int, default=d.deal_population, help=f"default {d.deal_population}")
-    e.add_argument("--node-limit", type=int, default=d.node_limit, help=f"nodes per deal (default {d.node_limit:,})")
+    e.add_argument(
+        "--node-limit", type=cli.count(1), default=d.node_limit, help=f"nodes per deal (default {d.node_limit:,})"
+    )
     e.add_argument("--k", type=int, default=d.k, help=f"stage depth (default {d.k})")
     e.add_argument("--tt-limit", type=int, default=d.tt_limit, help=f"default {d.tt_limit:,}")
     e.add_argument("--validation", type=int, default=d.validation, help=f"validation deals (default {d.validation})")
-    e.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
+    e.add_argument("--seed", type=cli.count(0), default=0, help="seed of the run (default 0)")
     e.add_argument("--out", default="ga.json", help="weights file to write (default ga.json)")
     e.add_argument("--checkpoint", help="checkpoint file (default: beside --out, <name>.checkpoint.json)")
     e.add_argument("--resume", action="store_true", help="continue from the checkpoint")
-    e.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    e.add_argument("--jobs", type=cli.count(1), default=1, help="worker processes (default 1)")
     e.add_argument("--no-progress", action="store_true", help="no progress bars")
 
     b = sub.add_parser("bench", help="solve many deals and print a summary table")
     b.add_argument("--deals", default="1-1000", help="'1-1000', '1,617,11982', 'test' or 'train' (default 1-1000)")
     b.add_argument("--weights", action="append", help="repeatable: files, 'ga', 'hsdh' (default: hsdh and ga)")
-    b.add_argument("--time-limit", type=float, default=10.0, help="seconds per deal (default 10)")
-    b.add_argument("--repeats", type=int, default=1, help="runs per deal; seconds are their median (default 1)")
-    b.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    b.add_argument("--time-limit", type=cli.seconds, default=10.0, help="seconds per deal (default 10)")
+    b.add_argument(
+        "--repeats", type=cli.count(1), default=1, help="runs per deal; seconds are their median (default 1)"
+    )
+    b.add_argument("--jobs", type=cli.count(1), default=1, help="worker processes (default 1)")
     b.add_argument("--fc-solve", action="store_true", help="also run fc-solve -l lg on the same deals")
     b.add_argument("--json", action="store_true", help="print the rows of every deal as JSON")
     b.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -174,9 +179,16 @@ def _bench(args) -> int:
     return cli.EXIT_OK
 
 
+def _kernels() -> None:
+    from learned.freecell import encoding, heuristics, search
+
+    notice_first_compile(encoding, heuristics, search)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser().parse_args(argv)
+    _kernels()
     if args.command == "evolve":
         return _evolve(args, argv)
     return {"solve": _solve, "bench": _bench}[args.command](args)

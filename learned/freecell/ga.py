@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from exact.atomic import write_chunks
+from exact.atomic import seal_holds, sealed, write_chunks
 from exact.errors import PuzzleoptError
 from exact.puzzles.freecell import autoplay, ms_deal
 from learned.freecell.deals import SPLIT_SEED, training_deals
@@ -61,7 +61,7 @@ from learned.freecell.hsd import search_hsd
 from learned.freecell.weights import Weights
 
 CHECKPOINT_FORMAT = "puzzleopt-freecell-ga-checkpoint"
-CHECKPOINT_VERSION = 1
+CHECKPOINT_VERSION = 2  # 2: with a sha256 of the rest (exact.atomic.sealed)
 _TOP = np.nextafter(1.0, 0.0)  # weights live in [0, 1)
 
 
@@ -230,7 +230,7 @@ def _breed_deals(
 
 # --------------------------------------------------------------------------------------------- checkpoint
 def _write_checkpoint(path: Path, state: dict[str, Any]) -> None:
-    doc = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **state}
+    doc = sealed({"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **state})
     write_chunks(path, [(json.dumps(doc) + "\n").encode()])
 
 
@@ -246,7 +246,11 @@ def _read_checkpoint(path: Path) -> dict[str, Any]:
             f"checkpoint {path} is not a GA-FreeCell checkpoint of version {CHECKPOINT_VERSION}; "
             "give the file that 'evolve' wrote, or start afresh without --resume"
         )
-    return doc
+    if not seal_holds(doc):
+        raise PuzzleoptError(
+            f"checkpoint {path} is damaged or edited: its contents do not match its sha256; delete it and start afresh"
+        )
+    return {k: v for k, v in doc.items() if k != "sha256"}
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,12 @@ A weights file is one JSON object (written atomically, read without anything but
       "features": ["HSDH", "NumberWellPlaced", ...],      # the order of the weights
       "weights": [0.91, 0.02, ...],                       # 9 finite numbers >= 0, not all 0
       "search": {"k": 4, "tt_limit": 200000},            # staged deepening settings
-      "training": {...}                                   # how they were made (free form)
+      "training": {...},                                  # how they were made (free form)
+      "sha256": "..."                                     # of the rest (exact.atomic.json_digest)
     }
+
+From version 2 the checksum is required and checked, so a changed digit fails to load;
+version 1 files (no checksum) still load.
 
 :func:`load` checks every field and fails with a :class:`WeightsError` (a
 :class:`~exact.errors.PuzzleoptError`) that names the file, what is wrong and what a good file
@@ -26,13 +30,14 @@ from typing import Any
 
 import numpy as np
 
-from exact.atomic import write_chunks
+from exact.atomic import seal_holds, sealed, write_chunks
 from exact.errors import PuzzleoptError
+from exact.userfiles import read_text
 from learned.freecell.heuristics import HSDH, NAMES, NUM_FEATURES, check_weights
 from learned.freecell.hsd import DEFAULT_K, DEFAULT_TT_LIMIT
 
 FORMAT = "puzzleopt-freecell-weights"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 SHIPPED = Path(__file__).resolve().parent / "weights" / "ga.json"
 
 
@@ -77,7 +82,7 @@ def hsdh(k: int = DEFAULT_K, tt_limit: int = DEFAULT_TT_LIMIT) -> Weights:
 
 def save(path: str | Path, weights: Weights) -> Path:
     """Write ``weights`` to ``path`` atomically (JSON, one object)."""
-    return write_chunks(path, [_dumps(weights.to_dict()).encode()])
+    return write_chunks(path, [_dumps(sealed(weights.to_dict())).encode()])
 
 
 def _dumps(doc: dict[str, Any], indent: str = "") -> str:
@@ -111,12 +116,12 @@ def load(path: str | Path) -> Weights:
             another order, or weights that are not 9 finite numbers >= 0 (not all 0).
     """
     path = Path(path)
+    if not path.exists():
+        raise _fail(path, "it does not exist")
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise _fail(path, "it does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _fail(path, f"cannot read it ({exc})") from None
+        text = read_text(path, "it")
+    except PuzzleoptError as exc:  # a folder, unreadable, not UTF-8
+        raise _fail(path, str(exc).replace(f"it {str(path)!r}", "it")) from None
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -125,8 +130,8 @@ def load(path: str | Path) -> Weights:
         raise _fail(path, f"it holds a JSON {type(doc).__name__}, not an object")
     if doc.get("format") != FORMAT:
         raise _fail(path, f"its format is {doc.get('format')!r}")
-    if doc.get("version") != FORMAT_VERSION:
-        raise _fail(path, f"its version is {doc.get('version')!r}, this code reads version {FORMAT_VERSION}")
+    if doc.get("version") not in (1, FORMAT_VERSION):
+        raise _fail(path, f"its version is {doc.get('version')!r}, this code reads versions 1 and {FORMAT_VERSION}")
     if doc.get("features") != list(NAMES):
         raise _fail(path, f"its features are {doc.get('features')!r}")
     raw = doc.get("weights")
@@ -148,6 +153,11 @@ def load(path: str | Path) -> Weights:
     training = doc.get("training", {})
     if not isinstance(training, dict):
         raise _fail(path, f"its training record is {type(training).__name__}, not an object")
+    if doc["version"] >= 2 and not seal_holds(doc):  # last: a well-formed file with a changed digit
+        raise WeightsError(
+            f"weights file {path} is damaged or edited: its contents do not match its sha256 (or it has none); "
+            "use the file as written, or evolve new weights"
+        )
     return Weights(vector, k, tt_limit, training)
 
 

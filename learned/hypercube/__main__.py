@@ -8,7 +8,8 @@ Examples::
 ``--instance`` is a shipped instance (d3-level0..3, d4-row1..3, d5) or a JSON file of one
 instance. The report gives the min/median/max solution length over the runs, the success rate,
 the CPU time and the exact optimum (bidirectional BFS). Exit codes: 0 at least one run found a
-solution, 2 bad input, 4 no run found one.
+solution, 2 bad input, 3 no run found one and the exact search proved the instance unsolvable,
+4 no run found one otherwise.
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ def _parser():
     p.add_argument("method", choices=["ea", "rl"], help="ea: evolutionary algorithm; rl: RL search")
     p.add_argument("--instance", required=True, help="a shipped instance (d3-level0 ... d5) or a JSON file")
     p.add_argument("--k", type=int, required=True, help="face dimension, 1..d")
-    p.add_argument("--runs", type=int, default=150, help="independent seeded runs (default 150, as in the paper)")
-    p.add_argument("--seed", type=int, default=0, help="root seed of the runs (default 0)")
+    p.add_argument(
+        "--runs", type=cli.count(1), default=150, help="independent seeded runs (default 150, as in the paper)"
+    )
+    p.add_argument("--seed", type=cli.count(0), default=0, help="root seed of the runs (default 0)")
     ea = p.add_argument_group("EA settings (default: the paper's)")
     ea.add_argument("--population", type=int, help="agents (default 1000)")
     ea.add_argument("--generations", type=int, help="generations (default 1000)")
@@ -76,7 +79,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         per = summary.cpu_seconds / summary.runs
         print(f"  CPU time: {summary.cpu_seconds:.2f} s ({per:.3f} s per run)")
         print(f"  settings: {summary.settings}")
-    return cli.EXIT_OK if summary.solved else cli.EXIT_LIMIT
+    if summary.solved:
+        return cli.EXIT_OK
+    if optimum is not None and optimum["status"] == "unsolvable":  # proven: no run could have succeeded
+        return cli.EXIT_NO_SOLUTION
+    return cli.EXIT_LIMIT
 
 
 if __name__ == "__main__":

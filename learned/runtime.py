@@ -1,0 +1,78 @@
+"""Where and on how many threads torch runs: ``--device`` and ``--threads`` of the learned CLIs.
+
+torch's default intra-op thread count is every core, which is the right choice for big batches
+on an idle machine and a bad one otherwise: the searches here evaluate a few hundred states at a
+time, and when the cores are busy (a test run, CI, several evaluations side by side, a worker
+pool) every call waits for a thread that is not scheduled. Measured on 2 cores
+(``docs/benchmarks/threads.md``, ``python benchmarks/threads.py``): with both cores busy, BWAS
+searched 3.0 times (``learned.solve`` on the 8-puzzle) and 2.6 times (``learned.evaluate`` on
+15-puzzles) as long on two threads as on one; idle, two threads were 1.1 and 1.6 times as fast.
+So the commands that search default to :data:`SEARCH_THREADS` (one: the loss under load is the
+larger); ``--threads 2`` pays on an idle machine. Training, whose batches are a thousand states
+and more, defaults to every core: idle, 30 steps of 1,000 8-puzzle states took 0.61 times as long
+on two threads; with both cores busy 1.16 times as long.
+
+``configure`` is called once by each command after its options are read; library calls leave
+torch's settings to their caller.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import torch
+
+from exact.cli import MAX_THREADS, cores, count
+from exact.errors import PuzzleoptError
+
+DEVICES = ("auto", "cpu", "cuda")
+SEARCH_THREADS = 1
+TRAIN_THREADS = None  # every core
+
+
+def add_options(p: argparse.ArgumentParser, threads: int | None, prefix: str = "") -> None:
+    """Add ``--device`` (default ``auto``) and ``--threads`` (default ``threads``; ``None``: every
+    core) to ``p``."""
+    threads = cores() if threads is None else threads
+    p.add_argument(
+        "--device",
+        default="auto",
+        choices=DEVICES,
+        help=f"{prefix}torch device: auto is cuda where torch sees a GPU, else cpu",
+    )
+    p.add_argument(
+        "--threads",
+        type=count(1, MAX_THREADS),
+        default=threads,
+        help=f"{prefix}torch intra-op threads on the CPU (this machine has {cores()} cores; one is "
+        "fastest for search under load, docs/benchmarks/threads.md)",
+    )
+
+
+def resolve_device(name: str) -> str:
+    """The torch device ``name`` asks for: ``auto`` is ``cuda`` where available, else ``cpu``.
+
+    Raises:
+        PuzzleoptError: ``name`` is not a device we know, or ``cuda`` where torch has no GPU.
+    """
+    if name not in DEVICES:
+        raise PuzzleoptError(f"--device {name!r} is not one of {', '.join(DEVICES)}")
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and not torch.cuda.is_available():
+        why = "this torch is built without CUDA" if torch.version.cuda is None else "no GPU is visible"
+        raise PuzzleoptError(f"--device cuda: {why} (torch {torch.__version__}); use --device cpu or auto")
+    return name
+
+
+def configure(device: str, threads: int) -> str:
+    """Set torch's intra-op threads to ``threads`` and return the resolved device.
+
+    Raises:
+        PuzzleoptError: ``threads`` below 1, or a device torch cannot use.
+    """
+    if threads < 1:
+        raise PuzzleoptError(f"--threads {threads} must be at least 1")
+    resolved = resolve_device(device)
+    torch.set_num_threads(int(threads))
+    return resolved
