@@ -11,9 +11,9 @@ from exact.errors import PuzzleoptError
 from exact.ida.cube import CubeSearch
 from exact.ida.tiles import EXHAUSTED, FOUND, PAUSED, TileSearch
 from exact.pdb.catalog import cube_spec
-from exact.pdb.cube import CubePattern, cubie_moves, korf_patterns
+from exact.pdb.cube import CubePattern, cube_walk_violation, cubie_moves, korf_patterns
 from exact.pdb.heuristic import TileHeuristic
-from exact.pdb.store import load
+from exact.pdb.store import PdbError, load
 from exact.puzzles.cube.cubies import centre_facelets, perm_parity, read_cubies
 from exact.result import SolveResult, Status
 from exact.timeindexed import move_rules
@@ -130,6 +130,9 @@ def cube_tables(
     out = []
     for pattern in patterns or korf_patterns(metric):
         stored = load(cube_spec(pattern), pdb_dir, progress=progress)
+        # a table that passed its sha256 may still be forged (values changed, checksum recomputed)
+        if (why := cube_walk_violation(pattern, stored.data, np.random.default_rng(0))) is not None:
+            raise PdbError(f"{why}; rebuild it with `python -m exact.pdb build {pattern.name} --force`")
         out += [np.asarray(stored.data), np.array(pattern.pieces, np.int64)]
     return tuple(out)
 

@@ -33,7 +33,7 @@ import numpy as np
 from exact.errors import PuzzleoptError
 from exact.moves import cube_moves
 from exact.pdb.build import build_tile_pattern
-from exact.pdb.cube import CubePattern, build_cube_pattern, korf_patterns
+from exact.pdb.cube import CubePattern, build_cube_pattern, cube_walk_violation, korf_patterns
 from exact.pdb.heuristic import TileHeuristic, additive, manhattan, walk_violation
 from exact.pdb.pattern import TilePattern, check_partition
 from exact.pdb.store import PdbError, TableSpec, load
@@ -132,7 +132,13 @@ def tile_heuristic(
 
 def content_violation(spec_name: str, directory: str | Path) -> str | None:
     """The solver-level check of a stored catalog table: :func:`~exact.pdb.heuristic.walk_violation`
-    for tile patterns (``None`` for other tables, or when it passes)."""
+    for tile patterns, :func:`~exact.pdb.cube.cube_walk_violation` for cube patterns (``None``
+    when it passes)."""
+    for metric in ("htm", "qtm"):
+        for cp in korf_patterns(metric):
+            if cp.name == spec_name:
+                data = load(cube_spec(cp), directory, progress=False).data
+                return cube_walk_violation(cp, data, np.random.default_rng(0))
     for (rows, cols), parts in PARTITIONS.items():
         for groups in parts.values():
             for pattern in check_partition(rows, cols, groups):

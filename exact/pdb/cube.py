@@ -179,3 +179,46 @@ def build_cube_pattern(pattern: CubePattern, table: MoveTable, advance=None) -> 
     if (dist == 255).any():  # pragma: no cover - every placement is reachable
         raise PuzzleoptError(f"{pattern.name}: some placements were never reached")
     return dist
+
+
+def cube_walk_violation(
+    pattern: CubePattern, data: np.ndarray, rng: np.random.Generator, walks: int = 256, steps: int = 20
+) -> str | None:
+    """Whether a stored (4-bit packed) cube pattern table gives a state more than a known path costs.
+
+    Random walks of face turns (the pattern's metric) from the solved cube are played in cubie
+    space; after ``k`` turns the table's value must be at most ``k`` (the walk played backwards is
+    a path of ``k`` moves), and 0 when solved. A true table always passes; one whose values were
+    scaled or shifted (with its sha256 recomputed) fails within a few steps.
+
+    Returns:
+        ``None``, or one line saying which value broke the bound.
+    """
+    from exact.moves import cube_moves
+
+    cm = cubie_moves(cube_moves(3, "faces", pattern.metric))
+    to, tw = (cm.corner_to, cm.corner_twist) if pattern.kind == "corners" else (cm.edge_to, cm.edge_flip)
+    pieces = np.array(pattern.pieces, dtype=np.int64)
+    data = np.asarray(data)
+
+    def values(pos: np.ndarray, ori: np.ndarray) -> np.ndarray:
+        args = (pieces, pattern.slots, pattern.base, pattern.free)
+        idx = np.array([pattern_rank(p, o, *args) for p, o in zip(pos, ori)])
+        byte = data[idx >> 1]
+        return np.where(idx & 1, byte >> 4, byte & 0x0F).astype(np.int64)
+
+    pos = np.tile(np.arange(pattern.slots, dtype=np.int64), (walks, 1))
+    ori = np.zeros_like(pos)
+    if (start := int(values(pos[:1], ori[:1])[0])) != 0:
+        return f"pattern table {pattern.name}: the solved cube has value {start}, not 0"
+    for step in range(1, steps + 1):
+        m = rng.integers(0, to.shape[0], size=walks)[:, None]
+        ori = (ori + tw[m, pos]) % pattern.base
+        pos = to[m, pos]
+        v = values(pos, ori)
+        if (over := np.flatnonzero(v > step)).size:
+            return (
+                f"pattern table {pattern.name}: value {int(v[over[0]])} for a cube {step} turns from solved; "
+                "the table is damaged or forged"
+            )
+    return None
