@@ -154,3 +154,93 @@ def test_a_closed_pipe_is_quiet(tmp_path) -> None:
     )
     out = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], capture_output=True, text=True, timeout=120)
     assert "Traceback" not in out.stderr and "BrokenPipe" not in out.stderr, out.stderr
+
+
+# ------------------------------------------------------------------ a sweep generated from the parsers
+MODULES = [
+    "exact.moves",
+    "exact.mip",
+    "exact.cpsat",
+    "exact.lightsout",
+    "exact.ida",
+    "exact.pdb",
+    "exact.freecell",
+    "exact.sokoban",
+    "exact.hypercube",
+    "learned.solve",
+    "learned.evaluate",
+    "learned.train",
+    "learned.freecell",
+    "learned.hypercube",
+    "hybrid.verify",
+]
+
+
+class _Captured(Exception):
+    pass
+
+
+def _main_of(module: str):
+    mod = importlib.import_module(module)
+    if hasattr(mod, "__path__"):
+        mod = importlib.import_module(f"{module}.__main__")
+    return mod.main
+
+
+def _parser_of(module: str, monkeypatch):
+    """The command's parser, caught as it starts parsing (parsers are built inside ``main``)."""
+    got = {}
+
+    def catch(self, args=None, namespace=None):
+        got["parser"] = self
+        raise _Captured
+
+    with monkeypatch.context() as m:
+        m.setattr(cli.OneLineParser, "parse_known_args", catch)
+        with pytest.raises(_Captured):
+            _main_of(module)([])
+    return got["parser"]
+
+
+def _typed_options(parser, prefix=()):
+    """``(argv prefix, option, type)`` for every option that takes a number, subcommands included."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _typed_options(sub, (*prefix, name))
+        elif action.option_strings and action.nargs is None and _numeric(action.type):
+            yield prefix, action.option_strings[-1], action.type
+
+
+def _numeric(kind) -> bool:
+    return kind in (int, float, cli.seconds) or getattr(kind, "__name__", "").startswith("whole number >=")
+
+
+def _sweep(monkeypatch) -> list[tuple[str, list[str], str]]:
+    rows = []
+    for module in MODULES:
+        for prefix, option, kind in _typed_options(_parser_of(module, monkeypatch)):
+            bad = ["abc", "1e999x"]
+            name = getattr(kind, "__name__", "")
+            if name.startswith("whole number >="):
+                bad += ["2.5", str(int(name.rsplit(" ", 1)[1]) - 1)]
+            if kind is cli.seconds:
+                bad += ["0", "-1", "nan", "inf"]
+            rows += [(module, [*prefix, f"{option}={value}"], option) for value in bad]
+    return rows
+
+
+def test_every_numeric_option_of_every_command_rejects_nonsense(monkeypatch, capsys) -> None:
+    """Each number a command takes, given text, a fraction, a value below its least or a
+    non-finite time: one line naming the option, exit 2, before any work is done."""
+    rows = _sweep(monkeypatch)
+    assert {m for m, _, _ in rows} == set(MODULES) - {"exact.pdb"}  # exact.pdb takes no number
+    assert len(rows) > 150
+    for module, argv, option in rows:
+        code = cli.run(_main_of(module), argv)
+        err = capsys.readouterr().err
+        assert code == cli.EXIT_BAD_INPUT, (module, argv, err)
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1, (module, argv, err)
+        assert option in err, (module, argv, err)
