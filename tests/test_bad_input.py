@@ -244,3 +244,51 @@ def test_every_numeric_option_of_every_command_rejects_nonsense(monkeypatch, cap
         assert code == cli.EXIT_BAD_INPUT, (module, argv, err)
         assert "Traceback" not in err and len(err.strip().splitlines()) == 1, (module, argv, err)
         assert option in err, (module, argv, err)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_help_shows_defaults_and_explains_every_option(module, monkeypatch, capsys) -> None:
+    import argparse
+
+    from exact.cli import HelpWithDefaults
+
+    assert cli.run(_main_of(module), ["--help"]) == cli.EXIT_OK
+    assert "``" not in capsys.readouterr().out  # no reST markup
+    for action in _all_actions(_parser_of(module, monkeypatch)):
+        if not action.option_strings or isinstance(action, argparse._HelpAction):
+            continue
+        assert action.help, (module, action.option_strings)
+        if action.default not in (None, False):
+            shown = HelpWithDefaults(module)._get_help_string(action)
+            assert "default" in shown, (module, action.option_strings, shown)
+
+
+def _all_actions(parser):
+    import argparse
+
+    for action in parser._actions:
+        yield action
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield from _all_actions(sub)
+
+
+def test_a_folder_where_a_table_file_belongs_is_one_line(tmp_path, capsys) -> None:
+    from exact.ida.__main__ import main
+
+    (tmp_path / "tiles8-1.2.3.4.json").mkdir()
+    argv = ["--puzzle", "tiles8", "--tiles", TILES, "--heuristic", "pdb-44", "--pdb-dir", str(tmp_path)]
+    assert cli.run(main, [*argv, "--no-progress"]) == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1].endswith("Is a directory (it is a folder; give a file name)")
+
+
+def test_cpsat_says_each_horizon_as_it_is_decided(capsys) -> None:
+    from exact.cpsat.__main__ import main
+
+    assert cli.run(main, ["--size", "2", "--turns", "4", "--scramble", "R U F"]) == cli.EXIT_OK
+    captured = capsys.readouterr()
+    lines = [ln for ln in captured.err.splitlines() if ln.startswith("T = ")]
+    assert [ln.split(":")[0] for ln in lines] == ["T = 1", "T = 2", "T = 3"], captured.err
+    assert "INFEASIBLE" in lines[0] and "INFEASIBLE (parity)" in lines[1] and "OPTIMAL" in lines[2]

@@ -470,3 +470,13 @@ def test_figures_leave_the_users_matplotlib_backend_alone() -> None:
         assert matplotlib.get_backend() == "svg"
     finally:
         matplotlib.use(before)
+
+
+def test_a_damaged_training_log_is_named(tmp_path) -> None:
+    from learned.davi import LOG
+
+    train(_config(steps=2, batch=20, eval_every=0), tmp_path, progress=False)
+    log = tmp_path / LOG
+    log.write_text(log.read_text() + "x,1.0,0.5,0.001,0\n")  # a row no program wrote
+    with pytest.raises(ValueError, match=r"training log .*log.csv is damaged \(ValueError"):
+        train(_config(steps=3, batch=20, eval_every=0), tmp_path, progress=False)

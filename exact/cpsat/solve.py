@@ -115,6 +115,8 @@ def solve_cpsat(
         for h in range(1, last + 1):
             if parity is not None and h % 2 != parity:
                 extra["horizons"].append({"T": h, "status": "INFEASIBLE (parity)", "seconds": 0.0})
+                if progress is not None:
+                    progress({"stage": "horizon", **extra["horizons"][-1]})
                 continue
             status, solver, built = run(h, exact=True)
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
