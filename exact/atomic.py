@@ -1,7 +1,10 @@
-"""Atomic file writes: a temporary file in the same folder, fsync, then a rename."""
+"""Atomic file writes (a temporary file in the same folder, fsync, then a rename), and the
+sha256 seal of the JSON files the toolkit writes."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import tempfile
 from collections.abc import Iterable
@@ -42,9 +45,6 @@ def _umask() -> int:
 def json_digest(doc: dict) -> str:
     """sha256 of a JSON object without its ``sha256`` key, in canonical form (sorted keys, no
     spaces), so that reformatting a file keeps its checksum and any changed value breaks it."""
-    import hashlib
-    import json
-
     body = {k: v for k, v in doc.items() if k != "sha256"}
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 

@@ -33,6 +33,7 @@ EXIT_BAD_INPUT = 2
 EXIT_NO_SOLUTION = 3
 EXIT_LIMIT = 4
 EXIT_INTERRUPTED = 130
+EXIT_PIPE_CLOSED = 141
 
 # The longest random scramble a command applies: enough for any use (a 7x7x7 is scrambled in a
 # few hundred moves), and short enough to apply quickly.
@@ -41,7 +42,6 @@ MAX_SCRAMBLE = 100_000
 # The most threads (or worker processes, for the MIP's split proof) a solve takes. CP-SAT itself
 # refuses more than 10,000 workers (MODEL_INVALID); far fewer already only slow a machine down.
 MAX_THREADS = 256
-EXIT_PIPE_CLOSED = 141
 
 EPILOG = (
     "exit codes: 0 solved, 2 bad input, 3 proven no solution (within the horizon), 4 limit reached, "

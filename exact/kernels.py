@@ -1,8 +1,8 @@
 """The first compile of numba kernels: one notice, so that a first run silent for seconds says why.
 
 numba compiles a kernel on its first call and caches the machine code on disk (``cache=True``);
-later runs load it in milliseconds. The first Sokoban search compiles for about 4.5 s and the
-first FreeCell search for about 11 s, with nothing on screen. :func:`notice_first_compile` looks
+later runs load it in milliseconds. A first Sokoban or FreeCell search compiles for seconds
+(4.5 s and 11 s in the audit of issue 25), with nothing on screen. :func:`notice_first_compile` looks
 for the cache index of each kernel of the given modules and, when one is missing, prints
 ``compiling kernels (first run only) ...`` once per process on stderr.
 """

@@ -102,6 +102,10 @@ class Puzzle:
         s = self.states(states)
         return (s == self.goal).all(axis=1)
 
+    def solved(self, state: np.ndarray) -> bool:
+        """Whether one state ``(P,)`` is solved (:meth:`is_goal`, so a cube in any orientation)."""
+        return bool(self.is_goal(np.asarray(state)[None])[0])
+
     @cached_property
     def _perms_ext(self) -> np.ndarray:
         # One identity row after the real ones, so "action does not apply" is just index M.

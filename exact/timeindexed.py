@@ -307,30 +307,27 @@ def prepare(puzzle, start: np.ndarray, reduce_frame: bool = True) -> Problem:
     if frame is not None and goal.groups is not None and reduce_frame:
         problem = _reduce(puzzle, s, frame)
     elif frame is not None and goal.state is not None:
-        problem = _turn_home(puzzle, s, goal, frame)
+        turned = _turned_home(puzzle, s, frame)
+        if not np.array_equal(turned, s):
+            problem = Problem(table, turned, goal, puzzle.num_labels, frame, turned)
     return _distinct(puzzle, problem)
 
 
-def _turn_home(puzzle, s: np.ndarray, goal: Goal, frame: tuple[np.ndarray, np.ndarray]) -> Problem:
-    """The problem of ``s`` turned whole so that the frame's reference positions hold their goal labels."""
+def _turned_home(puzzle, s: np.ndarray, frame: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """``s`` turned whole so that the frame's reference positions hold the solved state's labels."""
     rotations, reference = frame
-    want = np.asarray(goal.state)[reference]
-    if np.array_equal(s[reference], want):
-        return Problem(puzzle.table, s, goal, puzzle.num_labels)
-    turn = [r for r in rotations if np.array_equal(s[r][reference], want)]
-    if not turn:
-        raise StateError(f"{puzzle.name}: the start's reference pieces cannot be turned home; is it a valid state?")
-    start = s[turn[0]]
-    return Problem(puzzle.table, start, goal, puzzle.num_labels, frame, start)
+    home = np.asarray(puzzle.goal)[reference]
+    for r in rotations:
+        if np.array_equal(s[r][reference], home):
+            return s[r]
+    raise StateError(f"{puzzle.name}: the start's reference pieces cannot be turned home; is it a valid state?")
 
 
 def _reduce(puzzle, s: np.ndarray, frame: tuple[np.ndarray, np.ndarray]) -> Problem:
     table = puzzle.table
     rotations, reference = frame
     solved = np.asarray(puzzle.goal, dtype=np.int64)
-    turn = [r for r in rotations if np.array_equal(s[r][reference], solved[reference])]
-    if not turn:
-        raise StateError(f"{puzzle.name}: the start's reference pieces cannot be turned home; is it a valid state?")
+    start = _turned_home(puzzle, s, frame)
     perms = []
     for m in range(table.num_moves):
         back = [r for r in rotations if np.array_equal(table.perms[m][r][reference], reference)]
@@ -343,7 +340,6 @@ def _reduce(puzzle, s: np.ndarray, frame: tuple[np.ndarray, np.ndarray]) -> Prob
         description=f"{table.description} (reference kept home)",
         metadata=dict(table.metadata),
     )
-    start = s[turn[0]]
     return Problem(reduced, start, Goal(state=solved), puzzle.num_labels, frame, start)
 
 
@@ -389,19 +385,16 @@ def replay_until_goal(puzzle: Puzzle, start: np.ndarray, chosen: Sequence[int | 
     """The model's moves in order, cut at the first state that is solved (``puzzle.is_goal``,
     which for a cube accepts any orientation)."""
 
-    def solved(state: np.ndarray) -> bool:
-        return bool(puzzle.is_goal(state[None])[0])
-
     state = np.asarray(start)
     out: list[int] = []
-    if solved(state):
+    if puzzle.solved(state):
         return out
     for m in chosen:
         if m is None:
             continue
         state = puzzle.table.apply(state, m)
         out.append(int(m))
-        if solved(state):
+        if puzzle.solved(state):
             break
     return out
 
@@ -424,7 +417,7 @@ def check_hint(puzzle: Puzzle, start: np.ndarray, hint: Sequence[int] | None, T:
         return None
     hint = [int(m) for m in hint]
     end = puzzle.table.apply(np.asarray(start), hint)
-    if not bool(puzzle.is_goal(end[None])[0]):
+    if not puzzle.solved(end):
         raise PuzzleoptError(
             f"hint {puzzle.table.format(hint)!r} does not solve the start state; give a solving sequence"
         )

@@ -74,10 +74,6 @@ def output_folder(path: str | Path, what: str) -> Path:
     folder = Path(path)
     for p in (folder, *folder.parents):
         if p.exists() and not p.is_dir():
-            return _not_a_folder(what, path, p)
+            part = "" if p == folder else f" (its part {str(p)!r} is a file)"
+            raise PuzzleoptError(f"{what} {str(path)!r} must be a folder, but it is a file{part}; give another path")
     return folder
-
-
-def _not_a_folder(what: str, path: str | Path, file: Path) -> Path:
-    where = "" if Path(path) == file else f" (its part {str(file)!r} is a file)"
-    raise PuzzleoptError(f"{what} {str(path)!r} must be a folder, but it is a file{where}; give another path")

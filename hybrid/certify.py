@@ -217,7 +217,7 @@ def given_rows(puzzle: Puzzle, start: np.ndarray, solution: str | Sequence[str] 
         text = table.format(items) if all(isinstance(m, (int, np.integer)) for m in items) else " ".join(items)
     rows = table.parse(text, start) if text.strip() else []
     end = table.apply(np.asarray(start), rows) if rows else np.asarray(start)
-    if not bool(puzzle.is_goal(np.asarray(end)[None])[0]):
+    if not puzzle.solved(end):
         shown = text if len(text) <= 80 else text[:77] + "..."
         raise PuzzleoptError(
             f"the solution {shown!r} ({len(rows)} moves) does not solve the start: it ends in "

@@ -37,7 +37,9 @@ def solve_with_learned_horizon(
         solve: An exact solver ``solve(puzzle, start, T, hint=..., **solver_options)``
             (:func:`exact.mip.solve_mip`, :func:`exact.cpsat.solve_cpsat`).
         heuristic: The learned cost-to-go for BWAS (e.g. :func:`learned.solve.load_heuristic`).
-        weight, batch, max_nodes, bwas_time_limit: BWAS settings (defaults: BWAS's own).
+        weight, batch, max_nodes, bwas_time_limit: BWAS settings (defaults: the model card's
+            ``fast`` quality, :func:`learned.bwas.quality_settings`: the exact solver proves or
+            shortens the solution anyway, so the cheaper search is the better horizon).
         solver_options: Passed to ``solve`` (time limit, threads, formulation, ...).
 
     Returns:
@@ -46,15 +48,16 @@ def solve_with_learned_horizon(
         within the limit), with ``extra["learned"]`` (BWAS's length, nodes and seconds) and
         ``extra["horizon_from"] = "bwas"``; ``limit`` without a solution if BWAS found none.
     """
-    from learned.bwas import DEFAULT_BATCH, DEFAULT_WEIGHT, bwas
+    from learned.bwas import bwas, quality_settings
 
+    fast = quality_settings(getattr(heuristic, "card", {}), "fast")
     t0 = time.perf_counter()
     learned = bwas(
         puzzle,
         np.asarray(start),
         heuristic,
-        weight=DEFAULT_WEIGHT if weight is None else weight,
-        batch=DEFAULT_BATCH if batch is None else batch,
+        weight=fast["weight"] if weight is None else weight,
+        batch=fast["batch"] if batch is None else batch,
         max_nodes=max_nodes,
         time_limit=bwas_time_limit,
     )

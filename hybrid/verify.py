@@ -32,6 +32,8 @@ from exact.userfiles import output_folder, read_text
 from hybrid.certify import METHODS, Budget, choose_method, given_rows, verify_solution
 from hybrid.report import INVALID, NO_SOLUTION, Certificate, markdown, summarise, write_report
 from instances.files import parse_states, read_instances
+from learned.bwas import QUALITIES
+from learned.runtime import SEARCH_THREADS, add_options
 
 EXIT_CONTRADICTION = 1
 EXIT_INVALID = 5
@@ -66,17 +68,12 @@ def _parser():
     p.add_argument("--pdb-dir", type=Path, help="pattern databases and distance tables (default: the user cache)")
     p.add_argument("--out", type=Path, help="folder for certificates.jsonl, summary.md and gaps.png")
     p.add_argument("--model", type=Path, help="BWAS: a model.safetensors (default: the shipped model)")
-    p.add_argument(
-        "--quality", choices=("fast", "best"), help="BWAS: the model's measured settings (default: its card's)"
-    )
+    p.add_argument("--quality", choices=QUALITIES, help="BWAS: the model's measured settings (default: its card's)")
     p.add_argument("--weight", type=float, help="BWAS: lambda in f = lambda*g + h (default: from --quality)")
     p.add_argument("--batch", type=cli.count(1), help="BWAS: nodes expanded per iteration")
     p.add_argument("--max-nodes", type=cli.count(1), help="BWAS: expanded nodes per instance before giving up")
     p.add_argument("--bwas-time-limit", type=cli.seconds, help="BWAS: seconds per instance")
-    p.add_argument(
-        "--device", default="auto", choices=("auto", "cpu", "cuda"), help="BWAS: torch device (auto: cuda if present)"
-    )
-    p.add_argument("--threads", type=cli.count(1), default=1, help="BWAS: torch threads (one is fastest for search)")
+    add_options(p, SEARCH_THREADS, prefix="BWAS: ")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -84,9 +81,9 @@ def _parser():
 def _learned_solver(puzzle, args):
     """A function ``start -> (moves or None, seconds)`` running BWAS as the options ask."""
     try:
-        from learned.bwas import bwas
+        from learned.bwas import bwas, quality_settings
         from learned.runtime import configure
-        from learned.solve import load_heuristic, quality_settings
+        from learned.solve import load_heuristic
     except ImportError as exc:
         raise PuzzleoptError(
             f"running BWAS needs the learned extra ({exc}); install puzzleopt[learned] or give --solutions"
@@ -162,7 +159,7 @@ def _certify(puzzle, item, start, moves, learned_seconds, method: str, budget: B
         )
     t0 = time.perf_counter()
     try:
-        given_rows(puzzle, start, moves)
+        moves = given_rows(puzzle, start, moves)  # replayed here, so a wrong answer is a verdict
     except PuzzleoptError as exc:  # a wrong answer is a finding about the solver, not bad input
         return Certificate(
             item.id,

@@ -19,6 +19,26 @@ from exact.result import SolveResult
 DEFAULT_WEIGHT = 0.6
 DEFAULT_BATCH = 100
 
+QUALITIES = ("fast", "best")
+# For a model whose card measured none: DeepCubeA's lambda, and N = 100 or its N = 1,000.
+UNMEASURED = {
+    "fast": {"weight": DEFAULT_WEIGHT, "batch": DEFAULT_BATCH},
+    "best": {"weight": DEFAULT_WEIGHT, "batch": 1000},
+    "default": "fast",
+}
+
+
+def quality_settings(card: dict, quality: str | None) -> dict:
+    """BWAS ``weight`` and ``batch`` of ``quality`` (or the card's default) for a model's card.
+
+    A shipped model's card holds ``search``: ``{"fast": {...}, "best": {...}, "default": ...,
+    "measured": where}`` (``docs/learned.md``); other models get :data:`UNMEASURED`.
+    """
+    search = card.get("search") if isinstance(card.get("search"), dict) else UNMEASURED
+    chosen = quality or search.get("default", "fast")
+    got = search.get(chosen) or UNMEASURED[chosen]
+    return {"weight": float(got["weight"]), "batch": int(got["batch"])}
+
 
 def bwas(
     puzzle: Puzzle,

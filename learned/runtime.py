@@ -13,14 +13,13 @@ and more, defaults to every core: idle, 30 steps of 1,000 8-puzzle states took 0
 on two threads; with both cores busy 1.16 times as long.
 
 ``configure`` is called once by each command after its options are read; library calls leave
-torch's settings to their caller.
+torch's settings to their caller. torch is imported only there, so that a command that runs
+BWAS only on request (``hybrid.verify``) takes the same options without the ``learned`` extra.
 """
 
 from __future__ import annotations
 
 import argparse
-
-import torch
 
 from exact.cli import MAX_THREADS, cores, count
 from exact.errors import PuzzleoptError
@@ -55,6 +54,8 @@ def resolve_device(name: str) -> str:
     Raises:
         PuzzleoptError: ``name`` is not a device we know, or ``cuda`` where torch has no GPU.
     """
+    import torch
+
     if name not in DEVICES:
         raise PuzzleoptError(f"--device {name!r} is not one of {', '.join(DEVICES)}")
     if name == "auto":
@@ -71,6 +72,8 @@ def configure(device: str, threads: int) -> str:
     Raises:
         PuzzleoptError: ``threads`` below 1, or a device torch cannot use.
     """
+    import torch
+
     if threads < 1:
         raise PuzzleoptError(f"--threads {threads} must be at least 1")
     resolved = resolve_device(device)

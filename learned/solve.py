@@ -20,7 +20,7 @@ from pathlib import Path
 from exact import cli, registry
 from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
-from learned.bwas import DEFAULT_BATCH, DEFAULT_WEIGHT, bwas
+from learned.bwas import QUALITIES, bwas, quality_settings
 from learned.models import load, shipped
 from learned.runtime import SEARCH_THREADS, add_options, configure
 from learned.values import NetHeuristic
@@ -45,27 +45,6 @@ def parser_with_search(prog: str, description: str) -> argparse.ArgumentParser:
     add_options(p, SEARCH_THREADS)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
-
-
-QUALITIES = ("fast", "best")
-# For a model whose card measured none: DeepCubeA's lambda, and N = 100 or its N = 1,000.
-UNMEASURED = {
-    "fast": {"weight": DEFAULT_WEIGHT, "batch": DEFAULT_BATCH},
-    "best": {"weight": DEFAULT_WEIGHT, "batch": 1000},
-    "default": "fast",
-}
-
-
-def quality_settings(card: dict, quality: str | None) -> dict:
-    """BWAS ``weight`` and ``batch`` of ``quality`` (or the card's default) for a model's card.
-
-    A shipped model's card holds ``search``: ``{"fast": {...}, "best": {...}, "default": ...,
-    "measured": where}``; other models get :data:`UNMEASURED`.
-    """
-    search = card.get("search") if isinstance(card.get("search"), dict) else UNMEASURED
-    chosen = quality or search.get("default", "fast")
-    got = search.get(chosen) or UNMEASURED[chosen]
-    return {"weight": float(got["weight"]), "batch": int(got["batch"]), "quality": chosen}
 
 
 def search_settings(args, card: dict | None = None) -> dict:

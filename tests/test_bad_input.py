@@ -127,7 +127,7 @@ def test_json_errors_are_json_on_stdout(paths, capsys) -> None:
 def test_cuda_without_cuda_is_one_line(capsys) -> None:
     torch = pytest.importorskip("torch")
     if torch.cuda.is_available():
-        pytest.skip("this machine has CUDA")
+        pytest.skip("the test is for a torch that sees no GPU, and this one sees one")
     from learned.solve import main
 
     assert cli.run(main, ["--puzzle", "tiles8", "--tiles", TILES, "--device", "cuda"]) == cli.EXIT_BAD_INPUT

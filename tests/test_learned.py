@@ -305,27 +305,18 @@ def test_initial_weights_depend_on_the_seed_only() -> None:
     assert sa["body.1.running_var"].eq(1).all() and sa["body.1.running_mean"].eq(0).all()
 
 
-def _default_puzzles() -> list[str]:
-    """Registry names that build without options (``hypercube`` needs an instance)."""
-    out = []
-    for name in registry.names():
-        try:
-            registry.get(name)
-        except ValueError:
-            continue
-        out.append(name)
-    return out
+# Every registered puzzle; the hypercube is built from one of its instances.
+LOADABLE = [(n, {}) for n in registry.names() if n != "hypercube"]
+LOADABLE.append(("hypercube", {"instance": "d3-level0", "k": 1}))
 
 
-@pytest.mark.parametrize("key", [n for n in registry.names() if n not in ("cube6", "cube7", "tiles48")])
-def test_a_model_trained_on_a_registry_name_loads_back_under_it(tmp_path, key) -> None:
+@pytest.mark.parametrize(("key", "options"), LOADABLE, ids=[k for k, _ in LOADABLE])
+def test_a_model_trained_on_a_registry_name_loads_back_under_it(tmp_path, key, options) -> None:
     from learned.nets import make_net, preset_config
     from learned.solve import load_heuristic
     from learned.weights import save_model
 
-    if key not in _default_puzzles():
-        pytest.skip(f"{key} needs options to be built")
-    p = registry.get(key)
+    p = registry.get(key, **options)
     net = make_net(preset_config("tiny", p.num_positions * p.num_labels), seed=0)
     path = save_model(tmp_path / "model.safetensors", net, {"puzzle": key})  # as learned.train writes it
     h = load_heuristic(p, path, key=key)

@@ -67,7 +67,7 @@ def solve_cpsat(
 
     result = SolveResult.recorder(puzzle, start, solver="cp-sat", solver_version=version, settings=settings, since=t0)
 
-    if bool(puzzle.is_goal(np.asarray(start)[None])[0]):  # any orientation, for a cube
+    if puzzle.solved(start):
         return result([], Status.OPTIMAL, 0, 0, {})
     problem = prepare(puzzle, start)
     last = T if hint is None else len(hint) - 1

@@ -125,7 +125,7 @@ def solve_mip(
         "hint": None if hint is None else puzzle.table.format(hint),
     }
     t0 = time.perf_counter()
-    solved = bool(puzzle.is_goal(np.asarray(start)[None])[0])  # any orientation, for a cube
+    solved = puzzle.solved(start)
     if solved or T == 0:
         status = Status.OPTIMAL if solved else Status.INFEASIBLE_WITHIN_HORIZON
         return SolveResult.build(

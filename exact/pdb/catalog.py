@@ -36,7 +36,7 @@ from exact.pdb.build import build_tile_pattern
 from exact.pdb.cube import CubePattern, build_cube_pattern, cube_walk_violation, korf_patterns
 from exact.pdb.heuristic import TileHeuristic, additive, manhattan, walk_violation
 from exact.pdb.pattern import TilePattern, check_partition
-from exact.pdb.store import PdbError, TableSpec, load
+from exact.pdb.store import TableSpec, load
 
 PARTITIONS: dict[tuple[int, int], dict[str, list[tuple[int, ...]]]] = {
     (3, 3): {"44": [(1, 2, 3, 4), (5, 6, 7, 8)]},
@@ -61,6 +61,7 @@ def tile_spec(pattern: TilePattern) -> TableSpec:
         packed=False,
         build=lambda advance: build_tile_pattern(pattern, advance),
         progress_total=pattern.states,
+        audit=lambda table: walk_violation(pattern, table.data, np.random.default_rng(0)),
     )
 
 
@@ -73,6 +74,7 @@ def cube_spec(pattern: CubePattern) -> TableSpec:
         entries=pattern.entries,
         packed=True,
         build=lambda advance: build_cube_pattern(pattern, cube_moves(3, "faces", pattern.metric), advance),
+        audit=lambda table: cube_walk_violation(pattern, table.values, np.random.default_rng(0)),
     )
 
 
@@ -124,25 +126,4 @@ def tile_heuristic(
         return manhattan(rows, cols, linear_conflicts=name == "manhattan-lc")
     patterns = check_partition(rows, cols, PARTITIONS[(rows, cols)][name[4:]])
     tables = [load(tile_spec(p), pdb_dir, progress=progress).data for p in patterns]
-    for p, t in zip(patterns, tables):  # a table that passed its sha256 may still be forged
-        if (why := walk_violation(p, t, np.random.default_rng(0))) is not None:
-            raise PdbError(f"{why}; rebuild it with `python -m exact.pdb build {p.name} --force`")
     return additive(name, patterns, tables, mirror=mirror and rows == cols)
-
-
-def content_violation(spec_name: str, directory: str | Path) -> str | None:
-    """The solver-level check of a stored catalog table: :func:`~exact.pdb.heuristic.walk_violation`
-    for tile patterns, :func:`~exact.pdb.cube.cube_walk_violation` for cube patterns (``None``
-    when it passes)."""
-    for metric in ("htm", "qtm"):
-        for cp in korf_patterns(metric):
-            if cp.name == spec_name:
-                data = load(cube_spec(cp), directory, progress=False).data
-                return cube_walk_violation(cp, data, np.random.default_rng(0))
-    for (rows, cols), parts in PARTITIONS.items():
-        for groups in parts.values():
-            for pattern in check_partition(rows, cols, groups):
-                if pattern.name == spec_name:
-                    data = load(tile_spec(pattern), directory, progress=False).data
-                    return walk_violation(pattern, data, np.random.default_rng(0))
-    return None

@@ -15,6 +15,7 @@ eight corners, whose last twist follows from the others; ``k`` otherwise). Table
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -182,9 +183,14 @@ def build_cube_pattern(pattern: CubePattern, table: MoveTable, advance=None) -> 
 
 
 def cube_walk_violation(
-    pattern: CubePattern, data: np.ndarray, rng: np.random.Generator, walks: int = 256, steps: int = 20
+    pattern: CubePattern,
+    values_at: Callable[[np.ndarray], np.ndarray],
+    rng: np.random.Generator,
+    walks: int = 256,
+    steps: int = 20,
 ) -> str | None:
-    """Whether a stored (4-bit packed) cube pattern table gives a state more than a known path costs.
+    """Whether a cube pattern table (``values_at(indices)``, e.g. :meth:`Table.values
+    <exact.pdb.store.Table.values>`) gives a state more than a known path costs.
 
     Random walks of face turns (the pattern's metric) from the solved cube are played in cubie
     space; after ``k`` turns the table's value must be at most ``k`` (the walk played backwards is
@@ -199,13 +205,10 @@ def cube_walk_violation(
     cm = cubie_moves(cube_moves(3, "faces", pattern.metric))
     to, tw = (cm.corner_to, cm.corner_twist) if pattern.kind == "corners" else (cm.edge_to, cm.edge_flip)
     pieces = np.array(pattern.pieces, dtype=np.int64)
-    data = np.asarray(data)
 
     def values(pos: np.ndarray, ori: np.ndarray) -> np.ndarray:
         args = (pieces, pattern.slots, pattern.base, pattern.free)
-        idx = np.array([pattern_rank(p, o, *args) for p, o in zip(pos, ori)])
-        byte = data[idx >> 1]
-        return np.where(idx & 1, byte >> 4, byte & 0x0F).astype(np.int64)
+        return values_at(np.array([pattern_rank(p, o, *args) for p, o in zip(pos, ori)])).astype(np.int64)
 
     pos = np.tile(np.arange(pattern.slots, dtype=np.int64), (walks, 1))
     ori = np.zeros_like(pos)

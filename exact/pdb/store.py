@@ -16,8 +16,9 @@ A table named ``NAME`` is two files in one directory (:func:`default_dir` unless
 
 Both files are written atomically (temporary file in the same directory, fsync, rename), so an
 interrupted build never leaves a file that looks complete. :func:`load` checks the metadata
-against the caller's :class:`TableSpec` and the sha256 of the bytes it maps on every load, and
-rebuilds anything missing, stale or damaged; it never returns a table it has not verified.
+against the caller's :class:`TableSpec`, the sha256 of the bytes it maps and the spec's
+``audit`` of the values on every load, and rebuilds anything missing, stale, damaged or forged;
+it never returns a table it has not verified.
 """
 
 from __future__ import annotations
@@ -109,6 +110,10 @@ class TableSpec:
             values, uint8 ``(entries,)``. Not part of equality or hashing.
         progress_total: Units ``build`` reports in total (the progress bar's length); ``None``
             means ``entries``, and is replaced by it on construction.
+        audit: ``audit(table) -> reason or None``: a check of the values themselves, run on every
+            load after the sha256 (a table whose values were changed and its checksum recomputed
+            passes the sha256; e.g. no value above the cost of a known path). A table that fails
+            it is rebuilt like a corrupted one. Not part of equality or hashing.
     """
 
     name: str
@@ -118,6 +123,7 @@ class TableSpec:
     packed: bool
     build: Callable[[Callable[[int], None]], np.ndarray] = field(compare=False, repr=False)
     progress_total: int | None = None
+    audit: Callable[[Table], str | None] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         name = _check_name(self.name, "TableSpec")
@@ -427,8 +433,9 @@ def check(spec: TableSpec, directory: str | os.PathLike, *, deep: bool = False) 
 
     Checks, in order: both files present; the ``.json`` readable, of this format and version,
     and matching the spec (puzzle, pattern, entries, packed); the ``.bin`` size; its sha256;
-    with ``deep``, also that ``max_value`` and ``value_counts`` describe the data (a file whose
-    values were changed and its sha256 recomputed fails here, or in the solvers' own checks).
+    with ``deep``, that ``max_value`` and ``value_counts`` describe the data; the spec's
+    ``audit`` of the values (a file whose values were changed and its sha256 recomputed fails
+    one of the last two).
 
     Returns:
         ``None`` if valid, else one line naming the file and what is wrong with it.
@@ -436,7 +443,14 @@ def check(spec: TableSpec, directory: str | os.PathLike, *, deep: bool = False) 
     reason, meta, data = _inspect(spec.name, Path(directory), spec)
     if reason is None and deep:
         reason = _counts_mismatch(meta, data, _paths(spec.name, Path(directory))[0])
+    if reason is None:
+        reason = _audit(Table(spec, data, meta))
     return reason
+
+
+def _audit(table: Table) -> str | None:
+    """Why the spec's own check of the values fails, or ``None``."""
+    return None if table.spec.audit is None else table.spec.audit(table)
 
 
 def _counts_mismatch(meta: dict, data: np.ndarray, bin_path: Path) -> str | None:
@@ -498,7 +512,10 @@ def load(
     else:
         reason, meta, data = _inspect(spec.name, directory, spec)
         if reason is None:
-            return Table(spec, data, meta)
+            table = Table(spec, data, meta)
+            if (reason := _audit(table)) is None:
+                return table
+            del table, data
         if not bin_path.exists() and not json_path.exists():
             log(f"pdb {spec.name}: not found in {directory}; building ({spec.entries} entries)")
         else:
@@ -507,12 +524,15 @@ def load(
     save(spec, values, directory, seconds)
     del values
     reason, meta, data = _inspect(spec.name, directory, spec)
+    table = None if reason is not None else Table(spec, data, meta)
+    if table is not None and (reason := _audit(table)) is not None:
+        raise PdbError(f"pdb {spec.name}: the table just built fails its own audit ({reason}): a bug in its builder")
     if reason is not None:
         raise PdbError(
             f"pdb {spec.name}: the table just built does not verify: {reason}; "
             "is another process writing the same table? Run again"
         )
-    return Table(spec, data, meta)
+    return table
 
 
 def _build(spec: TableSpec, progress: bool) -> tuple[np.ndarray, float]:

@@ -119,9 +119,9 @@ def load(path: str | Path) -> Weights:
     if not path.exists():
         raise _fail(path, "it does not exist")
     try:
-        text = read_text(path, "it")
+        text = read_text(path, "weights file")
     except PuzzleoptError as exc:  # a folder, unreadable, not UTF-8
-        raise _fail(path, str(exc).replace(f"it {str(path)!r}", "it")) from None
+        raise WeightsError(f"{exc} (weights files are written by 'python -m learned.freecell evolve')") from None
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:

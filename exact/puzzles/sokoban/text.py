@@ -126,7 +126,7 @@ def parse_levels(source: str | os.PathLike) -> list[Level]:
     blocks = _blocks(text)
     if not blocks:
         raise StateError(f"{label}: no level found; levels are XSB rows ({_LEGEND}) separated by blank lines")
-    return [_level(b, b.name if b.name is not None else str(k), label) for k, b in enumerate(blocks)]
+    return [_level(b, name, label) for b, name in zip(blocks, _names(blocks))]
 
 
 def load_level(spec: str | os.PathLike) -> Level:
@@ -150,7 +150,7 @@ def load_level(spec: str | os.PathLike) -> Level:
     blocks = _blocks(text)
     if not blocks:
         raise StateError(f"{label}: no level found; levels are XSB rows ({_LEGEND}) separated by blank lines")
-    names = [b.name if b.name is not None else str(k) for k, b in enumerate(blocks)]
+    names = _names(blocks)
     if key is None:
         if len(blocks) != 1:
             raise PuzzleoptError(
@@ -170,6 +170,11 @@ def load_level(spec: str | os.PathLike) -> Level:
 
 
 # ---------------------------------------------------------------------- internals
+def _names(blocks: list[_Block]) -> list[str]:
+    """Each level's name: its ``; N`` header, else its position from 0."""
+    return [b.name if b.name is not None else str(k) for k, b in enumerate(blocks)]
+
+
 def _read(source: str | os.PathLike) -> tuple[str, str]:
     if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and os.path.isfile(source)):
         path = Path(source)
