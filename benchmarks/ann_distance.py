@@ -37,9 +37,11 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.common import machine, markdown_table  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.astar import best_first  # noqa: E402
-from exact.ida import ida_tiles  # noqa: E402
-from exact.pdb import tile_heuristic  # noqa: E402
 from exact.result import Status  # noqa: E402
+from exact.tiles import (  # noqa: E402
+    ida_tiles,  # noqa: E402
+    tile_heuristic,  # noqa: E402
+)
 from learned.supervised import FitConfig, fit_distances, label_states, load_dataset, save_dataset  # noqa: E402
 from learned.values import NetHeuristic  # noqa: E402
 from learned.weights import load_model, save_model  # noqa: E402

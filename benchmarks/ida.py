@@ -38,11 +38,16 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import machine  # noqa: E402
 from exact import registry  # noqa: E402
-from exact.ida import ida_tiles  # noqa: E402
-from exact.pdb import additive, check_partition, default_dir, tile_heuristic  # noqa: E402
-from exact.pdb.catalog import PARTITIONS, tile_heuristics, tile_spec  # noqa: E402
+from exact.pdb import default_dir  # noqa: E402
 from exact.pdb.store import load  # noqa: E402
 from exact.result import Status  # noqa: E402
+from exact.tiles import (  # noqa: E402
+    additive,
+    check_partition,
+    ida_tiles,  # noqa: E402
+    tile_heuristic,
+)
+from exact.tiles.catalog import PARTITIONS, tile_heuristics, tile_spec  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "tiles"
 SETS = {  # name -> (file, board side)

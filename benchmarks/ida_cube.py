@@ -27,9 +27,11 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import machine  # noqa: E402
 from exact import registry  # noqa: E402
-from exact.ida import ida_cube  # noqa: E402
-from exact.ida.solve import cube_tables  # noqa: E402
-from exact.peers import ReidOptimal  # noqa: E402
+from exact.cube import (  # noqa: E402
+    cube_tables,  # noqa: E402
+    ida_cube,  # noqa: E402
+)
+from exact.cube.peers import ReidOptimal  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
 
 

@@ -34,9 +34,11 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.common import machine, markdown_table  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.bfs import distance_table  # noqa: E402
-from exact.ida import ida_cube  # noqa: E402
-from exact.ida.solve import cube_tables  # noqa: E402
-from exact.ida.walk import solve_cube2  # noqa: E402
+from exact.cube import (  # noqa: E402
+    cube_tables,  # noqa: E402
+    ida_cube,  # noqa: E402
+)
+from exact.cube.walk import solve_cube2  # noqa: E402
 from exact.puzzles.tiles import TilesSpace  # noqa: E402
 from exact.result import Status  # noqa: E402
 from instances.files import Instance, read_instances  # noqa: E402

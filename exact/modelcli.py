@@ -65,7 +65,9 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     )
     p.add_argument("--verbose", action="store_true", help="show the solver log")
     p.add_argument("--color", action="store_true", help="draw the net with ANSI colours")
-    p.add_argument("--model", help="--turns auto: a model.safetensors (default: the shipped model of this cube)")
+    p.add_argument(
+        "--model", help="--turns auto (puzzleopt mip/cpsat): a model.safetensors (default: the shipped cube model)"
+    )
     p.add_argument("--bwas-time-limit", type=float, help="--turns auto: seconds for BWAS (default: none)")
     if mip:
         from exact.mip.build import FORMULATIONS
@@ -125,8 +127,20 @@ def horizon(text: str) -> int | None:
     return check_horizon(T)
 
 
-def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveResult]):
-    """A ``main(argv)`` for one of the two model CLIs."""
+def main_for(
+    prog: str,
+    description: str,
+    mip: bool,
+    solve: Callable[..., SolveResult],
+    auto: Callable[..., SolveResult] | None = None,
+):
+    """A ``main(argv)`` for one of the two model CLIs.
+
+    ``auto(puzzle, start, solve, args, kwargs)`` serves ``--turns auto`` (the horizon from a
+    learned network). ``exact`` imports neither ``learned`` nor ``hybrid``, so ``python -m
+    exact.mip`` has none and says where it is: ``puzzleopt mip`` passes
+    :func:`hybrid.horizon.auto_turns`.
+"""
 
     def main(argv: Sequence[str] | None = None) -> int:
         args = parser(prog, description, mip).parse_args(argv)
@@ -186,7 +200,7 @@ def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveR
             kwargs["progress"] = printer
         try:
             if T is None:
-                res = _solve_auto(puzzle, start, solve, args, kwargs)
+                res = _solve_auto(puzzle, start, solve, args, kwargs, auto, prog)
             else:
                 res = solve(puzzle, start, T, **kwargs)
         finally:
@@ -203,19 +217,17 @@ def main_for(prog: str, description: str, mip: bool, solve: Callable[..., SolveR
     return main
 
 
-def _solve_auto(puzzle, start, solve, args, kwargs) -> SolveResult:
-    """``--turns auto``: the horizon and the incumbent from BWAS (:mod:`hybrid.horizon`)."""
+def _solve_auto(puzzle, start, solve, args, kwargs, auto, prog: str) -> SolveResult:
+    """``--turns auto``: the horizon and the incumbent from BWAS, through ``auto``."""
     if kwargs.get("hint") is not None:
         raise PuzzleoptError("--turns auto finds its own incumbent; give --hint with a number of --turns instead")
-    try:
-        from hybrid.horizon import solve_with_learned_horizon
-        from learned.solve import load_heuristic
-
-        heuristic = load_heuristic(puzzle, args.model)
-    except ImportError as exc:
-        raise PuzzleoptError(f"--turns auto needs the learned extra ({exc}); install puzzleopt[learned]") from None
-    kwargs = {k: v for k, v in kwargs.items() if k != "hint"}
-    return solve_with_learned_horizon(puzzle, start, solve, heuristic, bwas_time_limit=args.bwas_time_limit, **kwargs)
+    if auto is None:
+        sub = prog.split()[-1].rsplit(".", 1)[-1]
+        raise PuzzleoptError(
+            f"--turns auto takes its horizon from a learned network, which {prog} does not load; "
+            f"run `puzzleopt {sub} --turns auto ...` with the same options (needs puzzleopt[learned])"
+        )
+    return auto(puzzle, start, solve, args, {k: v for k, v in kwargs.items() if k != "hint"})
 
 
 def _check_numbers(args, threads: int, mip: bool) -> None:

@@ -32,7 +32,7 @@ __all__ = ["MoveTable", "cube_moves", "tile_moves", "main"]
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Show a cube move table, apply a scramble, export the table (see the module docstring)."""
-    from exact.export import to_json, to_lm_csv, write_atomic
+    from exact.cube.export import to_json, to_lm_csv, write_atomic
     from exact.puzzles.cube import net, scramble, solved_state, to_facelets
 
     p = cli.parser("python -m exact.moves", "Show, apply and export an NxNxN cube move table.")

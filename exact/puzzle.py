@@ -59,6 +59,9 @@ class Puzzle:
     """
 
     name: str
+    spec = None
+    """The puzzle's identity (:class:`exact.registry.Spec`: registry key and options), set by
+    :func:`exact.registry.get`; ``None`` for a puzzle built directly."""
     walk_description = "random moves from the goal"
     """What :meth:`random_walk`'s ``depth`` counts, for training records."""
     table: MoveTable
@@ -202,6 +205,16 @@ class Puzzle:
         preserve (cube: the facelets of each corner and edge). Used with :meth:`distinct_labels`.
         Default: none."""
         return []
+
+    def heuristics(self) -> dict:
+        """Heuristics the puzzle declares, name -> a function returning one
+        (:class:`exact.heuristic.Heuristic`); the first is IDA*'s default. Default: none."""
+        return {}
+
+    def ranked_space(self):
+        """A perfect ranking of the states that can reach the goal (:class:`exact.bfs.RankedSpace`)
+        for complete distance tables, or ``None`` (the default)."""
+        return None
 
     # ----------------------------------------------------------------- text
     def format_state(self, state: np.ndarray) -> str:

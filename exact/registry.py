@@ -8,7 +8,7 @@ no work.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -17,6 +17,29 @@ import numpy as np
 
 from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A puzzle's identity: its registry key and the options it was built with.
+
+    ``registry.get(spec.name, **spec.options)`` (or :func:`rebuild` on :meth:`to_dict`) builds
+    the same puzzle again. Results, model cards and certificates store :meth:`to_dict`.
+    """
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"name": key, **options}``, JSON-ready (arrays as lists)."""
+        out: dict[str, Any] = {"name": self.name}
+        for k, v in self.options:
+            out[k] = v.tolist() if isinstance(v, np.ndarray) else v
+        return out
+
+    def __str__(self) -> str:
+        opts = ", ".join(f"{k}={v.tolist() if isinstance(v, np.ndarray) else v!r}" for k, v in self.options)
+        return self.name + (f"({opts})" if opts else "")
 
 
 @dataclass(frozen=True)
@@ -64,8 +87,30 @@ def get(name: str, **options: Any) -> Puzzle:
         raise PuzzleoptError(f"unknown puzzle {name!r}; known puzzles: {', '.join(_ENTRIES)}")
     key = (name, tuple(sorted((k, _frozen(v)) for k, v in options.items())))
     if key not in _CACHE:
-        _CACHE[key] = entry.factory(**options)
+        puzzle = entry.factory(**options)
+        puzzle.spec = Spec(name, _frozen_options(options))
+        _CACHE[key] = puzzle
     return _CACHE[key]
+
+
+def rebuild(spec: Mapping[str, Any] | Spec) -> Puzzle:
+    """The puzzle of a stored spec (``{"name": ..., **options}``, as :meth:`Spec.to_dict` writes)."""
+    d = dict(spec.to_dict() if isinstance(spec, Spec) else spec)
+    if "name" not in d:
+        raise PuzzleoptError(f"a puzzle spec needs a 'name' (a registry key), got {d!r}")
+    return get(d.pop("name"), **d)
+
+
+def _frozen_options(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The options as sorted (key, value) pairs with arrays made read-only copies, so that a
+    caller changing its array afterwards cannot change the cached puzzle's identity."""
+    out = []
+    for k, v in sorted(options.items()):
+        if isinstance(v, np.ndarray):
+            v = v.copy()
+            v.setflags(write=False)
+        out.append((k, v))
+    return tuple(out)
 
 
 def _frozen(value: Any) -> Any:
@@ -102,6 +147,8 @@ def _register_builtins() -> None:
         _hypercube,
         "the cubical sliding puzzle (d, k, l) (options: instance= a shipped name and k=, or d=, k=, target=)",
     )
+    register("pyraminx", _pyraminx, "the Pyraminx (option tips=False: without its tips; WCA notation U L R B, u l r b)")
+    register("pancake", _pancake, "a stack of n pancakes sorted by flips (options n= (default 10), burnt=)")
     register(
         "sokoban",
         _sokoban,
@@ -119,6 +166,18 @@ def _hypercube(**options: Any) -> Puzzle:
     from exact.puzzles.hypercube.puzzle import HypercubePuzzle
 
     return HypercubePuzzle.from_options(**options)
+
+
+def _pyraminx(tips: bool = True) -> Puzzle:
+    from exact.puzzles.pyraminx.puzzle import PyraminxPuzzle
+
+    return PyraminxPuzzle(tips)
+
+
+def _pancake(n: int = 10, burnt: bool = False) -> Puzzle:
+    from exact.puzzles.pancake.puzzle import PancakePuzzle
+
+    return PancakePuzzle(n, burnt)
 
 
 def _sokoban(height: int = 10, width: int = 10, boxes: int = 4) -> Puzzle:

@@ -69,6 +69,9 @@ class SolveResult:
         solver_version: Version string of the solver.
         settings: The settings the solver ran with (time limit, heuristic, horizon, ...).
         extra: Solver-specific facts (model size, timings, the scramble, ...).
+        spec: The puzzle's identity (``{"name": registry key, **options}``, see
+            :class:`exact.registry.Spec`) when the puzzle came from the registry, else ``None``;
+            ``exact.registry.rebuild(result.spec)`` gives the puzzle back.
     """
 
     puzzle: str
@@ -83,6 +86,7 @@ class SolveResult:
     solver_version: str = ""
     settings: Mapping[str, Any] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
+    spec: Mapping[str, Any] | None = None
     _replayed: bool = field(default=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -184,6 +188,7 @@ class SolveResult:
             solver_version=solver_version,
             settings=dict(settings or {}),
             extra=dict(extra or {}),
+            spec=None if getattr(puzzle, "spec", None) is None else puzzle.spec.to_dict(),
             _replayed=True,
         )
 

@@ -3,8 +3,9 @@
 A solution of length ``L`` is *optimal* when an exact method proves that nothing shorter than
 ``L`` exists; *suboptimal* when an exact method finds a shorter solution (the gap is ``L`` minus
 the shortest length found, exact when that one is proven optimal); *unknown* when the budget ran
-out first (with the lower bound proven so far). The exact method is chosen from :data:`METHODS`,
-the first one that applies to the puzzle:
+out first (with the lower bound proven so far). The exact method comes from the one registry of
+:mod:`exact.solvers` (``auto``: the first registered method that applies and proves optimality;
+every method gets ``stop_at=L``). The built-in ones, in order:
 
 * ``table-walk``: the 2x2x2's complete distance table (the table is the proof);
 * ``bfs-table``: the same for sliding-tile boards of at most :data:`TABLE_STATES` positions (the
@@ -14,7 +15,11 @@ the first one that applies to the puzzle:
   ``ida*-cube`` on the 3x3x3 with face turns (Korf's tables), each stopped as soon as every
   threshold below ``L`` is exhausted; the thresholds step by 2 where every move flips a parity,
   so only ``L - 2`` is refuted;
+* ``ida*`` also covers any puzzle with a declared heuristic (the pancakes' gap) or with labels
+  that tell pieces apart (pattern databases over projections: the Pyraminx);
+* ``lightsout``, ``hypercube``, ``sokoban``: the puzzles' own exact solvers;
 * ``cp-sat``: the CP-SAT model with the horizon ``T = L - 1`` (any puzzle with a move table);
+* ``bfs``: bidirectional BFS (unguarded tables), by name or where CP-SAT does not apply;
 * ``mip``: the MIP (HiGHS, default formulation) with ``T = L - 1``, by name only.
 
 Every verdict is returned as the project's :class:`~exact.result.SolveResult` (its moves are the
@@ -25,22 +30,19 @@ best solution known, replayed; ``status`` is ``optimal`` only with the proof) wi
 
 from __future__ import annotations
 
-import functools
-import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from exact import solvers
 from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
-
-# The tile heuristic IDA* uses per board size (cells); larger boards than listed are not
-# certified by IDA* (their tables do not exist), smaller ones use Manhattan with linear conflicts.
-TILE_HEURISTICS = {16: "pdb-663", 25: "pdb-6666"}
+from exact.solvers import Limits
+from exact.solvers import Method as SolverMethod
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,8 @@ class Budget:
 
     Attributes:
         time_limit: Seconds for the exact method (``None``: no limit).
-        node_limit: Generated nodes for IDA* (the other methods have no node count to limit).
+        node_limit: Expanded nodes (:class:`exact.solvers.Limits`; methods that count no nodes
+            ignore it).
         pdb_dir: Where pattern databases and distance tables are kept (``None``: the user cache).
         progress: Show progress bars while a table is built.
     """
@@ -59,147 +62,41 @@ class Budget:
     pdb_dir: str | Path | None = None
     progress: bool = False
 
+    @property
+    def limits(self) -> Limits:
+        return Limits(time=self.time_limit, nodes=self.node_limit)
+
 
 @dataclass(frozen=True)
 class Method:
-    """An exact method: when it applies, and how it searches below a known length ``L``.
-
-    ``search(puzzle, start, L, budget)`` returns a :class:`SolveResult` that either holds a
-    solution (of length at most ``L``, proven optimal or not) or a proven lower bound.
-    """
+    """A method of :mod:`exact.solvers` as certification uses it: :meth:`search` runs it with
+    ``stop_at=L`` and returns a :class:`SolveResult` that holds a solution (of length at most
+    ``L``, proven optimal or not) or a proven lower bound."""
 
     name: str
-    applies: Callable[[Puzzle], bool]
-    search: Callable[[Puzzle, np.ndarray, int, Budget], SolveResult]
+    method: SolverMethod
+
+    def applies(self, puzzle: Puzzle) -> bool:
+        return self.method.applies(puzzle)
+
+    def search(self, puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
+        return self.method.run(
+            puzzle, start, budget.limits, stop_at=L, pdb_dir=budget.pdb_dir, progress=budget.progress
+        )
 
 
-def _is_cube(puzzle: Puzzle, n: int, moves: str | None = None) -> bool:
-    meta = puzzle.table.metadata
-    return meta.get("n") == n and "metric" in meta and (moves is None or meta.get("moves") == moves)
-
-
-def _is_tiles(puzzle: Puzzle) -> bool:
-    from exact.puzzles.tiles import TilesPuzzle
-
-    return isinstance(puzzle, TilesPuzzle) and puzzle.goal_kind == "korf"
-
-
-def _table_walk(puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
-    from exact.ida.walk import solve_cube2
-
-    return solve_cube2(puzzle, start, pdb_dir=budget.pdb_dir, progress=budget.progress)
-
-
-@functools.lru_cache(maxsize=4)
-def _tile_heuristic(name: str, rows: int, cols: int, pdb_dir: str | Path | None, progress: bool):
-    # loaded once for a whole file of instances: the 7-8 tables alone are 577 MB
-    from exact.pdb import tile_heuristic
-
-    return tile_heuristic(name, rows, cols, pdb_dir=pdb_dir, progress=progress)
-
-
-@functools.lru_cache(maxsize=2)
-def _cube_tables(metric: str, pdb_dir: str | Path | None, progress: bool) -> tuple:
-    from exact.ida.solve import cube_tables
-
-    return cube_tables(metric, pdb_dir=pdb_dir, progress=progress)
-
-
-# Boards with at most this many positions get a complete BFS table (the 8-puzzle: 181,440).
-TABLE_STATES = 2_000_000
-
-
-def _small_tiles(puzzle: Puzzle) -> bool:
-    return _is_tiles(puzzle) and math.factorial(puzzle.rows * puzzle.cols) // 2 <= TABLE_STATES
-
-
-@functools.lru_cache(maxsize=2)
-def _tile_table(rows: int, cols: int) -> np.ndarray:
-    # one BFS per process (0.22 s for the 8-puzzle, measured once); small enough not to store
-    from exact.bfs import distance_table
-    from exact.puzzles.tiles import TilesPuzzle, TilesSpace
-
-    p = TilesPuzzle(rows, cols)  # Korf's goal, as _is_tiles requires
-    return distance_table(TilesSpace(rows, cols), p.table, p.goal)
-
-
-def _tiles_table(puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
-    from exact.bfs import descend
-    from exact.puzzles.tiles import TilesSpace
-
-    t0 = time.perf_counter()
-    dist = _tile_table(puzzle.rows, puzzle.cols)
-    space = TilesSpace(puzzle.rows, puzzle.cols)
-    rows = descend(puzzle.table, np.asarray(start), lambda states: dist[space.rank(states)])
-    return SolveResult.build(
-        puzzle,
-        start,
-        rows,
-        Status.OPTIMAL,
-        lower_bound=len(rows),
-        nodes=len(rows),
-        seconds=time.perf_counter() - t0,
-        solver="table-walk",
-        solver_version="puzzleopt",
-        extra={"proof": "complete distance table (exhausted BFS)"},
-    )
-
-
-def _tiles_ida(puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
-    from exact.ida.solve import ida_tiles
-
-    cells = puzzle.rows * puzzle.cols
-    name = "manhattan-lc" if cells <= 9 else TILE_HEURISTICS.get(cells)
-    if name is None:
-        raise PuzzleoptError(f"{puzzle.name}: no pattern databases for this board; certify with method='cp-sat'")
-    h = _tile_heuristic(name, puzzle.rows, puzzle.cols, budget.pdb_dir, budget.progress)
-    return ida_tiles(puzzle, start, h, time_limit=budget.time_limit, node_limit=budget.node_limit, stop_at=L)
-
-
-def _cube_ida(puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
-    from exact.ida.solve import ida_cube
-
-    tables = _cube_tables(puzzle.table.metadata.get("metric", "htm"), budget.pdb_dir, budget.progress)
-    return ida_cube(
-        puzzle,
-        start,
-        tables=tables,
-        time_limit=budget.time_limit,
-        node_limit=budget.node_limit,
-        progress=budget.progress,
-        stop_at=L,
-    )
-
-
-def _cpsat(puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
-    from exact.cpsat import solve_cpsat
-
-    return solve_cpsat(puzzle, start, L - 1, time_limit=budget.time_limit)
-
-
-def _mip(puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
-    from exact.mip import solve_mip
-
-    return solve_mip(puzzle, start, L - 1, time_limit=budget.time_limit)
-
-
-METHODS: tuple[Method, ...] = (
-    Method("table-walk", lambda p: _is_cube(p, 2), _table_walk),
-    Method("bfs-table", _small_tiles, _tiles_table),
-    Method("ida*", _is_tiles, _tiles_ida),
-    Method("ida*-cube", lambda p: _is_cube(p, 3, "faces"), _cube_ida),
-    Method("cp-sat", lambda p: True, _cpsat),
-    Method("mip", lambda p: True, _mip),  # never chosen by "auto": CP-SAT proves these faster
-)
+def certifying_methods() -> list[Method]:
+    """The registered methods that prove optimality, in preference order."""
+    return [Method(m.name, m) for m in solvers.methods() if m.proves]
 
 
 def choose_method(puzzle: Puzzle, name: str = "auto") -> Method:
-    """The method named ``name``, or with ``"auto"`` the first of :data:`METHODS` that applies."""
-    for method in METHODS:
-        if (name == "auto" or method.name == name) and method.applies(puzzle):
-            return method
-    known = [m.name for m in METHODS if m.applies(puzzle)]
-    raise PuzzleoptError(f"method {name!r} does not apply to {puzzle.name}; use 'auto' or one of {', '.join(known)}")
+    """The method named ``name``, or with ``"auto"`` the first registered one that applies and
+    proves optimality (every method gets ``stop_at``, so the models have their horizon)."""
+    m = solvers.choose(puzzle, name, {"stop_at": 1})
+    if not m.proves:
+        raise PuzzleoptError(f"method {name!r} does not prove optimality, so it cannot certify")
+    return Method(m.name, m)
 
 
 def given_rows(puzzle: Puzzle, start: np.ndarray, solution: str | Sequence[str] | Sequence[int]) -> list[int]:
@@ -241,7 +138,7 @@ def verify_solution(
         puzzle: The puzzle.
         start: The start state ``(P,)``.
         solution: The solution to certify: notation, move names or move rows.
-        method: ``"auto"`` (see :data:`METHODS`) or a method's name.
+        method: ``"auto"`` (see the module docstring) or a registered method's name.
         budget: Time limit and table directory (default: no limit, the user cache).
 
     Returns:
@@ -295,4 +192,4 @@ def verify_solution(
     )
 
 
-__all__ = ["METHODS", "Budget", "Method", "choose_method", "given_rows", "verify_solution"]
+__all__ = ["Budget", "Method", "certifying_methods", "choose_method", "given_rows", "verify_solution"]

@@ -1,8 +1,8 @@
 """The network bounds the horizon: BWAS finds a solution of length ``L``, the exact model runs
 with ``T = L`` and that solution as its incumbent, and proves it optimal or finds a shorter one.
 
-``python -m exact.mip --turns auto`` and ``python -m exact.cpsat --turns auto`` call
-:func:`solve_with_learned_horizon` (imported only then: it needs torch, the ``learned`` extra).
+``puzzleopt mip --turns auto`` and ``puzzleopt cpsat --turns auto`` call :func:`auto_turns`
+(``exact`` does not import this layer: the console script hands it to the model CLIs).
 """
 
 from __future__ import annotations
@@ -86,3 +86,16 @@ def solve_with_learned_horizon(
 
 
 __all__ = ["solve_with_learned_horizon"]
+
+
+def auto_turns(puzzle: Puzzle, start: np.ndarray, solve: Callable[..., SolveResult], args, kwargs) -> SolveResult:
+    """``--turns auto`` for the model CLIs (:func:`exact.modelcli.main_for`): the shipped (or
+    ``--model``) network's BWAS solution bounds the horizon and is the incumbent."""
+    from exact.errors import PuzzleoptError
+
+    try:
+        from learned.solve import load_heuristic
+    except ImportError as exc:
+        raise PuzzleoptError(f"--turns auto needs the learned extra ({exc}); install puzzleopt[learned]") from None
+    heuristic = load_heuristic(puzzle, args.model)
+    return solve_with_learned_horizon(puzzle, start, solve, heuristic, bwas_time_limit=args.bwas_time_limit, **kwargs)

@@ -29,7 +29,7 @@ from tqdm import tqdm
 from exact import cli, registry
 from exact.errors import PuzzleoptError
 from exact.userfiles import output_folder, read_text
-from hybrid.certify import METHODS, Budget, choose_method, given_rows, verify_solution
+from hybrid.certify import Budget, certifying_methods, choose_method, given_rows, verify_solution
 from hybrid.report import INVALID, NO_SOLUTION, Certificate, markdown, summarise, write_report
 from instances.files import parse_states, read_instances
 from learned.bwas import QUALITIES
@@ -61,7 +61,9 @@ def _parser():
     p.add_argument("--solutions", help="learned solutions, one line per instance (default: run BWAS)")
     p.add_argument("--first", type=cli.count(1), help="only the first N instances")
     p.add_argument(
-        "--method", default="auto", help=f"auto or one of {', '.join(m.name for m in METHODS)} (default auto)"
+        "--method",
+        default="auto",
+        help=f"auto or one of {', '.join(m.name for m in certifying_methods())} (default auto)",
     )
     p.add_argument("--time-limit", type=cli.seconds, help="seconds to certify each instance (default: none)")
     p.add_argument("--node-limit", type=cli.count(1), help="IDA* nodes to certify each instance (default: none)")

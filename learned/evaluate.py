@@ -33,8 +33,8 @@ from exact.result import SolveResult
 from exact.userfiles import output_folder
 from instances.files import Instance, parse_states, read_instances
 from learned.bwas import bwas
+from learned.loading import load_heuristic, parser_with_search, search_settings
 from learned.runtime import configure
-from learned.solve import load_heuristic, parser_with_search, search_settings
 
 EXIT_CONTRADICTION = 1
 

@@ -12,93 +12,15 @@ Exit codes: 0 solved, 2 bad input, 4 limit reached without a solution.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
-from exact import cli, registry
-from exact.errors import PuzzleoptError
-from exact.puzzle import Puzzle
-from learned.bwas import QUALITIES, bwas, quality_settings
-from learned.models import load, shipped
-from learned.runtime import SEARCH_THREADS, add_options, configure
-from learned.values import NetHeuristic
-from learned.weights import load_model
+from exact import cli
+from learned.bwas import bwas
+from learned.evaluate import main as evaluate_main
+from learned.loading import heuristic_from_args, load_heuristic, parser_with_search, search_settings
 
-
-def parser_with_search(prog: str, description: str) -> argparse.ArgumentParser:
-    """The options shared by ``learned.solve`` and ``learned.evaluate``."""
-    p = cli.parser(prog, description)
-    p.add_argument("--puzzle", required=True, help=f"registry name: {', '.join(registry.names())}")
-    p.add_argument("--model", type=Path, help="a model.safetensors (default: the shipped model)")
-    p.add_argument(
-        "--quality",
-        choices=QUALITIES,
-        help="the model's measured search settings: fast, or best (more nodes, more optimal solutions); "
-        "default: the one its card names (see docs/learned.md)",
-    )
-    p.add_argument("--weight", type=float, help="lambda in f = lambda*g + h (default: from --quality)")
-    p.add_argument("--batch", type=cli.count(1), help="nodes expanded per iteration (default: from --quality)")
-    p.add_argument("--max-nodes", type=cli.count(1), help="expanded nodes per instance before giving up")
-    p.add_argument("--time-limit", type=cli.seconds, help="seconds per instance")
-    add_options(p, SEARCH_THREADS)
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    return p
-
-
-def search_settings(args, card: dict | None = None) -> dict:
-    """The BWAS keyword arguments the options ask for: ``--weight``/``--batch`` where given,
-    else those of ``--quality`` (or the model card's default quality)."""
-    q = quality_settings(card or {}, getattr(args, "quality", None))
-    return {
-        "weight": q["weight"] if args.weight is None else args.weight,
-        "batch": q["batch"] if args.batch is None else args.batch,
-        "max_nodes": args.max_nodes,
-        "time_limit": args.time_limit,
-    }
-
-
-def load_heuristic(
-    puzzle: Puzzle, model: str | Path | None = None, device: str = "cpu", key: str | None = None
-) -> NetHeuristic:
-    """The network heuristic for ``puzzle``: the shipped model for it, or ``model``.
-
-    Args:
-        puzzle: The puzzle to search.
-        model: A ``model.safetensors`` from ``learned.train`` (default: the shipped one).
-        device: Torch device.
-        key: The registry name ``puzzle`` was made from (``"sokoban"`` for ``sokoban10x10``), which
-            is what ``learned.train`` writes in the card; ``puzzle.name`` is also accepted.
-
-    Raises:
-        PuzzleoptError: No model is shipped for the puzzle, or ``model`` was trained on another
-            puzzle (or its card does not say which) or takes inputs of another size.
-    """
-    names = [n for n in (key, puzzle.name) if n]
-    if model is not None:
-        net, card = load_model(Path(model), device)
-        if card.get("puzzle") not in names:
-            said = card.get("puzzle")
-            raise PuzzleoptError(
-                f"--model {model} was trained on {said!r}, not {names[0]!r}; give --puzzle {said}"
-                if said
-                else f"--model {model} has a card that does not name its puzzle; it cannot be matched to {names[0]!r}"
-            )
-    else:
-        net, card = load(names[0] if names[0] in shipped() else puzzle.name, device)
-    if net.config.inputs != puzzle.num_positions * puzzle.num_labels:
-        raise PuzzleoptError(f"the model takes {net.config.inputs} inputs; {puzzle.name} encodes to a different size")
-    heuristic = NetHeuristic(puzzle, net, device)
-    heuristic.card = card  # its measured search settings (quality_settings) travel with it
-    return heuristic
-
-
-def heuristic_from_args(args) -> tuple:
-    """The puzzle and the network heuristic the options ask for (torch's device and threads set)."""
-    puzzle = registry.get(args.puzzle)
-    device = configure(args.device, args.threads)
-    return puzzle, load_heuristic(puzzle, args.model, device, key=args.puzzle)
+__all__ = ["heuristic_from_args", "load_heuristic", "main", "parser_with_search", "search_settings"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -111,8 +33,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     src.add_argument("--instances", help="a file of starts (one per line, or a TSV)")
     args = p.parse_args(argv)
     if args.instances is not None:
-        from learned.evaluate import main as evaluate_main  # here: evaluate imports this module
-
         return evaluate_main(argv)
     puzzle, heuristic = heuristic_from_args(args)
     if args.scramble is not None:

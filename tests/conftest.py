@@ -39,7 +39,7 @@ def distance_tables() -> dict:
 def cube2_tables(request, tmp_path_factory):
     """The 2x2x2 puzzle of one metric and a directory holding its complete distance table."""
     from exact import registry
-    from exact.ida.walk import cube2_spec
+    from exact.cube.walk import cube2_spec
     from exact.pdb.store import load
 
     pdb_dir = tmp_path_factory.mktemp(f"cube2-{request.param}")

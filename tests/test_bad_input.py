@@ -43,7 +43,7 @@ CASES = [
     ("learned.train", "--puzzle tiles8 --device gpu", "invalid choice: 'gpu'"),
     ("hybrid.verify", "--puzzle tiles8 --instances {tiles} --device gpu", "invalid choice: 'gpu'"),
     # a puzzle the command does not solve
-    ("exact.ida", "--puzzle lightsout --tiles '1 0 1'", "exact.ida solves tile puzzles"),
+    ("exact.ida", "--puzzle lightsout --tiles '1 0 1'", "exact.ida solves the puzzles one of"),
     # counts of zero
     ("learned.freecell", "bench --deals 1 --repeats 0", "--repeats: 0 must be at least 1"),
     ("learned.freecell", "bench --deals 1 --jobs 0", "--jobs: 0 must be at least 1"),

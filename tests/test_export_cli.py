@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from exact import cli
+from exact.cube.export import to_json, to_lm_csv
 from exact.errors import PuzzleoptError
-from exact.export import to_json, to_lm_csv
 from exact.moves import cube_moves, main, tile_moves
 
 

@@ -9,13 +9,12 @@ import pytest
 
 from exact import registry
 from exact.bfs import distance_table, shortest_distance
+from exact.cube.walk import solve_cube2
 from exact.errors import PuzzleoptError
-from exact.ida.solve import ida_tiles
-from exact.ida.walk import solve_cube2
-from exact.pdb import tile_heuristic
 from exact.puzzles.cube import rotations, scramble
 from exact.puzzles.tiles import TilesSpace
 from exact.result import Status
+from exact.tiles import ida_tiles, tile_heuristic
 from hybrid.certify import Budget, choose_method, verify_solution
 
 
@@ -212,7 +211,10 @@ def test_the_network_bounds_the_horizon(capsys) -> None:
     pytest.importorskip("torch")
     from exact.cli import EXIT_BAD_INPUT, run
     from exact.cpsat import solve_cpsat
-    from exact.cpsat.__main__ import main as cpsat_main
+    from exact.cpsat.__main__ import main as exact_cpsat_main
+    from hybrid.console import _models
+
+    cpsat_main = _models("cpsat")  # what `puzzleopt cpsat` runs
     from hybrid import solve_with_learned_horizon
     from learned.solve import load_heuristic
 
@@ -235,6 +237,9 @@ def test_the_network_bounds_the_horizon(capsys) -> None:
     assert code == 0 and out["status"] == "optimal" and out["length"] == out["lower_bound"] == 5
     assert run(cpsat_main, ["--size", "2", "--turns", "auto", "--scramble", "R U", "--hint", "U' R'"]) == EXIT_BAD_INPUT
     assert "--turns auto finds its own incumbent" in capsys.readouterr().err
+    # exact does not load the learned layer: its own command says where --turns auto is
+    assert run(exact_cpsat_main, ["--size", "2", "--turns", "auto", "--scramble", "R U"]) == EXIT_BAD_INPUT
+    assert "run `puzzleopt cpsat --turns auto" in capsys.readouterr().err
 
 
 def test_ctrl_c_keeps_the_instances_done(tmp_path, eight, monkeypatch) -> None:

@@ -15,17 +15,16 @@ from hypothesis import strategies as st
 
 from exact import registry
 from exact.bfs import distance_table
-from exact.ida import ida_tiles
 from exact.ida.__main__ import main as ida_main
 from exact.ida.solve import deepen
-from exact.ida.tiles import FOUND, TileSearch
-from exact.pdb import TilePattern, additive, manhattan, tile_heuristic
-from exact.pdb.build import build_tile_pattern, neighbours
-from exact.pdb.catalog import tile_spec
 from exact.pdb.store import check
 from exact.puzzles.tiles import TilesSpace
 from exact.ranking import partial_permutation_count, partial_permutation_rank
 from exact.result import Status
+from exact.tiles import TilePattern, additive, ida_tiles, manhattan, tile_heuristic
+from exact.tiles.build import build_tile_pattern, neighbours
+from exact.tiles.catalog import tile_spec
+from exact.tiles.kernel import FOUND, TileSearch
 from tests.conftest import shared_data
 
 
@@ -144,7 +143,7 @@ def test_incremental_manhattan_equals_a_full_evaluation_along_the_path(seed, sha
         board[[blank, to]] = board[[to, blank]]
         blank = int(to)
     search = TileSearch.create(board, h)
-    code, length, _, _ = deepen(search, time.perf_counter(), None, None)
+    code, length, _, _, _ = deepen(search, time.perf_counter(), None, None)
     assert code == FOUND and length <= 24
     blank = int(np.flatnonzero(board == 0)[0])
     for d in range(length + 1):

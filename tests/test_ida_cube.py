@@ -7,13 +7,13 @@ import pytest
 
 from exact import cli, registry
 from exact.bfs import shortest_distance
-from exact.ida import ida_cube
+from exact.cube import ida_cube
+from exact.cube.pdb import CubePattern, build_cube_pattern
+from exact.cube.peers import ReidOptimal
 from exact.ida.__main__ import main as ida_main
 from exact.moves import cube_moves
-from exact.pdb.cube import CubePattern, build_cube_pattern, cubie_moves
-from exact.peers import ReidOptimal
 from exact.puzzles.cube import is_solved, rotations, scramble
-from exact.puzzles.cube.cubies import read_cubies
+from exact.puzzles.cube.cubies import cubie_moves, read_cubies
 from exact.puzzles.cube.state import solved_state
 from exact.result import Status
 
@@ -83,7 +83,7 @@ def test_bad_cube_input(capsys) -> None:
 
 
 def test_cube2_table_walk_is_optimal(cube2_tables) -> None:
-    from exact.ida.walk import solve_cube2
+    from exact.cube.walk import solve_cube2
 
     p, pdb_dir, _ = cube2_tables
     rng = np.random.default_rng(21)
@@ -125,7 +125,7 @@ def test_ida_equals_reids_optimal_solver(tmp_path) -> None:
 
 @pytest.mark.parametrize("metric", ["htm", "qtm"])
 def test_a_forged_cube_table_fails_the_walk_check(metric: str) -> None:
-    from exact.pdb.cube import cube_walk_violation
+    from exact.cube.pdb import cube_walk_violation
 
     for pattern in _small(metric):
         values = build_cube_pattern(pattern, cube_moves(3, "faces", metric))

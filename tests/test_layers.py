@@ -20,3 +20,79 @@ def test_exact_never_imports_torch() -> None:
     code += "assert not bad, bad\n"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+# ---------------------------------------------------------------------------- the import graph
+# Every import statement counts, at module level or inside a function (a lazy import is still a
+# dependency), read from the source with the AST.
+ENGINES = ("exact.bfs", "exact.astar", "exact.ida", "exact.pdb", "exact.mip", "exact.cpsat", "exact.timeindexed",
+           "exact.heuristic", "exact.ranking", "exact.movetable", "exact.puzzle", "exact.result")  # fmt: skip
+PUZZLE_PACKAGES = ("exact.puzzles", "exact.cube", "exact.tiles", "exact.sokoban", "exact.freecell",
+                   "exact.lightsout", "exact.hypercube")  # fmt: skip
+# The CLIs of the engine packages are thin main(argv) over the registries (exact.registry,
+# exact.solvers, exact.catalog), which may name puzzles; they still import no puzzle package.
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _graph() -> dict[str, set[str]]:
+    import ast
+
+    out: dict[str, set[str]] = {}
+    for top in ("exact", "learned", "hybrid", "instances"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            name = _module_name(path)
+            package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+            deps: set[str] = set()
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.Import):
+                    deps |= {a.name for a in node.names}
+                elif isinstance(node, ast.ImportFrom):
+                    base = node.module or ""
+                    if node.level:
+                        up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                        base = ".".join(up + ([base] if base else []))
+                    deps.add(base)
+                    deps |= {f"{base}.{a.name}" for a in node.names}
+            out[name] = {d for d in deps if d.split(".")[0] in ("exact", "learned", "hybrid", "instances")}
+    return out
+
+
+def _within(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def test_exact_imports_neither_learned_nor_hybrid_even_lazily() -> None:
+    bad = {m: sorted(d for d in deps if _within(d, ("learned", "hybrid")))
+           for m, deps in _graph().items() if _within(m, ("exact", "instances"))}  # fmt: skip
+    assert not {m: d for m, d in bad.items() if d}
+
+
+def test_engines_import_no_puzzle_package() -> None:
+    bad = {}
+    for m, deps in _graph().items():
+        if _within(m, ENGINES):
+            hits = sorted(d for d in deps if _within(d, PUZZLE_PACKAGES))
+            if hits:
+                bad[m] = hits
+    assert not bad, bad
+
+
+def test_the_module_graph_has_no_cycles() -> None:
+    import networkx as nx
+
+    graph = _graph()
+    g = nx.DiGraph()
+    for m, deps in graph.items():
+        for d in deps:
+            # `from pkg import name` names a module or an attribute; keep the modules
+            target = d if d in graph else d.rpartition(".")[0]
+            if target in graph and target != m and not m.startswith(target + "."):
+                g.add_edge(m, target)
+    cycles = list(nx.simple_cycles(g))
+    assert not cycles, cycles[:5]

@@ -9,9 +9,9 @@ torch = pytest.importorskip("torch")
 
 from exact import registry  # noqa: E402
 from exact.bfs import distance_table  # noqa: E402
-from exact.pdb import manhattan  # noqa: E402
 from exact.puzzles.tiles import TilesSpace  # noqa: E402
 from exact.result import Status  # noqa: E402
+from exact.tiles import manhattan  # noqa: E402
 from learned.bwas import bwas  # noqa: E402
 from learned.davi import CHECKPOINT, DaviConfig, train  # noqa: E402
 from learned.nets import make_net, preset_config  # noqa: E402

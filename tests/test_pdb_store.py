@@ -404,7 +404,7 @@ def test_a_forged_tile_table_is_caught(tmp_path: Path, capsys, recount: bool) ->
     """Values times 3 with the sha256 recomputed: ``verify`` fails (counts, then the spec's walk
     audit) and no solver uses the table (it once made IDA* "prove" 50 moves for a 38-move board):
     the audit on load has it rebuilt, with a line saying why."""
-    from exact.pdb.catalog import tile_heuristic
+    from exact.tiles.catalog import tile_heuristic
 
     name = "tiles8-1.2.3.4"
     code, _, _ = _run(capsys, "--pdb-dir", str(tmp_path), "--no-progress", "build", name)

@@ -26,12 +26,12 @@ from exact.puzzles.sokoban import (
     replay_lurd,
     sokoban_moves,
 )
+from exact.puzzles.sokoban.generate import generate_level, pull_boxes, training_states
 from exact.puzzles.sokoban.level import grid_step, player_region
 from exact.result import Status
 from exact.sokoban import solve_sokoban
 from exact.sokoban.__main__ import main as sokoban_main
 from exact.sokoban.analysis import analyse
-from exact.sokoban.generate import generate_level, pull_boxes, training_states
 from exact.sokoban.search import BIG
 from exact.sokoban.solve import prunes, push_bound
 

@@ -1,8 +1,10 @@
-"""IDA* searches with admissible heuristics: optimal solutions with node counts and honest limits.
+"""IDA*: optimal solutions with node counts and honest limits.
 
-``python -m exact.ida`` solves tile boards (one or a whole file of them) and the 3x3x3.
+:func:`ida` searches any puzzle's move table with any heuristic that has a numba kernel
+(:mod:`exact.heuristic`); :func:`deepen` drives the puzzles' own fast kernels too
+(:mod:`exact.tiles`, :mod:`exact.cube`). ``python -m exact.ida`` is the command line.
 """
 
-from exact.ida.solve import ida_cube, ida_tiles
+from exact.ida.solve import deepen, ida
 
-__all__ = ["ida_cube", "ida_tiles"]
+__all__ = ["deepen", "ida"]

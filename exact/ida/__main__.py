@@ -26,11 +26,8 @@ from collections.abc import Sequence
 
 from tqdm import tqdm
 
-from exact import cli, registry
+from exact import cli, registry, solvers
 from exact.errors import PuzzleoptError
-from exact.ida.solve import ida_cube, ida_tiles
-from exact.ida.walk import solve_cube2
-from exact.pdb.catalog import default_tile_heuristic, tile_heuristic
 from exact.result import Status
 from exact.userfiles import output_folder
 from instances.files import parse_states, read_instances
@@ -38,9 +35,9 @@ from instances.files import parse_states, read_instances
 
 def _parser():
     p = cli.parser("python -m exact.ida", "Optimal solutions by IDA* with pattern databases: sliding tiles, the cube.")
-    p._option_string_actions["--json"].help = (
-        "print JSON: one object for a board; JSON Lines for --instances (one per board, then a summary record)"
-    )
+    p._option_string_actions[
+        "--json"
+    ].help = "print JSON: one object for a board; JSON Lines for --instances (one per board, then a summary record)"
     p.add_argument("--puzzle", required=True, help="tiles8, tiles15, ... (Korf's goal: blank first) or cube3")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--tiles", help='the board, row-major, blank = 0, e.g. "1 0 2 3 4 5 6 7 8"')
@@ -55,84 +52,77 @@ def _parser():
     p.add_argument("--no-mirror", action="store_true", help="pattern databases without the reflected lookup")
     p.add_argument("--pdb-dir", help="where pattern databases are kept (default: the user cache)")
     p.add_argument("--time-limit", type=cli.seconds, help="seconds per board (default: none)")
-    p.add_argument("--node-limit", type=cli.count(1), help="generated nodes per board (default: none)")
+    p.add_argument("--node-limit", type=cli.count(1), help="expanded nodes per board (default: none)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     return p
 
 
-def _cube(args) -> int:
-    if args.tiles is not None or args.instances is not None:
-        raise PuzzleoptError(f"--puzzle {args.puzzle} takes --scramble or --facelets, not --tiles or --instances")
-    puzzle = registry.get(args.puzzle, moves="faces", metric=args.metric)
-    if args.scramble is not None:
-        start = puzzle.table.apply(puzzle.goal, args.scramble)
-    else:
-        start = puzzle.parse_state(args.facelets)
-    if args.puzzle == "cube2":  # a walk of at most 14 steps: no limit can bind
-        res = solve_cube2(puzzle, start, pdb_dir=args.pdb_dir, progress=not args.no_progress)
-    else:
-        res = ida_cube(
-            puzzle,
-            start,
-            pdb_dir=args.pdb_dir,
-            time_limit=args.time_limit,
-            node_limit=args.node_limit,
-            progress=not args.no_progress,
-        )
-    if args.json:
-        print(res.to_json(scramble=args.scramble, facelets=puzzle.format_state(start)))
-    else:
-        how = "its complete distance table" if args.puzzle == "cube2" else "Korf's tables"
-        print(
-            f"{puzzle.table.description} with {how}: {res.status.value}, "
-            + (f"{res.length} moves" if res.length is not None else f"proven lower bound {res.lower_bound}")
-        )
-        print(" ".join(res.moves))
-        print(f"nodes {res.nodes:,}, {res.seconds:.3f} s")
-    return res.status.exit_code
+IDA_METHODS = ("table-walk", "ida*-cube", "ida*")
+"""The registered methods this command runs, the first that applies (:mod:`exact.solvers`)."""
+
+
+def _puzzle(args):
+    puzzle = registry.get(args.puzzle)
+    if "metric" in puzzle.table.metadata:  # a puzzle with metrics: face moves in the one asked for
+        puzzle = registry.get(args.puzzle, moves="faces", metric=args.metric)
+    return puzzle
+
+
+def _method(puzzle) -> str:
+    for name in IDA_METHODS:
+        if solvers.get_method(name).applies(puzzle):
+            return name
+    raise PuzzleoptError(
+        f"--puzzle {puzzle.name}: exact.ida solves the puzzles one of {', '.join(IDA_METHODS)} applies to, "
+        "not this one; try python -m exact.solve --list-methods"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.pdb_dir is not None:
         output_folder(args.pdb_dir, "--pdb-dir")
-    if args.puzzle in ("cube2", "cube3"):
-        return _cube(args)
-    if args.scramble is not None or args.facelets is not None:
-        raise PuzzleoptError(f"--scramble and --facelets are for --puzzle cube3, not {args.puzzle}")
-    puzzle = registry.get(args.puzzle)
-    if not hasattr(puzzle, "goal_kind"):
-        raise PuzzleoptError(
-            f"--puzzle {args.puzzle}: exact.ida solves tile puzzles (tiles8, tiles15, ...), cube2 and cube3"
-        )
-    rows, cols = puzzle.rows, puzzle.cols
-    name = args.heuristic or default_tile_heuristic(rows, cols)
+    puzzle = _puzzle(args)
+    method = _method(puzzle)
+    options = {"pdb_dir": args.pdb_dir, "progress": not args.no_progress}
+    if method == "ida*":
+        options.update(heuristic=args.heuristic, mirror=not args.no_mirror)
+    elif args.heuristic is not None:
+        raise PuzzleoptError(f"--heuristic: {puzzle.name} is solved by {method}, which takes none")
+    limits = solvers.Limits(time=args.time_limit, nodes=args.node_limit)
     # Read every board before loading (or building) any table, so bad input fails at once.
-    boards = [("1", puzzle.parse_state(args.tiles), None)] if args.tiles is not None else None
-    if boards is None:
+    if args.instances is not None:
         items = read_instances(args.instances)
         states = parse_states(puzzle, items, args.instances)
         boards = [(x.id, s, x.optimal) for x, s in zip(items, states)]
-    h = tile_heuristic(name, rows, cols, pdb_dir=args.pdb_dir, mirror=not args.no_mirror, progress=not args.no_progress)
-    if args.tiles is not None:
-        res = ida_tiles(puzzle, boards[0][1], h, time_limit=args.time_limit, node_limit=args.node_limit)
+    elif args.scramble is not None:
+        boards = [("1", puzzle.table.apply(puzzle.goal, puzzle.table.parse(args.scramble, puzzle.goal)), None)]
+    else:
+        boards = [("1", puzzle.parse_state(args.tiles if args.tiles is not None else args.facelets), None)]
+    if args.instances is None:
+        res = solvers.solve(puzzle, boards[0][1], method=method, limits=limits, **options)
         if args.json:
-            print(res.to_json())
+            extra = (
+                {"scramble": args.scramble, "facelets": puzzle.format_state(boards[0][1])} if args.tiles is None else {}
+            )
+            print(res.to_json(**extra))
         else:
+            how = res.settings.get("heuristic") or res.extra.get("proof") or method
             if res.length is None:
                 why = res.extra.get("proof", f"proven lower bound {res.lower_bound}")
-                print(f"{puzzle.name} with {h.name}: {res.status.value} ({why})")
+                print(f"{puzzle.table.description} with {how}: {res.status.value} ({why})")
             else:
-                print(f"{puzzle.name} with {h.name}: {res.status.value}, {res.length} moves")
+                print(f"{puzzle.table.description} with {how}: {res.status.value}, {res.length} moves")
                 print(" ".join(res.moves))
-            print(f"nodes {res.nodes:,}, {res.seconds:.3f} s")
+            print(f"nodes {res.nodes or 0:,}, {res.seconds:.3f} s")
         return res.status.exit_code
+    name = args.heuristic or method
     results, worst, interrupted = [], cli.EXIT_OK, False
     try:
         for ident, board, known in tqdm(
-            boards, disable=args.no_progress, desc=f"{puzzle.name} {h.name}", file=sys.stderr
+            boards, disable=args.no_progress, desc=f"{puzzle.name} {name}", file=sys.stderr
         ):
-            res = ida_tiles(puzzle, board, h, time_limit=args.time_limit, node_limit=args.node_limit)
+            res = solvers.solve(puzzle, board, method=method, limits=limits, **options)
             mismatch = known is not None and res.status is Status.OPTIMAL and res.length != known
             results.append((ident, res, known, mismatch))
             code = cli.EXIT_LIMIT if mismatch else res.status.exit_code

@@ -1,30 +1,25 @@
 """Pattern databases, split as Fast Downward splits them.
 
-* :mod:`exact.pdb.pattern`: which tiles a pattern tracks, and its perfect ranking;
-* :mod:`exact.pdb.build`: the 0-1 breadth-first search that fills a table;
-* :mod:`exact.pdb.store`: tables on disk (atomic writes, format version, sha256, memory maps);
-* :mod:`exact.pdb.heuristic`: the adapters searches evaluate (admissible / consistent flags);
-* :mod:`exact.pdb.catalog`: the named tables and heuristics; ``python -m exact.pdb``.
+* :mod:`exact.pdb.projection`: the generic pattern (a projection of labels), its ranking, the
+  0-1 BFS that fills its table and the heuristic adapter, for any puzzle with a move table;
+* :mod:`exact.pdb.store`: tables on disk (atomic writes, format version, sha256, memory maps).
+
+The tiles and the cube have faster specialisations of their own (:mod:`exact.tiles`,
+:mod:`exact.cube`); ``python -m exact.pdb`` manages the named tables (:mod:`exact.catalog`).
 """
 
-from exact.pdb.catalog import PARTITIONS, catalog, tile_heuristic, tile_heuristics
-from exact.pdb.heuristic import TileHeuristic, additive, manhattan
-from exact.pdb.pattern import TilePattern, check_partition
+from exact.pdb.projection import PdbHeuristic, Projection, additive_ok, default_patterns, heuristic
 from exact.pdb.store import PdbError, Table, TableSpec, default_dir, load
 
 __all__ = [
-    "PARTITIONS",
     "PdbError",
+    "PdbHeuristic",
+    "Projection",
     "Table",
     "TableSpec",
-    "TileHeuristic",
-    "TilePattern",
-    "additive",
-    "catalog",
-    "check_partition",
+    "additive_ok",
     "default_dir",
+    "default_patterns",
+    "heuristic",
     "load",
-    "manhattan",
-    "tile_heuristic",
-    "tile_heuristics",
 ]

@@ -9,7 +9,7 @@
     python -m exact.pdb rm tiles15-555-a           # delete a stored table
 
 Tables live in :func:`exact.pdb.store.default_dir` unless ``--pdb-dir`` says otherwise. Names
-come from :func:`exact.pdb.catalog.catalog`; ``verify`` checks a stored table against its
+come from :func:`exact.catalog.catalog`; ``verify`` checks a stored table against its
 catalog spec when the catalog knows it, else its own metadata only (format, size, sha256); it
 also checks that ``max_value`` and ``value_counts`` describe the data, and runs the spec's audit
 (no value above the cost of a known path, by random walks from the goal), so a table whose
@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from exact import cli
-from exact.pdb.catalog import catalog
+from exact.catalog import catalog
 from exact.pdb.store import PdbError, check, check_stored, default_dir, list_tables, load, remove
 from exact.userfiles import output_folder
 

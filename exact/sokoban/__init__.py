@@ -1,10 +1,10 @@
 """Exact Sokoban: move-optimal and push-optimal A* (:func:`solve_sokoban`), generated levels and
-training states (:mod:`exact.sokoban.generate`), ``python -m exact.sokoban``.
+training states (:mod:`exact.puzzles.sokoban.generate`), ``python -m exact.sokoban``.
 
 The puzzle itself (levels, XSB text, move table, LURD) is :mod:`exact.puzzles.sokoban`.
 """
 
-from exact.sokoban.generate import generate_level, pull_boxes, training_states
+from exact.puzzles.sokoban.generate import generate_level, pull_boxes, training_states
 from exact.sokoban.solve import OPTIMIZE, solve_sokoban
 
 __all__ = ["OPTIMIZE", "generate_level", "pull_boxes", "solve_sokoban", "training_states"]

@@ -27,8 +27,6 @@ from exact.puzzles.sokoban.level import Level, grid_step, player_region
 INF = 1 << 20
 """Distance of an unreachable cell (fits int32; sums of a few stay far below the matching's own infinity)."""
 
-OPPOSITE = np.array([1, 0, 3, 2], dtype=np.int64)
-"""The reverse of each direction (up <-> down, left <-> right)."""
 
 
 @dataclass(frozen=True, eq=False)

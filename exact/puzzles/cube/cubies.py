@@ -17,7 +17,8 @@ from functools import cache
 
 import numpy as np
 
-from exact.errors import FaceletError
+from exact.errors import FaceletError, PuzzleoptError
+from exact.movetable import MoveTable
 from exact.puzzles.cube.geometry import FACES, stickers
 
 CORNER_NAMES = ("URF", "UFL", "ULB", "UBR", "DFR", "DLF", "DBL", "DRB")
@@ -284,3 +285,40 @@ def check_wings(state: np.ndarray, n: int, colors: str = FACES) -> None:
                 f"a wing edge is flipped in place ({shown} read the wrong way round): turns never flip a "
                 f"wing of the {n}x{n}x{n} cube, so no sequence of turns reaches this state"
             )
+
+
+@dataclass(frozen=True)
+class CubieMoves:
+    """Piece moves of a 3x3x3 face-move table.
+
+    Attributes:
+        corner_to, edge_to: int64 ``(M, 8)``, ``(M, 12)``: slot a piece in slot ``s`` goes to.
+        corner_twist, edge_flip: int64, same shapes: orientation added to a piece leaving ``s``.
+    """
+
+    corner_to: np.ndarray
+    corner_twist: np.ndarray
+    edge_to: np.ndarray
+    edge_flip: np.ndarray
+
+
+def cubie_moves(table: MoveTable) -> CubieMoves:
+    """Read the piece moves off a 3x3x3 facelet move table whose moves keep the centres."""
+    if table.metadata.get("n") != 3 or table.guarded:
+        raise PuzzleoptError(f"cube pattern databases need a 3x3x3 face-move table, not {table.description}")
+    solved = np.repeat(np.arange(6, dtype=np.uint8), 9)  # the solved 3x3x3 (state.solved_state(3))
+    centres = solved[[4, 13, 22, 31, 40, 49]]
+    out = {k: np.zeros((table.num_moves, n), dtype=np.int64) for k, n in (("ct", 8), ("cw", 8), ("et", 12), ("ew", 12))}
+    for m in range(table.num_moves):
+        s = solved[table.perms[m]]
+        if not np.array_equal(s[[4, 13, 22, 31, 40, 49]], centres):
+            raise PuzzleoptError(f"move {table.names[m]} turns a centre: only face moves are supported")
+        c = read_cubies(s, 3)
+        # slot d now holds the piece that was in slot perm[d] (home = its slot), twisted by ori[d]
+        for d in range(8):
+            out["ct"][m, c.corner_perm[d]] = d
+            out["cw"][m, c.corner_perm[d]] = c.corner_ori[d]
+        for d in range(12):
+            out["et"][m, c.edge_perm[d]] = d
+            out["ew"][m, c.edge_perm[d]] = c.edge_ori[d]
+    return CubieMoves(out["ct"], out["cw"], out["et"], out["ew"])

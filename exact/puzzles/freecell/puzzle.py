@@ -158,6 +158,10 @@ class FreeCellPuzzle:
         table: The :class:`FreeCellTable`.
     """
 
+    own_method = "freecell"
+    """Solved by the registered ``freecell`` method (:class:`exact.solvers.OwnSolver`): its moves
+    are not permutations of a move table."""
+
     def __init__(self, freecells: int = 4) -> None:
         if isinstance(freecells, bool) or not isinstance(freecells, int) or not 0 <= freecells <= MAX_FREECELLS:
             raise StateError(f"freecells must be 0..{MAX_FREECELLS}, got {freecells!r}")

@@ -20,6 +20,10 @@ from exact.userfiles import read_text
 FORMAT = "puzzleopt-hypercube-instances"
 
 
+COLOURS = "rpgbyo"
+"""Ring colours in label order: red, purple, green, blue, yellow, orange (label 1 is red)."""
+
+
 @dataclass(frozen=True)
 class Instance:
     """One cubical sliding-puzzle instance.
@@ -40,8 +44,6 @@ class Instance:
     @property
     def colours(self) -> str:
         """The colour letters of the rings, in label order (label i+1 is ``colours[i]``)."""
-        from exact.puzzles.hypercube.puzzle import COLOURS
-
         used = {c for _, c in self.target}
         return "".join(c for c in COLOURS if c in used) + "".join(sorted(used - set(COLOURS)))
 

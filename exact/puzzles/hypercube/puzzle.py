@@ -8,11 +8,8 @@ import numpy as np
 
 from exact.errors import PuzzleoptError, StateError
 from exact.puzzle import Puzzle
-from exact.puzzles.hypercube.instances import Instance, load_instance
+from exact.puzzles.hypercube.instances import COLOURS, Instance, load_instance
 from exact.puzzles.hypercube.moves import check_dk, hypercube_moves
-
-COLOURS = "rpgbyo"
-"""Ring colours in label order: red, purple, green, blue, yellow, orange (label 1 is red)."""
 
 
 class HypercubePuzzle(Puzzle):

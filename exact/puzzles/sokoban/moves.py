@@ -117,3 +117,15 @@ def _move_rows(height: int, width: int) -> np.ndarray:
         out[int(name.isupper()), DIRECTIONS.index(name.lower()), table.guard_pos[m, 0]] = m
     out.setflags(write=False)
     return out
+
+
+def level_state(level) -> np.ndarray:
+    """The state of a :class:`~exact.puzzles.sokoban.level.Level` on its own grid: uint8
+    ``(2 * height * width,)`` (contents, then goal flags)."""
+    n = level.height * level.width
+    s = np.zeros(2 * n, dtype=np.uint8)
+    s[list(level.walls)] = WALL
+    s[list(level.boxes)] = BOX
+    s[level.player] = PLAYER
+    s[n + np.array(sorted(level.goals), dtype=np.int64)] = 1
+    return s

@@ -6,8 +6,9 @@ import numpy as np
 
 from exact.errors import PuzzleoptError, StateError
 from exact.puzzle import Goal, Puzzle
+from exact.puzzles.sokoban.generate import pulled_states
 from exact.puzzles.sokoban.level import Level
-from exact.puzzles.sokoban.moves import BOX, FLOOR, NUM_LABELS, PLAYER, WALL, check_grid, sokoban_moves
+from exact.puzzles.sokoban.moves import BOX, FLOOR, NUM_LABELS, PLAYER, WALL, check_grid, level_state, sokoban_moves
 from exact.puzzles.sokoban.notation import format_lurd, parse_lurd
 from exact.puzzles.sokoban.text import format_level, parse_level
 
@@ -32,6 +33,10 @@ class SokobanPuzzle(Puzzle):
         width: Grid columns.
         boxes: Boxes per :meth:`random_walk` state.
     """
+
+    own_method = "sokoban"
+    """Solved by the registered ``sokoban`` method (:class:`exact.solvers.OwnSolver`): its goal is
+    every box on a flag, not one state, and its search needs the level's deadlock tables."""
 
     walk_description = "pulls (reversed pushes) from the goals of a fresh random room"
 
@@ -63,7 +68,7 @@ class SokobanPuzzle(Puzzle):
         """Solvable states ``depth`` *pulls* from a solved position, each in a fresh random room.
 
         Pushes cannot be undone, so walking forward from a goal would only reach states no box
-        has left; instead :func:`exact.sokoban.generate.pulled_states` places :attr:`boxes` boxes
+        has left; instead :func:`exact.puzzles.sokoban.generate.pulled_states` places :attr:`boxes` boxes
         on the goals of a random room and pulls them (a pull is a push played backwards). Every
         state is therefore solvable, in at most as many pushes as pulls were made.
 
@@ -75,8 +80,6 @@ class SokobanPuzzle(Puzzle):
         Returns:
             uint8 ``(n, 2 * height * width)``.
         """
-        from exact.sokoban.generate import pulled_states  # the solver package builds on this one
-
         depths = np.broadcast_to(np.asarray(depth, dtype=np.int64), (n,))
         if (depths < 0).any():
             raise StateError(f"{self.name}: random_walk depth must be >= 0, got {depths.min()}")
@@ -107,13 +110,7 @@ class SokobanPuzzle(Puzzle):
                 f"{level.where} is {level.height}x{level.width}; {self.name} takes {self.height}x{self.width} "
                 f"levels (use SokobanPuzzle({level.height}, {level.width}))"
             )
-        n = self.num_cells
-        s = np.zeros(2 * n, dtype=np.uint8)
-        s[list(level.walls)] = WALL
-        s[list(level.boxes)] = BOX
-        s[level.player] = PLAYER
-        s[n + np.array(sorted(level.goals), dtype=np.int64)] = 1
-        return s
+        return level_state(level)
 
     def level_of(self, state: np.ndarray, name: str | None = None) -> Level:
         """The level of a state (inverse of :meth:`state_of`).

@@ -207,3 +207,25 @@ def random_state(
         s[fix, c0] = s[fix, c1]
         s[fix, c1] = first
     return s[0] if n is None else s
+
+
+DIRECTIONS = "UDLR"
+"""The blank's moves, in the order every tile kernel numbers them (0 U, 1 D, 2 L, 3 R)."""
+
+STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+"""(row, column) step of each direction."""
+
+OPPOSITE = np.array([1, 0, 3, 2], dtype=np.int64)
+"""The direction undoing each direction (U<->D, L<->R)."""
+
+
+def neighbours(rows: int, cols: int) -> np.ndarray:
+    """int64 ``(n, 4)``: the cell the blank reaches going U, D, L, R from each cell, or -1."""
+    n = rows * cols
+    out = np.full((n, 4), -1, dtype=np.int64)
+    for c in range(n):
+        r, k = divmod(c, cols)
+        for d, (dr, dc) in enumerate(STEPS):
+            if 0 <= r + dr < rows and 0 <= k + dc < cols:
+                out[c, d] = (r + dr) * cols + k + dc
+    return out

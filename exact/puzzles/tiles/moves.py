@@ -7,10 +7,7 @@ from functools import cache
 import numpy as np
 
 from exact.movetable import MoveTable
-from exact.puzzles.tiles.board import check_shape
-
-DIRECTIONS = (("U", -1, 0), ("D", 1, 0), ("L", 0, -1), ("R", 0, 1))
-"""Move name and the (row, column) step of the *blank*."""
+from exact.puzzles.tiles.board import DIRECTIONS, STEPS, check_shape
 
 
 def tile_moves(rows: int, cols: int) -> MoveTable:
@@ -42,7 +39,7 @@ def _tile_moves(rows: int, cols: int) -> MoveTable:
     names: list[str] = []
     perms: list[np.ndarray] = []
     guards: list[int] = []
-    for name, dr, dc in DIRECTIONS:
+    for name, (dr, dc) in zip(DIRECTIONS, STEPS):
         for c in range(p):
             r, k = divmod(c, cols)
             if not (0 <= r + dr < rows and 0 <= k + dc < cols):

@@ -7,6 +7,7 @@ import numpy as np
 from exact.puzzle import Puzzle
 from exact.puzzles.tiles.board import check_goal, check_shape, goal_state, is_solvable, random_state
 from exact.puzzles.tiles.moves import tile_moves
+from exact.puzzles.tiles.space import TilesSpace
 from exact.puzzles.tiles.text import format_board, parse_board
 
 
@@ -49,6 +50,10 @@ class TilesPuzzle(Puzzle):
     def is_solvable(self, states: np.ndarray) -> bool | np.ndarray:
         """Whether boards ``(P,)`` or ``(B, P)`` can reach this puzzle's goal."""
         return is_solvable(states, self.rows, self.cols, self.goal_kind)
+
+    def ranked_space(self):
+        """The solvable boards, ranked (:class:`~exact.puzzles.tiles.space.TilesSpace`)."""
+        return TilesSpace(self.rows, self.cols, self.goal_kind)
 
     def random_states(self, n: int, rng: np.random.Generator) -> np.ndarray:
         """uint8 ``(n, P)``: boards uniform over the solvable ones."""

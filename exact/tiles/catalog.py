@@ -1,5 +1,4 @@
-"""The named tables that ``python -m exact.pdb`` and the solvers know, and the tile heuristics
-built from them.
+"""The named tile tables (Korf's partitions) and the tile heuristics built from them.
 
 Tile partitions (Korf's goal, cells numbered row-major, the blank home at cell 0)::
 
@@ -31,12 +30,10 @@ from pathlib import Path
 import numpy as np
 
 from exact.errors import PuzzleoptError
-from exact.moves import cube_moves
-from exact.pdb.build import build_tile_pattern
-from exact.pdb.cube import CubePattern, build_cube_pattern, cube_walk_violation, korf_patterns
-from exact.pdb.heuristic import TileHeuristic, additive, manhattan, walk_violation
-from exact.pdb.pattern import TilePattern, check_partition
 from exact.pdb.store import TableSpec, load
+from exact.tiles.build import build_tile_pattern
+from exact.tiles.heuristic import TileHeuristic, additive, manhattan, walk_violation
+from exact.tiles.pattern import TilePattern, check_partition
 
 PARTITIONS: dict[tuple[int, int], dict[str, list[tuple[int, ...]]]] = {
     (3, 3): {"44": [(1, 2, 3, 4), (5, 6, 7, 8)]},
@@ -65,25 +62,9 @@ def tile_spec(pattern: TilePattern) -> TableSpec:
     )
 
 
-def cube_spec(pattern: CubePattern) -> TableSpec:
-    """The stored table of a 3x3x3 pattern (4 bits per entry: cube values stay below 16)."""
-    return TableSpec(
-        name=pattern.name,
-        puzzle="cube3",
-        pattern={"kind": pattern.kind, "pieces": list(pattern.pieces), "metric": pattern.metric, "moves": "faces"},
-        entries=pattern.entries,
-        packed=True,
-        build=lambda advance: build_cube_pattern(pattern, cube_moves(3, "faces", pattern.metric), advance),
-        audit=lambda table: cube_walk_violation(pattern, table.values, np.random.default_rng(0)),
-    )
-
-
-def catalog() -> dict[str, Callable[[], TableSpec]]:
-    """Table name -> a function that returns its spec (cheap: nothing is built)."""
+def tables() -> dict[str, Callable[[], TableSpec]]:
+    """Name -> spec of every tile table of :data:`PARTITIONS`."""
     out: dict[str, Callable[[], TableSpec]] = {}
-    for metric in ("htm", "qtm"):
-        for cp in korf_patterns(metric):
-            out[cp.name] = lambda p=cp: cube_spec(p)
     for (rows, cols), parts in PARTITIONS.items():
         for groups in parts.values():
             for pattern in check_partition(rows, cols, groups):

@@ -11,7 +11,7 @@ A* with it are optimal) and *consistent* (``h(s) <= 1 + h(s')`` over every move)
   such tiles must (LIS: the longest run already in order), each at 2 moves more (Hansson, Mayer
   & Yung 1992). Admissible; not claimed consistent.
 * additive pattern databases (:func:`additive`): the sum over disjoint patterns of their tables
-  (:mod:`exact.pdb.build`), and with ``mirror`` the larger of that sum and the same sum on the
+  (:mod:`exact.tiles.build`), and with ``mirror`` the larger of that sum and the same sum on the
   board reflected in its main diagonal (square boards; Korf's goal maps to itself). Admissible,
   but *not* consistent: a table keeps the least cost over the blank's cells, so one move can
   raise a pattern's value by more than 1 (the 8-puzzle test finds jumps of 3 and 5). IDA* stays
@@ -26,8 +26,8 @@ import numpy as np
 from numba import njit
 
 from exact.errors import PuzzleoptError
-from exact.pdb.pattern import TilePattern
 from exact.ranking import partial_rank_row
+from exact.tiles.pattern import TilePattern
 
 MODE_PDB = 0
 MODE_MANHATTAN = 1
@@ -253,7 +253,7 @@ def walk_violation(
     Returns:
         ``None``, or one line saying which board broke the bound.
     """
-    from exact.pdb.build import neighbours
+    from exact.tiles.build import neighbours
 
     h = additive(pattern.name, [pattern], [np.asarray(table)], mirror=False)
     n, rows = pattern.cells, np.arange(walks)

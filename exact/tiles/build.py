@@ -1,6 +1,6 @@
 """Building tile pattern databases: 0-1 breadth-first search over the pattern's states.
 
-A state is the cells of the pattern tiles and of the blank (see :mod:`exact.pdb.pattern`). The
+A state is the cells of the pattern tiles and of the blank (see :mod:`exact.tiles.pattern`). The
 blank moves to a neighbour cell; when that cell holds a pattern tile, the tile slides and the
 move costs 1, otherwise it costs 0 (a tile of another pattern moved, which that pattern counts).
 So the distances of disjoint patterns add up to a lower bound (Korf & Felner's additive PDBs).
@@ -18,22 +18,11 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit, prange
 
-from exact.pdb.pattern import TilePattern
+from exact.puzzles.tiles.board import neighbours
 from exact.ranking import partial_rank_row, partial_unrank_row
+from exact.tiles.pattern import TilePattern
 
 UNSEEN = 255
-
-
-def neighbours(rows: int, cols: int) -> np.ndarray:
-    """int64 ``(n, 4)``: the cell the blank reaches going U, D, L, R from each cell, or -1."""
-    n = rows * cols
-    out = np.full((n, 4), -1, dtype=np.int64)
-    for c in range(n):
-        r, k = divmod(c, cols)
-        for d, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
-            if 0 <= r + dr < rows and 0 <= k + dc < cols:
-                out[c, d] = (r + dr) * cols + k + dc
-    return out
 
 
 @njit(cache=True, parallel=True)

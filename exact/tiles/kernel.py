@@ -16,8 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from exact.pdb.build import neighbours
-from exact.pdb.heuristic import (
+from exact.ida.search import EXHAUSTED, FOUND, PAUSED, ResumableSearch
+from exact.puzzles.tiles.board import DIRECTIONS, OPPOSITE, neighbours
+from exact.tiles.heuristic import (
     MODE_MANHATTAN_LC,
     MODE_PDB,
     TileHeuristic,
@@ -25,9 +26,6 @@ from exact.pdb.heuristic import (
     manhattan_lc,
     pattern_value,
 )
-
-FOUND, EXHAUSTED, PAUSED = 0, 1, 2
-OPPOSITE = np.array([1, 0, 3, 2], dtype=np.int64)  # U<->D, L<->R
 
 
 @njit(cache=True)
@@ -182,34 +180,9 @@ def _search(
             if goal:
                 depth[0] = d + 1
                 return FOUND, nodes
+        acc[1] += 1  # this node will be expanded
         depth[0] = d + 1
         tried[d + 1] = 0
-
-
-class ResumableSearch:
-    """What the IDA* driver (:func:`exact.ida.solve.deepen`) needs of a search: the arrays of the
-    depth-first search, ``root_h``, :meth:`restart`, ``run(bound, budget)`` and ``moves()``."""
-
-    depth: np.ndarray
-    tried: np.ndarray
-    path: np.ndarray
-    acc: np.ndarray
-    root_h: int
-    parity: int | None = None
-    """The parity of every solution's length where the puzzle fixes it (the driver then skips
-    thresholds of the other parity), else ``None``."""
-
-    def _stack(self, rows: int) -> None:
-        self.depth = np.zeros(1, dtype=np.int64)
-        self.tried = np.zeros(rows, dtype=np.int64)
-        self.path = np.zeros(rows, dtype=np.int64)
-        self.acc = np.array([np.iinfo(np.int64).max], dtype=np.int64)
-
-    def restart(self) -> None:
-        """Begin a new iteration (the search is back at the root after an exhausted one)."""
-        self.depth[0] = 0
-        self.tried[0] = 0
-        self.acc[0] = np.iinfo(np.int64).max
 
 
 class TileSearch(ResumableSearch):
@@ -257,4 +230,4 @@ class TileSearch(ResumableSearch):
         return int(code), int(nodes)
 
     def moves(self) -> list[str]:
-        return ["UDLR"[int(k)] for k in self.path[: int(self.depth[0])]]
+        return [DIRECTIONS[int(k)] for k in self.path[: int(self.depth[0])]]

@@ -1,6 +1,6 @@
 """IDA* for the 3x3x3 with Korf's pattern databases, in numba.
 
-The state is tracked piece by piece (:mod:`exact.pdb.cube`), one row per depth, so that undoing
+The state is tracked piece by piece (:mod:`exact.cube.pdb`), one row per depth, so that undoing
 a move is going up a row. Move pruning uses the project's move rules
 (:func:`exact.timeindexed.move_rules`): never the same face twice in a row, opposite faces in
 one order. ``h = max`` of the three tables (4-bit packed). Like the tile search, the kernel
@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from exact.ida.tiles import EXHAUSTED, FOUND, PAUSED, ResumableSearch
-from exact.pdb.cube import pattern_rank
+from exact.cube.pdb import pattern_rank
+from exact.ida.search import EXHAUSTED, FOUND, PAUSED, ResumableSearch
 
 
 @njit(cache=True)
@@ -137,6 +137,7 @@ def _search(
             if solved:
                 depth[0] = d + 1
                 return FOUND, nodes
+        acc[1] += 1  # this node will be expanded
         depth[0] = d + 1
         tried[d + 1] = 0
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from exact.errors import PuzzleoptError
-from exact.puzzles.sokoban import Level, SokobanPuzzle, player_region
-from exact.puzzles.sokoban.level import grid_step
+from exact.puzzles.sokoban.level import STEPS, Level, grid_step, player_region
+from exact.puzzles.sokoban.moves import BOX, FLOOR, PLAYER, WALL, level_state
 
 
 def generate_level(
@@ -130,18 +130,17 @@ def training_states(level: Level, n: int, max_pulls: int, rng: np.random.Generat
     """
     if n < 0 or max_pulls < 0:
         raise PuzzleoptError(f"training_states: n={n} and max_pulls={max_pulls} must be >= 0")
-    puzzle = SokobanPuzzle(level.height, level.width)
     region, _ = player_region(level.height, level.width, level.walls, level.player)
     free = sorted(region - level.goals)
     if not free:
         raise PuzzleoptError(f"training_states: {level.where} has no free cell for the player beside the goals")
-    states = np.zeros((n, puzzle.num_positions), dtype=np.uint8)
+    states = np.zeros((n, 2 * level.height * level.width), dtype=np.uint8)
     made = np.zeros(n, dtype=np.int64)
     for i in range(n):
         k = int(rng.integers(max_pulls + 1))
         start = level.with_boxes(level.goals, free[int(rng.integers(len(free)))])
         pulled, made[i] = pull_boxes(start, k, rng)
-        states[i] = puzzle.state_of(pulled)
+        states[i] = level_state(pulled)
     return states, made
 
 
@@ -149,9 +148,8 @@ def _carve(height: int, width: int, floor: int, rng: np.random.Generator) -> fro
     """``floor`` interior cells joined by a random walk (a connected room)."""
     r, c = int(rng.integers(1, height - 1)), int(rng.integers(1, width - 1))
     cells = {r * width + c}
-    steps = ((-1, 0), (1, 0), (0, -1), (0, 1))
     while len(cells) < floor:
-        dr, dc = steps[int(rng.integers(4))]
+        dr, dc = STEPS[int(rng.integers(4))]
         if 1 <= r + dr < height - 1 and 1 <= c + dc < width - 1:
             r, c = r + dr, c + dc
             cells.add(r * width + c)
@@ -183,8 +181,6 @@ def pulled_states(
     Returns:
         uint8 ``(B, 2 * height * width)`` in the :class:`~exact.puzzles.sokoban.SokobanPuzzle` layout.
     """
-    from exact.puzzles.sokoban.moves import BOX, FLOOR, PLAYER, WALL
-
     pulls = np.asarray(pulls, dtype=np.int64).reshape(-1)
     interior = (height - 2) * (width - 2)
     if height < 3 or width < 3 or boxes < 1 or boxes + 2 > interior:

@@ -1,0 +1,63 @@
+"""The types of the one solver contract (:mod:`exact.solvers`): :class:`Limits`, :class:`Method`
+and the :class:`OwnSolver` protocol."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from exact.errors import PuzzleoptError
+from exact.result import SolveResult
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one solve may spend (see the module docstring); ``None`` is no limit."""
+
+    time: float | None = None
+    nodes: int | None = None
+    stored: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.time is not None and not (
+            isinstance(self.time, (int, float)) and math.isfinite(self.time) and self.time > 0
+        ):
+            raise PuzzleoptError(f"Limits.time must be a number of seconds > 0, or None; got {self.time!r}")
+        for name in ("nodes", "stored"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1):
+                raise PuzzleoptError(f"Limits.{name} must be a whole number >= 1, or None; got {v!r}")
+
+
+@runtime_checkable
+class OwnSolver(Protocol):
+    """A puzzle that names the registered method solving it (FreeCell, Sokoban): its states are
+    not (only) label vectors of a move table, so the generic methods do not apply to it."""
+
+    own_method: str
+
+
+@dataclass(frozen=True)
+class Method:
+    """A registered way to solve.
+
+    Attributes:
+        name: Registry name (``"ida"``, ``"cp-sat"``, ...).
+        applies: Whether it can solve a puzzle (cheap: builds nothing).
+        proves: Whether a solution it returns without a limit is proven optimal.
+        run: ``run(puzzle, start, limits, **options) -> SolveResult``.
+        options: Option names ``run`` accepts besides the common ``stop_at``, ``pdb_dir`` and
+            ``progress``.
+        description: One line for ``--help`` and the docs.
+    """
+
+    name: str
+    applies: Callable[[Any], bool]
+    proves: bool
+    run: Callable[..., SolveResult] = field(repr=False)
+    options: tuple[str, ...] = ()
+    description: str = ""

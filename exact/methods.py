@@ -1,0 +1,301 @@
+"""The built-in methods of :mod:`exact.solvers`, in preference order for ``method="auto"``.
+
+Each adapter maps the one contract (``run(puzzle, start, limits, **options)``) onto a solver:
+the generic engines (IDA* with pattern databases or a puzzle's declared heuristic, BFS tables,
+bidirectional BFS, CP-SAT, the MIP) and the puzzles' registered fast specialisations (the
+tiles' and the cube's IDA* kernels, the 2x2x2 table walk, Lights Out over GF(2), the cubical
+sliding puzzle's BFS, Sokoban and FreeCell). The specialisations are chosen by what a puzzle's
+move table declares in its metadata, or by the :class:`~exact.solvers.OwnSolver` protocol.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from exact.contract import Limits, Method, OwnSolver
+from exact.errors import PuzzleoptError
+from exact.result import SolveResult
+
+TABLE_STATES = 2_000_000
+"""Puzzles with a ranked space of at most this many states get a complete BFS table."""
+
+
+def _meta(puzzle: Any) -> dict:
+    table = getattr(puzzle, "table", None)
+    return dict(table.metadata) if table is not None else {}
+
+
+def _table_puzzle(puzzle: Any) -> bool:
+    """A puzzle of the batched protocol whose goal is its one goal state."""
+    return not isinstance(puzzle, OwnSolver) and hasattr(puzzle, "table") and hasattr(puzzle, "goal")
+
+
+def _is_cube(puzzle: Any, n: int, moves: str | None = None) -> bool:
+    meta = _meta(puzzle)
+    return meta.get("puzzle") == "cube" and meta.get("n") == n and (moves is None or meta.get("moves") == moves)
+
+
+def _is_korf_tiles(puzzle: Any) -> bool:
+    return _meta(puzzle).get("puzzle") == "tiles" and getattr(puzzle, "goal_kind", None) == "korf"
+
+
+# ------------------------------------------------------------------------------ table walks
+def _cube2_table(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
+    from exact.cube.walk import solve_cube2
+
+    return solve_cube2(puzzle, np.asarray(start), pdb_dir=pdb_dir, progress=progress)
+
+
+def _small_space(puzzle: Any) -> bool:
+    if not _table_puzzle(puzzle) or (puzzle.table.inverse < 0).any():
+        return False
+    space = puzzle.ranked_space()
+    return space is not None and space.size <= TABLE_STATES
+
+
+@functools.lru_cache(maxsize=4)
+def _distances(puzzle) -> np.ndarray:
+    from exact.bfs import distance_table
+
+    return distance_table(puzzle.ranked_space(), puzzle.table, puzzle.goal)
+
+
+def _bfs_table(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
+    import time
+
+    from exact.bfs import UNREACHED, descend
+    from exact.result import Status
+
+    t0 = time.perf_counter()
+    start = np.asarray(start)
+    dist = _distances(puzzle)
+    space = puzzle.ranked_space()
+    done = SolveResult.recorder(
+        puzzle, start, solver="table-walk", solver_version="puzzleopt", settings={"table": "bfs"}, since=t0
+    )
+    if int(dist[space.rank(start[None])[0]]) == UNREACHED:
+        return done([], Status.UNSOLVABLE, None, 0, {"proof": "complete distance table (exhausted BFS)"})
+    rows = descend(puzzle.table, start, lambda states: dist[space.rank(states)])
+    return done(rows, Status.OPTIMAL, len(rows), len(rows), {"proof": "complete distance table (exhausted BFS)"})
+
+
+# ------------------------------------------------------------------------------ IDA*
+def _ida_cube(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
+    from exact.cube.solve import ida_cube
+
+    tables = _cube_tables(_meta(puzzle).get("metric", "htm"), pdb_dir, progress)
+    return ida_cube(
+        puzzle, np.asarray(start), tables=tables, time_limit=limits.time, node_limit=limits.nodes,
+        progress=progress, stop_at=stop_at,
+    )  # fmt: skip
+
+
+@functools.lru_cache(maxsize=2)
+def _cube_tables(metric: str, pdb_dir, progress: bool) -> tuple:
+    from exact.cube.solve import cube_tables
+
+    return cube_tables(metric, pdb_dir=pdb_dir, progress=progress)
+
+
+TILE_HEURISTICS = {16: "pdb-663", 25: "pdb-6666"}
+"""The tile heuristic IDA* uses per board size (cells) when none is named; boards of at most 9
+cells use Manhattan distance with linear conflicts."""
+
+
+@functools.lru_cache(maxsize=4)
+def _tile_heuristic(name: str, rows: int, cols: int, pdb_dir, progress: bool, mirror: bool):
+    # loaded once for a whole file of instances: the 7-8 tables alone are 577 MB
+    from exact.tiles import tile_heuristic
+
+    return tile_heuristic(name, rows, cols, pdb_dir=pdb_dir, progress=progress, mirror=mirror)
+
+
+def _tile_name(puzzle) -> str:
+    cells = puzzle.rows * puzzle.cols
+    name = "manhattan-lc" if cells <= 9 else TILE_HEURISTICS.get(cells)
+    if name is None:
+        raise PuzzleoptError(f"{puzzle.name}: no pattern databases for this board; name heuristic='manhattan-lc'")
+    return name
+
+
+def _ida(
+    puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, heuristic=None, patterns=None,
+    mirror=True,
+) -> SolveResult:  # fmt: skip
+    """IDA*: the tiles' kernel on Korf-goal boards (a registered specialisation), else the
+    generic kernel with the named or the puzzle's first declared heuristic, or pattern databases."""
+    start = np.asarray(start)
+    if _is_korf_tiles(puzzle) and patterns is None:
+        from exact.tiles import ida_tiles
+
+        h = _tile_heuristic(heuristic or _tile_name(puzzle), puzzle.rows, puzzle.cols, pdb_dir, progress, mirror)
+        return ida_tiles(puzzle, start, h, time_limit=limits.time, node_limit=limits.nodes, stop_at=stop_at)
+    from exact.ida import ida
+
+    return ida(puzzle, start, _heuristic(puzzle, heuristic, patterns, pdb_dir, progress), time_limit=limits.time,
+               node_limit=limits.nodes, stop_at=stop_at)  # fmt: skip
+
+
+def _heuristic(puzzle, name, patterns, pdb_dir, progress):
+    from exact.heuristic import Zero
+    from exact.pdb import projection
+
+    declared = puzzle.heuristics()
+    if patterns is not None or name == "pdb" or (name is None and not declared):
+        pats = (
+            projection.default_patterns(puzzle)
+            if patterns is None
+            else [projection.Projection(puzzle.num_positions, tuple(p)) for p in patterns]
+        )
+        return projection.heuristic(puzzle, pats, pdb_dir=pdb_dir, progress=progress)
+    if name == "zero":
+        return Zero()
+    name = name or next(iter(declared))
+    if name not in declared:
+        raise PuzzleoptError(
+            f"{puzzle.name}: unknown heuristic {name!r}; use pdb, zero or {', '.join(declared) or '-'}"
+        )
+    return declared[name]()
+
+
+def _ida_applies(puzzle) -> bool:
+    if not _table_puzzle(puzzle) or (puzzle.table.inverse < 0).any():
+        return False
+    if _is_korf_tiles(puzzle) or puzzle.heuristics():
+        return True
+    goal = np.asarray(puzzle.goal, dtype=np.int64)
+    return bool((np.bincount(goal) == 1).any()) and _single_goal(puzzle)
+
+
+def _single_goal(puzzle) -> bool:
+    """Whether ``is_goal`` is "equals the goal state" (checked on the goal's neighbours too)."""
+    children, rows = puzzle.expand(puzzle.goal[None])
+    same = (children[0] == puzzle.goal).all(axis=1)
+    return bool(np.array_equal(puzzle.is_goal(children[0]), same))
+
+
+# ------------------------------------------------------------------------------ puzzles' own
+def _lightsout(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
+    from exact.lightsout.solve import solve_lightsout
+
+    return solve_lightsout(puzzle, np.asarray(start), method="gf2", time_limit=limits.time)
+
+
+def _hypercube(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
+    from exact.hypercube.solve import DEFAULT_MAX_STATES, solve_bibfs
+
+    stored = DEFAULT_MAX_STATES if limits.stored is None else limits.stored
+    return solve_bibfs(puzzle, np.asarray(start), max_states=stored, time_limit=limits.time)
+
+
+def _own(name: str) -> Callable[[Any], bool]:
+    return lambda p: isinstance(p, OwnSolver) and p.own_method == name
+
+
+def _sokoban(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, optimize="moves"):
+    from exact.sokoban.solve import DEFAULT_MAX_NODES, solve_sokoban
+
+    level = puzzle.level_of(np.asarray(start)) if isinstance(start, np.ndarray) else start
+    stored = DEFAULT_MAX_NODES if limits.stored is None else limits.stored
+    return solve_sokoban(level, optimize, time_limit=limits.time, node_limit=limits.nodes, max_nodes=stored)
+
+
+def _freecell(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
+    from exact.freecell.solve import solve_freecell
+
+    return solve_freecell(start, time_limit=limits.time, max_states=limits.stored)
+
+
+# ------------------------------------------------------------------------------ generic search
+def _bfs(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, max_depth=40) -> SolveResult:
+    import time
+
+    from exact.bfs import meet_in_the_middle
+    from exact.result import Status
+
+    t0 = time.perf_counter()
+    start = np.asarray(start)
+    stored = 1_000_000 if limits.stored is None else limits.stored
+    rows = meet_in_the_middle(puzzle.table, start, puzzle.goal, int(max_depth), stored)
+    done = SolveResult.recorder(
+        puzzle, start, solver="bfs", solver_version="puzzleopt",
+        settings={"max_depth": max_depth, "stored": stored}, since=t0,
+    )  # fmt: skip
+    if rows is None:
+        return done([], Status.LIMIT, None, None, {"limit": f"{stored:,} stored states or depth {max_depth}"})
+    return done(rows, Status.OPTIMAL, len(rows), None, {"proof": "bidirectional BFS, layers exhausted"})
+
+
+def _bfs_applies(puzzle) -> bool:
+    return _table_puzzle(puzzle) and not puzzle.table.guarded and _single_goal(puzzle)
+
+
+def _horizon(stop_at, horizon, who: str) -> int:
+    if horizon is not None:
+        return int(horizon)
+    if stop_at is not None:
+        return int(stop_at) - 1
+    raise PuzzleoptError(f"method {who!r} needs horizon= (the most moves; or stop_at=L to prove a length L)")
+
+
+def _cpsat(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, horizon=None, threads=1):
+    from exact.cpsat import solve_cpsat
+
+    return solve_cpsat(puzzle, np.asarray(start), _horizon(stop_at, horizon, "cp-sat"), time_limit=limits.time,
+                       threads=threads)  # fmt: skip
+
+
+def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, horizon=None, threads=1,
+         formulation="tight"):  # fmt: skip
+    from exact.mip import solve_mip
+
+    return solve_mip(puzzle, np.asarray(start), _horizon(stop_at, horizon, "mip"), time_limit=limits.time,
+                     threads=threads, formulation_name=formulation)  # fmt: skip
+
+
+def _model_applies(puzzle) -> bool:
+    return _table_puzzle(puzzle)
+
+
+def _model_ready(options: dict) -> bool:
+    return options.get("horizon") is not None or options.get("stop_at") is not None
+
+
+BUILTINS: tuple[Method, ...] = (
+    Method("table-walk", lambda p: _is_cube(p, 2), True, _cube2_table,
+           description="the 2x2x2's complete distance table (the table is the proof)"),
+    Method("bfs-table", _small_space, True, _bfs_table,
+           description=f"a complete BFS distance table (a ranked space of at most {TABLE_STATES:,} states)"),
+    Method("ida*-cube", lambda p: _is_cube(p, 3, "faces"), True, _ida_cube,
+           description="IDA* on the 3x3x3 (face turns) with Korf's three pattern databases"),
+    Method("ida*", _ida_applies, True, _ida, ("heuristic", "patterns", "mirror"),
+           description="IDA*: the tiles' kernel (Korf's goal) or the generic one, with the puzzle's declared "
+           "heuristic or pattern databases (projections of labels)"),
+    Method("lightsout", lambda p: _meta(p).get("puzzle") == "lightsout", True, _lightsout,
+           description="Lights Out by linear algebra over GF(2)"),
+    Method("hypercube", lambda p: _meta(p).get("puzzle") == "hypercube", True, _hypercube,
+           description="the cubical sliding puzzle by bidirectional BFS over configurations"),
+    Method("sokoban", _own("sokoban"), True, _sokoban, ("optimize",),
+           description="Sokoban by A* with deadlock tables (moves or pushes optimal)"),
+    Method("cp-sat", _model_applies, True, _cpsat, ("horizon", "threads"),
+           description="the time-indexed CP-SAT model within a horizon (or stop_at - 1)"),
+    Method("bfs", _bfs_applies, True, _bfs, ("max_depth",),
+           description="bidirectional BFS over the move table (unguarded tables)"),
+    Method("mip", _model_applies, True, _mip, ("horizon", "threads", "formulation"),
+           description="the time-indexed MIP (HiGHS) within a horizon (or stop_at - 1)"),
+    Method("freecell", _own("freecell"), False, _freecell,
+           description="FreeCell: a solution or a proof that none exists, not the shortest"),
+)  # fmt: skip
+"""The built-in methods, in preference order (registered by :mod:`exact.solvers`)."""
+
+
+READY: dict[str, Callable[[dict], bool]] = {"cp-sat": _model_ready, "mip": _model_ready}
+"""Methods that need options to run (``auto`` passes them over when those are missing)."""
+
+
+def ready(method: Method, options: dict) -> bool:
+    return READY.get(method.name, lambda o: True)(options)

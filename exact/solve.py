@@ -1,0 +1,144 @@
+"""``python -m exact.solve``: any registered puzzle by any registered method (:mod:`exact.solvers`).
+
+Examples::
+
+    python -m exact.solve --puzzle pancake --option n=12 --state "3 1 2 5 4 6 7 8 9 10 12 11"
+    python -m exact.solve --puzzle pyraminx --scramble "U L' R b" --method cp-sat --horizon 6
+    python -m exact.solve --puzzle tiles15 --instances korf100.tsv --time-limit 60 --json
+    python -m exact.solve --list-methods
+
+The start is ``--state`` (the puzzle's own text), ``--scramble`` (moves applied to the goal) or
+``--scramble-length`` (a seeded random walk). ``--instances`` reads a file of states (one per
+line, or a TSV with a state column and an optional ``optimal_length``, checked when present).
+``--json`` prints one result object per start (JSON Lines). Exit codes: 0 every start solved, 2
+bad input, 3 a start is proven without a solution (within the horizon), 4 a limit was reached
+(or a known optimal length was not matched), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+from exact import cli, registry, solvers
+from exact.errors import PuzzleoptError
+from exact.result import Status
+
+
+def add_puzzle_options(p: argparse.ArgumentParser, *, required: bool = True) -> None:
+    """``--puzzle NAME`` (a registry key) and ``--option KEY=VALUE`` (its options, JSON values)."""
+    p.add_argument("--puzzle", required=required, help="a registered puzzle: " + ", ".join(registry.names()))
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a puzzle option, repeatable; VALUE is JSON or plain text, e.g. n=12, burnt=true, tips=false",
+    )
+
+
+def puzzle_from(args: argparse.Namespace):
+    """The puzzle ``--puzzle`` and ``--option`` name (through :func:`exact.registry.get`)."""
+    options = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key.isidentifier():
+            raise PuzzleoptError(f"--option {item!r}: write KEY=VALUE, e.g. n=12")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    try:
+        return registry.get(args.puzzle, **options)
+    except TypeError as exc:
+        raise PuzzleoptError(f"--puzzle {args.puzzle} with --option {' '.join(args.option)}: {exc}") from None
+
+
+def add_start_options(p: argparse.ArgumentParser, group=None) -> None:
+    """``--state``, ``--scramble``, ``--scramble-length`` (with ``--seed``)."""
+    g = group if group is not None else p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--state", help="the start in the puzzle's own text (e.g. a pancake stack \"3 1 2\")")
+    g.add_argument("--scramble", help="start from the goal moved by these moves, in the puzzle's notation")
+    g.add_argument("--scramble-length", type=cli.count(0, cli.MAX_SCRAMBLE), help="start from a random walk")
+    p.add_argument("--seed", type=cli.count(0), default=0, help="seed of the random walk (default 0)")
+
+
+def start_from(puzzle, args: argparse.Namespace) -> tuple[np.ndarray, str | None]:
+    """The start the options name, and the scramble text when there is one."""
+    if args.state is not None:
+        return puzzle.parse_state(args.state), None
+    table = puzzle.table
+    if args.scramble is not None:
+        rows = table.parse(args.scramble, puzzle.goal)
+        return table.apply(puzzle.goal, rows), table.format(rows)
+    return puzzle.random_walk(1, args.scramble_length, np.random.default_rng(args.seed))[0], None
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = cli.parser("python -m exact.solve", "Solve any registered puzzle with any registered method.")
+    add_puzzle_options(p, required=False)
+    src = p.add_mutually_exclusive_group()
+    add_start_options(p, src)
+    src.add_argument("--instances", metavar="FILE", help="a file of starts: one state per line, or a TSV")
+    p.add_argument("--method", default="auto", help="a registered method, or auto (see --list-methods)")
+    p.add_argument("--list-methods", action="store_true", help="list the methods (for --puzzle: those that apply)")
+    p.add_argument("--time-limit", type=cli.seconds, help="seconds per start (default: none)")
+    p.add_argument("--node-limit", type=cli.count(1), help="expanded nodes per start (default: none)")
+    p.add_argument("--stored-limit", type=cli.count(1), help="states held at once (default: the method's)")
+    p.add_argument("--horizon", type=cli.count(0), help="cp-sat, mip: the most moves")
+    p.add_argument("--heuristic", help="ida*: a declared heuristic (e.g. gap), pdb or zero")
+    p.add_argument("--pdb-dir", help="where pattern databases are kept (default: the user cache)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.list_methods:
+        puzzle = puzzle_from(args) if args.puzzle else None
+        for m in solvers.methods(puzzle):
+            print(f"{m.name}: {'proves optimality' if m.proves else 'finds a solution'}; {m.description}")
+        return cli.EXIT_OK
+    if args.puzzle is None:
+        raise PuzzleoptError("give --puzzle (one of " + ", ".join(registry.names()) + ")")
+    if args.state is None and args.scramble is None and args.scramble_length is None and args.instances is None:
+        raise PuzzleoptError("give a start: --state, --scramble, --scramble-length or --instances")
+    puzzle = puzzle_from(args)
+    options = {"progress": not args.no_progress}
+    for key in ("horizon", "heuristic", "pdb_dir"):
+        if getattr(args, key) is not None:
+            options[key] = getattr(args, key)
+    limits = solvers.Limits(time=args.time_limit, nodes=args.node_limit, stored=args.stored_limit)
+    method = solvers.choose(puzzle, args.method, options)
+    if args.instances is not None:
+        from instances.files import parse_states, read_instances
+
+        items = read_instances(args.instances)
+        starts = [(x.id, s, x.optimal) for x, s in zip(items, parse_states(puzzle, items, args.instances))]
+    else:
+        start, _ = start_from(puzzle, args)
+        starts = [("1", start, None)]
+    code = cli.EXIT_OK
+    for ident, start, known in starts:
+        res = solvers.solve(puzzle, start, method=method.name, limits=limits, **options)
+        mismatch = known is not None and res.status is Status.OPTIMAL and res.length != known
+        if args.json:
+            print(res.to_json(id=ident, state=puzzle.format_state(start), known_optimal=known), flush=True)
+        else:
+            head = f"{ident}: " if len(starts) > 1 else ""
+            what = f"{res.length} moves" if res.length is not None else f"lower bound {res.lower_bound}"
+            print(f"{head}{puzzle.name} by {method.name}: {res.status.value}, {what}; {res.seconds:.3f} s")
+            if res.moves:
+                print(" ".join(res.moves))
+        if mismatch:
+            print(f"{ident}: length {res.length} but the file says {known}", file=sys.stderr)
+        code = max(code, cli.EXIT_LIMIT if mismatch else res.exit_code)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(cli.run(main))

@@ -1,0 +1,133 @@
+"""One solver contract: :class:`Limits`, the registry of :class:`Method` s and :func:`solve`.
+
+Every exact method is called the same way::
+
+    solve(puzzle, start, method="auto", limits=Limits(time=60), **options) -> SolveResult
+
+and returns the project's one :class:`~exact.result.SolveResult` (replayed before it is
+returned; ``optimal`` only with a proof; a limit ends as ``limit`` with the bound proven so far).
+
+:class:`Limits` has one meaning per field, for every method:
+
+* ``time``: seconds of wall clock for the solve;
+* ``nodes``: nodes *expanded* (a node whose children were generated); methods that count no
+  nodes (the MIP, CP-SAT, linear algebra) ignore it and say so in ``settings``;
+* ``stored``: states held in memory at once (search nodes, BFS frontiers).
+
+Each method declares which puzzles it ``applies`` to and whether it ``proves`` optimality. With
+``method="auto"`` the first registered method that applies and proves optimality is used, the
+puzzles' fast specialisations first; ``hybrid.certify``, the command lines and the benchmarks all
+pick their methods here. Options a method does not know are an error that names them.
+
+Puzzles whose states are not label vectors of a move table (FreeCell's boards) or whose solver
+needs more than the table (Sokoban's levels) declare it through :class:`OwnSolver`, a protocol:
+a method applies to them because of what they declare, not because of their names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from exact.contract import Limits, Method, OwnSolver
+from exact.errors import PuzzleoptError
+from exact.result import SolveResult
+
+__all__ = ["COMMON", "Limits", "Method", "OwnSolver", "choose", "get_method", "methods", "register_method", "solve"]
+
+
+COMMON = ("stop_at", "pdb_dir", "progress")
+"""Options every method takes: ``stop_at=L`` (stop once no solution shorter than ``L`` remains to
+be found: the proof a given solution of length ``L`` is optimal; methods that cannot stop there
+search on), ``pdb_dir`` (where tables are kept) and ``progress`` (bars while tables build)."""
+
+_METHODS: dict[str, Method] = {}
+
+
+def register_method(method: Method) -> None:
+    """Add ``method`` (its name must be new)."""
+    if method.name in _METHODS:
+        raise PuzzleoptError(f"method {method.name!r} is already registered")
+    _METHODS[method.name] = method
+
+
+def methods(puzzle: Any = None) -> list[Method]:
+    """All registered methods in preference order, or those that apply to ``puzzle``."""
+    _load_builtins()
+    return [m for m in _METHODS.values() if puzzle is None or m.applies(puzzle)]
+
+
+def get_method(name: str) -> Method:
+    """The method registered under ``name``."""
+    _load_builtins()
+    if name not in _METHODS:
+        raise PuzzleoptError(f"unknown method {name!r}; known methods: {', '.join(_METHODS)}")
+    return _METHODS[name]
+
+
+def choose(puzzle: Any, name: str = "auto", options: Mapping[str, Any] | None = None) -> Method:
+    """The method ``name`` if it applies to ``puzzle``; with ``"auto"`` the first that applies,
+    proves optimality and has what it needs among ``options`` (the models need a horizon)."""
+    from exact.methods import ready
+
+    _load_builtins()
+    if name == "auto":
+        for m in _METHODS.values():
+            if m.proves and m.applies(puzzle) and ready(m, dict(options or {})):
+                return m
+        raise PuzzleoptError(f"no registered method proves optimality on {_name(puzzle)}; name one with method=")
+    method = get_method(name)
+    if not method.applies(puzzle):
+        known = [m.name for m in methods(puzzle)]
+        raise PuzzleoptError(
+            f"method {name!r} does not apply to {_name(puzzle)}; use 'auto' or one of {', '.join(known)}"
+        )
+    return method
+
+
+def solve(
+    puzzle: Any, start: Any, *, method: str = "auto", limits: Limits | None = None, **options: Any
+) -> SolveResult:
+    """Solve ``start`` with a registered method (see the module docstring).
+
+    Args:
+        puzzle: A registry puzzle (or a puzzle that declares :class:`OwnSolver`).
+        start: The start: a state ``(P,)``, or what the puzzle's own method takes.
+        method: A method name, or ``"auto"``.
+        limits: Time, expanded nodes, stored states (default: none).
+        options: ``stop_at``, ``pdb_dir``, ``progress`` and the method's own (see
+            :attr:`Method.options`).
+
+    Raises:
+        PuzzleoptError: the method does not apply, or an option is unknown to it.
+    """
+    chosen = choose(puzzle, method, options)
+    unknown = sorted(set(options) - set(COMMON) - set(chosen.options))
+    if unknown:
+        raise PuzzleoptError(
+            f"method {chosen.name!r} takes no option {', '.join(unknown)}; "
+            f"its options: {', '.join(COMMON + chosen.options)}"
+        )
+    return chosen.run(puzzle, start, limits or Limits(), **options)
+
+
+def _name(puzzle: Any) -> str:
+    return getattr(puzzle, "name", type(puzzle).__name__)
+
+
+_loaded = False
+
+
+def _load_builtins() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from exact.methods import BUILTINS
+
+        for m in BUILTINS:
+            register_method(m)
+
+
+def describe() -> list[str]:
+    """One line per registered method: name, whether it proves optimality, description."""
+    return [f"{m.name}: {'optimal' if m.proves else 'feasible'}; {m.description}" for m in methods()]

@@ -1,0 +1,58 @@
+"""A conformance kit for puzzles: :func:`check_puzzle` checks what every engine relies on.
+
+Run it on each registered puzzle (``tests/test_conformance.py`` does, over
+``registry.names()``); a new puzzle that passes it works with every generic method.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from exact.errors import PuzzleoptError
+from exact.puzzle import Puzzle
+
+
+def check_puzzle(puzzle: Puzzle, rng: np.random.Generator, *, walks: int = 16, depth: int = 12) -> None:
+    """Assert the protocol's promises on ``puzzle`` (raises ``AssertionError`` naming the broken one).
+
+    Checks: protocol shapes; ``expand`` equals ``apply`` move by move; notation round trips
+    (moves and states); inverses undo; ``random_walk`` leaves the goal; Bellman targets
+    (``1 + min`` over the children's goal test) are finite; ``goal_spec`` agrees with ``is_goal``.
+    """
+    table, p = puzzle.table, puzzle.num_positions
+    assert puzzle.goal.shape == (p,) and puzzle.goal.dtype == np.uint8, "goal: uint8 (P,)"
+    assert puzzle.solved(puzzle.goal), "the goal is solved"
+    states = puzzle.random_walk(walks, depth, rng)
+    assert states.shape == (walks, p) and states.dtype == np.uint8, "random_walk: uint8 (B, P)"
+    assert not puzzle.is_goal(states).all(), "random walks leave the goal"
+    children, rows = puzzle.expand(states)
+    assert children.shape == (walks, puzzle.num_actions, p) and rows.shape == (walks, puzzle.num_actions)
+    enc = puzzle.encode(states)
+    assert enc.shape == (walks, p * puzzle.num_labels) and np.allclose(enc.sum(axis=1), p), "one-hot encoding"
+    try:
+        spec = puzzle.goal_spec()
+    except PuzzleoptError:  # the puzzle declares that no Goal states its goal (Sokoban)
+        spec = None
+    for b in range(walks):
+        s = states[b]
+        for a in range(puzzle.num_actions):
+            m = int(rows[b, a])
+            if m < 0:
+                assert np.array_equal(children[b, a], s), "a move that does not apply leaves the state"
+                continue
+            assert np.array_equal(children[b, a], table.apply(s, [m])), "expand == apply"
+            inv = int(table.inverse[m])
+            if inv >= 0:
+                assert np.array_equal(table.apply(children[b, a], [inv]), s), f"{table.names[m]} then its inverse"
+        text = puzzle.format_state(s)
+        assert np.array_equal(puzzle.parse_state(text), s), f"state text round trip: {text!r}"
+        assert spec is None or spec.holds(s) == puzzle.solved(s), "goal_spec agrees with is_goal"
+        seq = rng.integers(0, table.num_moves, size=4)
+        ok = [int(m) for m in seq if table.applicable(s[None])[0, int(m)]]
+        if ok:
+            assert table.parse(table.format(ok[:1]), s) == ok[:1], "notation round trip"
+    # Bellman targets of DAVI: 0 at the goal, else 1 + the least child value (here: goal or not)
+    targets = np.where(
+        puzzle.is_goal(states), 0, 1 + (~puzzle.is_goal(children.reshape(-1, p))).reshape(walks, -1).min(axis=1)
+    )
+    assert np.isfinite(targets).all()

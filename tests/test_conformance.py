@@ -1,0 +1,91 @@
+"""The conformance kit over every registered puzzle, and the two puzzles added through it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from exact import registry, solvers
+from exact.bfs import layer_counts
+from exact.puzzles.pancake import BURNT_PANCAKE_NUMBERS, PANCAKE_NUMBERS
+from exact.testing import check_puzzle
+
+GOLDEN = Path(__file__).with_name("golden")
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_registered_puzzle_conforms(name: str) -> None:
+    if name == "hypercube":
+        pytest.skip("the hypercube is built from an instance; its own tests cover the protocol")
+    check_puzzle(registry.get(name), np.random.default_rng(0), walks=6, depth=8)
+
+
+def test_specs_rebuild_the_puzzle() -> None:
+    for name in registry.names():
+        if name == "hypercube":
+            continue
+        p = registry.get(name)
+        assert registry.rebuild(p.spec.to_dict()) is p
+    p = registry.get("pancake", n=7, burnt=True)
+    assert registry.rebuild(json.loads(json.dumps(p.spec.to_dict()))) is p
+
+
+@pytest.mark.parametrize("tips", [False])
+def test_pyraminx_positions_per_depth(tips: bool) -> None:
+    golden = json.loads((GOLDEN / "pyraminx.json").read_text())
+    counts = layer_counts(registry.get("pyraminx", tips=tips).table, registry.get("pyraminx", tips=tips).goal, 20)
+    assert counts == golden["notips_face_turns"]
+    assert sum(counts) == 933_120 and len(counts) - 1 == 11
+
+
+def test_pancake_numbers() -> None:
+    for n in range(2, 9):
+        p = registry.get("pancake", n=n)
+        assert len(layer_counts(p.table, p.goal, 40)) - 1 == PANCAKE_NUMBERS[n - 1]
+    for n in range(1, 6):
+        p = registry.get("pancake", n=n, burnt=True)
+        assert len(layer_counts(p.table, p.goal, 40)) - 1 == BURNT_PANCAKE_NUMBERS[n - 1]
+
+
+def test_pyraminx_text_names_the_defect() -> None:
+    p = registry.get("pyraminx")
+    text = p.format_state(p.goal)
+    with pytest.raises(ValueError, match="no piece has the colours"):
+        p.parse_state("r" + text[1:])
+    with pytest.raises(ValueError, match="colour letters"):
+        p.parse_state(text[:-1])
+
+
+@pytest.mark.parametrize("name, options", [("pancake", {"n": 7}), ("pancake", {"n": 4, "burnt": True}),
+                                           ("pyraminx", {"tips": False}), ("pyraminx", {})])  # fmt: skip
+def test_new_puzzles_agree_across_methods(name: str, options: dict, tmp_path) -> None:
+    p = registry.get(name, **options)
+    rng = np.random.default_rng(3)
+    for start in p.random_walk(3, 6, rng):
+        results = {}
+        for method in ("ida*", "bfs", "cp-sat", "mip"):
+            kw = {"horizon": 8} if method in ("cp-sat", "mip") else {}
+            if method == "ida*":
+                kw["pdb_dir"] = tmp_path
+            r = solvers.solve(p, start, method=method, limits=solvers.Limits(time=120), **kw)
+            assert r.status.value == "optimal", (method, r.status)
+            results[method] = r.length
+        assert len(set(results.values())) == 1, results
+    if name == "pancake" and not options.get("burnt"):
+        gap = solvers.solve(p, start, method="ida*", heuristic="gap")
+        pdb = solvers.solve(p, start, method="ida*", heuristic="pdb", pdb_dir=tmp_path)
+        assert gap.length == pdb.length == results["bfs"]
+
+
+def test_limits_end_honestly() -> None:
+    p = registry.get("pancake", n=14)
+    start = p.random_states(1, np.random.default_rng(0))[0]
+    r = solvers.solve(p, start, method="ida*", limits=solvers.Limits(nodes=5))
+    assert r.status.value == "limit" and r.nodes <= 5 and r.lower_bound >= 1
+    with pytest.raises(ValueError, match="takes no option"):
+        solvers.solve(p, start, method="ida*", horizon=3)
+    with pytest.raises(ValueError, match="Limits.nodes"):
+        solvers.Limits(nodes=0)
