@@ -4,7 +4,7 @@ and the :class:`OwnSolver` protocol."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -53,6 +53,8 @@ class Method:
         options: Option names ``run`` accepts besides the common ``stop_at``, ``pdb_dir`` and
             ``progress``.
         description: One line for ``--help`` and the docs.
+        ready: Whether the given options are enough to run (the models need a horizon);
+            ``method="auto"`` passes over a method that is not ready.
     """
 
     name: str
@@ -61,3 +63,4 @@ class Method:
     run: Callable[..., SolveResult] = field(repr=False)
     options: tuple[str, ...] = ()
     description: str = ""
+    ready: Callable[[Mapping[str, Any]], bool] = field(default=lambda options: True, repr=False)

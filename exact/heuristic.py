@@ -10,7 +10,8 @@ guarantees, and the searches check the declaration before they claim anything:
 Evaluation is batched: ``h(states)`` takes uint8 ``(B, P)`` and returns int64 ``(B,)``. A
 heuristic that the numba IDA* (:mod:`exact.ida.generic`) can call also has ``kernel``: a pair
 ``(fn, args)`` of a numba function ``fn(state, args) -> int64`` on one state (uint8 ``(P,)``)
-and the tuple of arrays it reads.
+and the tuple of arrays it reads. A kernel returns :data:`UNREACHABLE` for a state it proves
+cannot reach the goal; IDA* then reports the start ``unsolvable``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 from numba import njit
+
+UNREACHABLE = 1 << 40
+"""Heuristic value of a state proven unable to reach the goal: far above any real distance or
+sum of table values, so a search prunes it."""
 
 
 @runtime_checkable

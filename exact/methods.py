@@ -261,7 +261,7 @@ def _model_applies(puzzle) -> bool:
     return _table_puzzle(puzzle)
 
 
-def _model_ready(options: dict) -> bool:
+def _model_ready(options) -> bool:
     return options.get("horizon") is not None or options.get("stop_at") is not None
 
 
@@ -282,20 +282,12 @@ BUILTINS: tuple[Method, ...] = (
     Method("sokoban", _own("sokoban"), True, _sokoban, ("optimize",),
            description="Sokoban by A* with deadlock tables (moves or pushes optimal)"),
     Method("cp-sat", _model_applies, True, _cpsat, ("horizon", "threads"),
-           description="the time-indexed CP-SAT model within a horizon (or stop_at - 1)"),
+           description="the time-indexed CP-SAT model within a horizon (or stop_at - 1)", ready=_model_ready),
     Method("bfs", _bfs_applies, True, _bfs, ("max_depth",),
            description="bidirectional BFS over the move table (unguarded tables)"),
     Method("mip", _model_applies, True, _mip, ("horizon", "threads", "formulation"),
-           description="the time-indexed MIP (HiGHS) within a horizon (or stop_at - 1)"),
+           description="the time-indexed MIP (HiGHS) within a horizon (or stop_at - 1)", ready=_model_ready),
     Method("freecell", _own("freecell"), False, _freecell,
            description="FreeCell: a solution or a proof that none exists, not the shortest"),
 )  # fmt: skip
 """The built-in methods, in preference order (registered by :mod:`exact.solvers`)."""
-
-
-READY: dict[str, Callable[[dict], bool]] = {"cp-sat": _model_ready, "mip": _model_ready}
-"""Methods that need options to run (``auto`` passes them over when those are missing)."""
-
-
-def ready(method: Method, options: dict) -> bool:
-    return READY.get(method.name, lambda o: True)(options)

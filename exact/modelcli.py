@@ -140,7 +140,7 @@ def main_for(
     learned network). ``exact`` imports neither ``learned`` nor ``hybrid``, so ``python -m
     exact.mip`` has none and says where it is: ``puzzleopt mip`` passes
     :func:`hybrid.horizon.auto_turns`.
-"""
+    """
 
     def main(argv: Sequence[str] | None = None) -> int:
         args = parser(prog, description, mip).parse_args(argv)

@@ -68,12 +68,10 @@ def get_method(name: str) -> Method:
 def choose(puzzle: Any, name: str = "auto", options: Mapping[str, Any] | None = None) -> Method:
     """The method ``name`` if it applies to ``puzzle``; with ``"auto"`` the first that applies,
     proves optimality and has what it needs among ``options`` (the models need a horizon)."""
-    from exact.methods import ready
-
     _load_builtins()
     if name == "auto":
         for m in _METHODS.values():
-            if m.proves and m.applies(puzzle) and ready(m, dict(options or {})):
+            if m.proves and m.applies(puzzle) and m.ready(dict(options or {})):
                 return m
         raise PuzzleoptError(f"no registered method proves optimality on {_name(puzzle)}; name one with method=")
     method = get_method(name)
@@ -126,8 +124,3 @@ def _load_builtins() -> None:
 
         for m in BUILTINS:
             register_method(m)
-
-
-def describe() -> list[str]:
-    """One line per registered method: name, whether it proves optimality, description."""
-    return [f"{m.name}: {'optimal' if m.proves else 'feasible'}; {m.description}" for m in methods()]

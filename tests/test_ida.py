@@ -260,7 +260,7 @@ def test_ctrl_c_reports_the_boards_solved(tmp_path, capsys, monkeypatch) -> None
 
     f = tmp_path / "boards.txt"
     f.write_text("1 2 0 3 4 5 6 7 8\n3 1 2 0 4 5 6 7 8\n1 0 2 3 4 5 6 7 8\n")
-    real, calls = ida_cli.ida_tiles, []
+    real, calls = ida_cli.solvers.solve, []
 
     def second_is_interrupted(*a, **kw):
         calls.append(1)
@@ -268,7 +268,7 @@ def test_ctrl_c_reports_the_boards_solved(tmp_path, capsys, monkeypatch) -> None
             raise KeyboardInterrupt
         return real(*a, **kw)
 
-    monkeypatch.setattr(ida_cli, "ida_tiles", second_is_interrupted)
+    monkeypatch.setattr(ida_cli.solvers, "solve", second_is_interrupted)
     argv = ["--puzzle", "tiles8", "--instances", str(f), "--heuristic", "manhattan", "--no-progress"]
     assert ida_cli.main(argv) == 130
     captured = capsys.readouterr()

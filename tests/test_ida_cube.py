@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -75,7 +77,12 @@ def test_limit_is_honest(tmp_path) -> None:
 def test_bad_cube_input(capsys) -> None:
     assert cli.run(ida_main, ["--puzzle", "cube3", "--scramble", "R Q"]) == 2
     assert "Q" in capsys.readouterr().err
-    assert cli.run(ida_main, ["--puzzle", "tiles15", "--scramble", "R"]) == 2
+    # a scramble is a start for any puzzle now; a move the board does not allow is bad input
+    assert cli.run(ida_main, ["--puzzle", "tiles15", "--scramble", "U"]) == 2
+    assert "U" in capsys.readouterr().err
+    assert cli.run(ida_main, ["--puzzle", "tiles15", "--scramble", "R", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "optimal" and out["moves"] == ["L"] and out["length"] == 1
     turned = registry.get("cube3", moves="layers").table.apply(solved_state(3), "x")
     p = registry.get("cube3", moves="faces", metric="htm")
     with pytest.raises(ValueError, match="centres"):

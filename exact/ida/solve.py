@@ -13,7 +13,7 @@ import numba
 import numpy as np
 
 from exact.errors import PuzzleoptError
-from exact.heuristic import Heuristic, kernel_of
+from exact.heuristic import UNREACHABLE, Heuristic, kernel_of
 from exact.ida.generic import GenericSearch
 from exact.ida.search import FOUND, PAUSED
 from exact.result import SolveResult, Status
@@ -113,12 +113,20 @@ def ida(
     if puzzle.solved(start):
         return done([], Status.OPTIMAL, 0, 0)
     search = GenericSearch.create(puzzle.table, puzzle.goal, start, kernel, max_depth)
-    if search.root_h >= 255:
-        return done(
-            [], Status.UNSOLVABLE, None, 0, {"proof": f"{heuristic.name}: the abstract state cannot reach the goal"}
-        )
+    if search.root_h >= UNREACHABLE:
+        return done([], Status.UNSOLVABLE, None, 0, {"proof": f"{heuristic.name}: the abstract goal is out of reach"})
     search.parity = move_parity(puzzle.table, start, puzzle.goal_spec())
-    return finish(search, *deepen(search, t0, time_limit, node_limit, stop_at), done)
+    # the kernel keeps one row per depth, so no threshold beyond max_depth is searched
+    cap = max_depth + 1 if stop_at is None else min(stop_at, max_depth + 1)
+    code, bound, generated, expanded, iterations = deepen(search, t0, time_limit, node_limit, cap)
+    if code != FOUND and bound >= UNREACHABLE:
+        # an iteration pruned nothing: every path ran into a dead end, none reached the goal
+        extra = {"proof": "IDA* exhausted the whole search tree", "generated": generated}
+        return done([], Status.UNSOLVABLE, None, expanded, extra)
+    if code != FOUND and bound > max_depth and (stop_at is None or stop_at > bound):
+        extra = {"iterations": iterations, "generated": generated, "limit": f"max_depth {max_depth}"}
+        return done([], Status.LIMIT, bound, expanded, extra)
+    return finish(search, code, bound, generated, expanded, iterations, done)
 
 
 def recorder(puzzle, start, settings, t0):

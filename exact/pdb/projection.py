@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit, prange
 
 from exact.errors import PuzzleoptError
+from exact.heuristic import UNREACHABLE
 from exact.movetable import MoveTable
 from exact.pdb.store import TableSpec, load
 from exact.ranking import partial_rank_row, partial_unrank_row
@@ -225,7 +226,7 @@ def spec(puzzle, pattern: Projection) -> TableSpec:
     # the file name must change with the moves and the goal, not only with the pattern
     digest = hashlib.sha256(np.ascontiguousarray(table.perms).tobytes() + goal.tobytes()).hexdigest()[:10]
     return TableSpec(
-        name=f"{puzzle.name}-{digest}-{pattern.name}"[:180],
+        name=f"{puzzle.name}-{digest}-{_short(pattern.name)}",
         puzzle=puzzle.name,
         pattern={
             "kind": "projection",
@@ -238,6 +239,12 @@ def spec(puzzle, pattern: Projection) -> TableSpec:
         build=lambda advance: build(table, goal, pattern, advance),
         audit=lambda stored: walk_violation(table, goal, pattern, np.asarray(stored.data), np.random.default_rng(0)),
     )
+
+
+def _short(name: str) -> str:
+    """A pattern's name for a file: itself, or a digest of it when long (file names stay short
+    and two patterns never share one)."""
+    return name if len(name) <= 80 else "p" + hashlib.sha256(name.encode()).hexdigest()[:16]
 
 
 def walk_violation(
@@ -277,8 +284,8 @@ def walk_violation(
 @njit(cache=True)
 def pdb_value(state, args):  # pragma: no cover - numba
     """The heuristic of one state: ``args = (tracked (np, kmax) -1 padded, sizes (np,), offsets
-    (np,), tables uint8, mode (1,): 1 sum, 0 max)``. An unreached entry (255) prunes the state:
-    its abstraction cannot reach the goal, so neither can it."""
+    (np,), tables uint8, mode (1,): 1 sum, 0 max)``. An unreached entry (255) gives
+    :data:`UNREACHABLE`: its abstraction cannot reach the goal, so neither can the state."""
     tracked, sizes, offsets, tables, mode = args
     n = state.shape[0]
     where = np.empty(256, np.int64)
@@ -292,7 +299,7 @@ def pdb_value(state, args):  # pragma: no cover - numba
             buf[j] = where[tracked[i, j]]
         v = np.int64(tables[offsets[i] + partial_rank_row(buf[:k], n)])
         if v == UNSEEN:
-            return np.int64(UNSEEN)
+            return np.int64(UNREACHABLE)
         if mode[0] == 1:
             total += v
         elif v > total:
