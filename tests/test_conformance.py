@@ -89,3 +89,18 @@ def test_limits_end_honestly() -> None:
         solvers.solve(p, start, method="ida*", horizon=3)
     with pytest.raises(ValueError, match="Limits.nodes"):
         solvers.Limits(nodes=0)
+
+
+def test_hybrid_certifies_the_new_puzzles(tmp_path) -> None:
+    from hybrid.certify import Budget, verify_solution
+
+    budget = Budget(time_limit=120, pdb_dir=tmp_path)
+    p = registry.get("pancake", n=9)
+    start = p.parse_state("2 1 3 4 5 6 7 8 9")
+    assert verify_solution(p, start, "f2", budget=budget).extra["verdict"] == "optimal"
+    r = verify_solution(p, start, "f3 f2 f3 f2 f3", budget=budget)  # 5 flips where 1 does
+    assert r.extra["verdict"] == "suboptimal" and r.extra["gap"] == 4 and r.extra["method"] == "ida*"
+    q = registry.get("pyraminx", tips=False)
+    start = q.table.apply(q.goal, "U L' R B'")
+    r = verify_solution(q, start, "B R' L U'", budget=budget)
+    assert r.extra["verdict"] == "optimal" and r.extra["method"] == "ida*"

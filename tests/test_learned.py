@@ -471,3 +471,27 @@ def test_a_damaged_training_log_is_named(tmp_path) -> None:
     log.write_text(log.read_text() + "x,1.0,0.5,0.001,0\n")  # a row no program wrote
     with pytest.raises(ValueError, match=r"training log .*log.csv is damaged \(ValueError"):
         train(_config(steps=3, batch=20, eval_every=0), tmp_path, progress=False)
+
+
+@pytest.mark.parametrize(
+    ("argv", "state"),
+    [
+        (["--puzzle", "pancake"], "2 1 3 4 5 6 7 8 9 10"),
+        (["--puzzle", "pyraminx"], None),
+    ],
+    ids=["pancake", "pyraminx"],
+)
+def test_the_new_puzzles_train_then_solve_through_the_clis(tmp_path, capsys, argv, state) -> None:
+    import json
+
+    from exact import cli
+    from learned.solve import main as solve_main
+
+    out = tmp_path / "run"
+    train = ["--preset", "tiny", "--steps", "2", "--batch", "20", "--max-scramble", "3", "--eval-every", "0"]
+    assert train_main([*argv, *train, "--no-progress", "--out", str(out)]) == 0
+    capsys.readouterr()
+    start = ["--state", state] if state else ["--scramble", "U L"]
+    model = str(out / "model.safetensors")
+    assert solve_main([*argv, "--model", model, *start, "--json"]) == cli.EXIT_OK
+    assert json.loads(capsys.readouterr().out)["status"] in ("optimal", "feasible")
