@@ -61,7 +61,7 @@ def instances(spec: str) -> tuple[str, list[Instance]]:
     if name == "cube2":
         return walks("cube2", 100)(n or 1000)
     if name.startswith("cube3-walk"):
-        return walks("cube3", int(name[len("cube3-walk"):]))(n or 10)
+        return walks("cube3", int(name[len("cube3-walk") :]))(n or 10)
     raise SystemExit(f"unknown set {spec!r}: use deepcubea15[:N], cube2:N or cube3-walkK:N")
 
 
@@ -95,17 +95,19 @@ def certify_set(spec: str, budget: Budget, model: str | None) -> list[dict]:
                 known += 1
                 agree += r.length == item.optimal
         n = len(items)
-        out.append({
-            "set": spec,
-            "instances": n,
-            "shares": {v: verdicts.count(v) / n for v in ("optimal", "suboptimal", "unknown", "no_solution")},
-            "mean_gap": statistics.mean(gaps) if gaps else None,
-            "agreement": f"{agree}/{known}" if known else "-",
-            "bwas_s": bwas_s,
-            "certify_s": sum(cert_s),
-            "certify_median": statistics.median(cert_s) if cert_s else None,
-            "methods": ", ".join(sorted(methods)),
-        })
+        out.append(
+            {
+                "set": spec,
+                "instances": n,
+                "shares": {v: verdicts.count(v) / n for v in ("optimal", "suboptimal", "unknown", "no_solution")},
+                "mean_gap": statistics.mean(gaps) if gaps else None,
+                "agreement": f"{agree}/{known}" if known else "-",
+                "bwas_s": bwas_s,
+                "certify_s": sum(cert_s),
+                "certify_median": statistics.median(cert_s) if cert_s else None,
+                "methods": ", ".join(sorted(methods)),
+            }
+        )
     return out
 
 
@@ -152,12 +154,21 @@ def auto_rows(spec: str, repeats: int, model: str | None, solver: str, limit: fl
             a, b = statistics.median(fixed_t), statistics.median(auto_t)
             fixed_text, auto_text = _outcome(fixed, a), _outcome(auto, b)
             tight_text = "= fixed T" if tight is None else _outcome(tight, statistics.median(tight_t))
-            rows.append([
-                name, solver,
-                str(length), str(seed), text, "-" if fixed.length is None else str(fixed.length),
-                str(auto.extra["learned"]["length"]), fixed_text, tight_text,
-                f"{auto_text} (BWAS {auto.extra['learned']['seconds']:.2f} s)", f"{b / a:.3g}",
-            ])
+            rows.append(
+                [
+                    name,
+                    solver,
+                    str(length),
+                    str(seed),
+                    text,
+                    "-" if fixed.length is None else str(fixed.length),
+                    str(auto.extra["learned"]["length"]),
+                    fixed_text,
+                    tight_text,
+                    f"{auto_text} (BWAS {auto.extra['learned']['seconds']:.2f} s)",
+                    f"{b / a:.3g}",
+                ]
+            )
             print(rows[-1], flush=True)
     return rows
 
@@ -165,10 +176,17 @@ def auto_rows(spec: str, repeats: int, model: str | None, solver: str, limit: fl
 def _row(r: dict, med: dict) -> list[str]:
     s = r["shares"]
     return [
-        r["set"], str(r["instances"]), f"{100 * s['optimal']:.1f}%", f"{100 * s['suboptimal']:.1f}%",
-        f"{100 * s['unknown']:.1f}%", f"{100 * s['no_solution']:.1f}%",
-        "-" if r["mean_gap"] is None else f"{r['mean_gap']:.3f}", r["agreement"], f"{med['bwas_s']:.1f} s",
-        f"{med['certify_s']:.1f} s", "-" if r["certify_median"] is None else f"{r['certify_median']:.3f} s",
+        r["set"],
+        str(r["instances"]),
+        f"{100 * s['optimal']:.1f}%",
+        f"{100 * s['suboptimal']:.1f}%",
+        f"{100 * s['unknown']:.1f}%",
+        f"{100 * s['no_solution']:.1f}%",
+        "-" if r["mean_gap"] is None else f"{r['mean_gap']:.3f}",
+        r["agreement"],
+        f"{med['bwas_s']:.1f} s",
+        f"{med['certify_s']:.1f} s",
+        "-" if r["certify_median"] is None else f"{r['certify_median']:.3f} s",
         r["methods"],
     ]
 
@@ -215,8 +233,20 @@ def main(argv=None) -> int:
             "optimum we proved and the file knows, how many lengths match (must be all).",
             "",
             *markdown_table(
-                ["set", "instances", "optimal", "suboptimal", "unknown", "no learned solution", "mean gap",
-                 "agreement", "BWAS (total)", "certify (total)", "certify (median)", "method"],
+                [
+                    "set",
+                    "instances",
+                    "optimal",
+                    "suboptimal",
+                    "unknown",
+                    "no learned solution",
+                    "mean gap",
+                    "agreement",
+                    "BWAS (total)",
+                    "certify (total)",
+                    "certify (median)",
+                    "method",
+                ],
                 cert_rows,
             ),
             "",
@@ -230,8 +260,19 @@ def main(argv=None) -> int:
             "they prove the same length.",
             "",
             *markdown_table(
-                ["cube", "solver", "scramble length", "seed", "scramble", "optimum", "BWAS length", "fixed T",
-                 "T = L, no hint", "auto", "auto / fixed"],
+                [
+                    "cube",
+                    "solver",
+                    "scramble length",
+                    "seed",
+                    "scramble",
+                    "optimum",
+                    "BWAS length",
+                    "fixed T",
+                    "T = L, no hint",
+                    "auto",
+                    "auto / fixed",
+                ],
                 auto,
             ),
             "",

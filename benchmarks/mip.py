@@ -123,8 +123,9 @@ def main(argv=None) -> int:
     all_opt = all(r[2] == "optimal" for r in rows)
     same = all(r[3] == r[9] for r in rows)
     cmd = "python benchmarks/mip.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    example = " ".join(["python -m exact.mip", *case_argv(kinds[0][0], seeds(args.seeds)[0], args.turns,
-                                                           kinds[0][1], kinds[0][2])])
+    example = " ".join(
+        ["python -m exact.mip", *case_argv(kinds[0][0], seeds(args.seeds)[0], args.turns, kinds[0][1], kinds[0][2])]
+    )
     lines = [
         f"# Benchmark: `python -m exact.mip` at T = {args.turns} ({args.set}) beside CP-SAT",
         "",
@@ -140,8 +141,20 @@ def main(argv=None) -> int:
         f"{'yes' if all_opt else 'no'}; MIP lengths equal CP-SAT's: {'yes' if same else 'no'}.",
         "",
         *markdown_table(
-            ["moves", "seed", "MIP status", "MIP length", "MIP bound (each run)", "MIP s (median)", "MIP s (runs)",
-             "pieces", "incumbent from", "CP-SAT length", "CP-SAT s (median)", "MIP / CP-SAT"],
+            [
+                "moves",
+                "seed",
+                "MIP status",
+                "MIP length",
+                "MIP bound (each run)",
+                "MIP s (median)",
+                "MIP s (runs)",
+                "pieces",
+                "incumbent from",
+                "CP-SAT length",
+                "CP-SAT s (median)",
+                "MIP / CP-SAT",
+            ],
             rows,
         ),
     ]

@@ -64,10 +64,10 @@ def cell(results) -> str:
 # because some were measured with commands outside this grid.
 TARGETS = (
     "The issue's targets (details and commands in `docs/mip.md`, section Targets): CP-SAT proves 3x3 "
-    '8-move scrambles at T = 8 in under 5 s (median 4.0 s, 2 workers) and T = 10 in under 60 s (median '
-    '47.6 s): **met**; the whole 2x2 diameter (T = 14 QTM) by CP-SAT: **met**; a 3x3 8-move scramble at T'
-    ' = 8 proven by the MIP in under 60 s: **met only with face turns in QTM** (`pairs`, median 23.7 s), '
-    '**not met** for the `layers` move set of this page nor for face turns in HTM.'
+    "8-move scrambles at T = 8 in under 5 s (median 4.0 s, 2 workers) and T = 10 in under 60 s (median "
+    "47.6 s): **met**; the whole 2x2 diameter (T = 14 QTM) by CP-SAT: **met**; a 3x3 8-move scramble at T"
+    " = 8 proven by the MIP in under 60 s: **met only with face turns in QTM** (`pairs`, median 23.7 s), "
+    "**not met** for the `layers` move set of this page nor for face turns in HTM."
 )
 
 

@@ -97,8 +97,13 @@ def run(moves, metric, length, seed, h, depth, presolve, limit, sample, stop) ->
         h_.run()
         seconds.append(time.perf_counter() - t1)
         status = h_.getModelStatus()
-        statuses.append({highspy.HighsModelStatus.kOptimal: "feasible", highspy.HighsModelStatus.kInfeasible:
-                         "infeasible", highspy.HighsModelStatus.kTimeLimit: "limit"}.get(status, str(status)))
+        statuses.append(
+            {
+                highspy.HighsModelStatus.kOptimal: "feasible",
+                highspy.HighsModelStatus.kInfeasible: "infeasible",
+                highspy.HighsModelStatus.kTimeLimit: "limit",
+            }.get(status, str(status))
+        )
         print(prefix, statuses[-1], f"{seconds[-1]:.2f}", flush=True)
         if stop and statuses[-1] == "feasible":
             break
@@ -108,7 +113,8 @@ def run(moves, metric, length, seed, h, depth, presolve, limit, sample, stop) ->
         "h": h,
         "depth": depth,
         "presolve": presolve,
-        "pieces": f"{len(seconds)} of {total}" + (" (sample)" if sample is not None else "")
+        "pieces": f"{len(seconds)} of {total}"
+        + (" (sample)" if sample is not None else "")
         + (" (stopped at the first feasible)" if stop and "feasible" in counts else ""),
         "statuses": ", ".join(f"{n} {s}" for s, n in counts.items()),
         "median": statistics.median(seconds),
@@ -127,9 +133,21 @@ def main(argv=None) -> int:
     rows = []
     for case in SUITE:
         r = run(*case)
-        rows.append([r["case"], str(r["h"]), str(r["depth"]), r["presolve"], f"{r['limit']} s", r["pieces"],
-                     r["statuses"], f"{r['median']:.2f} s", f"{r['max']:.2f} s", f"{r['total']:.1f} s",
-                     f"{r['build']:.1f} s"])
+        rows.append(
+            [
+                r["case"],
+                str(r["h"]),
+                str(r["depth"]),
+                r["presolve"],
+                f"{r['limit']} s",
+                r["pieces"],
+                r["statuses"],
+                f"{r['median']:.2f} s",
+                f"{r['max']:.2f} s",
+                f"{r['total']:.1f} s",
+                f"{r['build']:.1f} s",
+            ]
+        )
         print(rows[-1], flush=True)
     cmd = "python benchmarks/mip_split.py" + (" " + " ".join(argv) if argv else "")
     lines = [
@@ -141,8 +159,8 @@ def main(argv=None) -> int:
         "",
         "Each row: the tight model with exactly h moves, one HiGHS run per prefix of `depth` fixed",
         "moves (see the script's docstring for the settings). `limit`: the time limit of each piece.",
-        "What it shows and what it means for the solver is in `docs/mip.md` (section \"Splitting on",
-        "the first moves\").",
+        'What it shows and what it means for the solver is in `docs/mip.md` (section "Splitting on',
+        'the first moves").',
         "",
         *markdown_table(
             ["case", "h", "depth", "presolve", "limit", "pieces run", "statuses", "median", "max", "sum", "build"],

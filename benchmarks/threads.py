@@ -136,7 +136,7 @@ def main() -> None:
         f"Each cell: the median over {args.repeats} runs of the seconds of the work the command reports in its "
         "JSON (BWAS's search, or the training steps; the runs in brackets), then the median wall clock of the "
         f"whole command (start, imports, model load). `--threads {n}` is torch's own default on this machine "
-        f"(every core), which the commands used before they set it; \"{n} cores busy\" runs one spinning "
+        f'(every core), which the commands used before they set it; "{n} cores busy" runs one spinning '
         "process per core beside the command.",
         "",
         *markdown_table(["command", "machine", "--threads 1", f"--threads {n}", f"{n} threads / 1 thread"], rows),

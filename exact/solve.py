@@ -61,7 +61,7 @@ def puzzle_from(args: argparse.Namespace):
 def add_start_options(p: argparse.ArgumentParser, group=None) -> None:
     """``--state``, ``--scramble``, ``--scramble-length`` (with ``--seed``)."""
     g = group if group is not None else p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--state", help="the start in the puzzle's own text (e.g. a pancake stack \"3 1 2\")")
+    g.add_argument("--state", help='the start in the puzzle\'s own text (e.g. a pancake stack "3 1 2")')
     g.add_argument("--scramble", help="start from the goal moved by these moves, in the puzzle's notation")
     g.add_argument("--scramble-length", type=cli.count(0, cli.MAX_SCRAMBLE), help="start from a random walk")
     p.add_argument("--seed", type=cli.count(0), default=0, help="seed of the random walk (default 0)")

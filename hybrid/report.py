@@ -130,9 +130,11 @@ def write_report(certs: Sequence[Certificate], out: Path, title: str, command: s
     md = f"# {title}\n\nCommand: `{command}`\n\n{markdown(summary)}\n"
     invalid = [c for c in certs if c.verdict == INVALID]
     if invalid:
-        md += "\n**Invalid solutions (they do not solve their start):**\n\n" + "\n".join(
-            f"- instance {c.id}: {c.reason}" for c in invalid
-        ) + "\n"
+        md += (
+            "\n**Invalid solutions (they do not solve their start):**\n\n"
+            + "\n".join(f"- instance {c.id}: {c.reason}" for c in invalid)
+            + "\n"
+        )
     if summary["contradictions"]:
         md += "\n**Contradictions with the file's optimal lengths:**\n\n" + "\n".join(
             f"- {why}" for why in summary["contradictions"]

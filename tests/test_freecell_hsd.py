@@ -26,8 +26,8 @@ from exact.puzzles.freecell import (
     replay,
     successors,
 )
+from exact.puzzles.freecell import kernels as enc
 from exact.result import Status
-from learned.freecell import encoding as enc
 from learned.freecell.__main__ import main as fc_main
 from learned.freecell.bench import fc_solve_row, solve_row, summary
 from learned.freecell.deals import parse_deals, training_deals

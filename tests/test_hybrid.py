@@ -49,8 +49,10 @@ def test_padded_is_suboptimal_by_2_and_optimal_is_optimal(eight, cube2_tables) -
     rng = np.random.default_rng(0)
     for p, budget in ((p8, Budget()), (p2, Budget(pdb_dir=pdb_dir))):
         start, _ = _walk(p, rng, 30)
-        optimal = ida_tiles(p, start, tile_heuristic("manhattan-lc", 3, 3)) if p is p8 else solve_cube2(
-            p, start, pdb_dir=pdb_dir, progress=False
+        optimal = (
+            ida_tiles(p, start, tile_heuristic("manhattan-lc", 3, 3))
+            if p is p8
+            else solve_cube2(p, start, pdb_dir=pdb_dir, progress=False)
         )
         rows = p.table.parse(" ".join(optimal.moves), start)
         r = verify_solution(p, start, rows, budget=budget)
@@ -154,8 +156,20 @@ def test_cli_certifies_a_file(tmp_path, eight, capsys) -> None:
     sols = tmp_path / "solutions.txt"
     sols.write_text("\n".join(lines) + "\n")
     out = tmp_path / "report"
-    code = main(["--puzzle", "tiles8", "--instances", str(inst), "--solutions", str(sols), "--out", str(out), "--json",
-                 "--no-progress"])
+    code = main(
+        [
+            "--puzzle",
+            "tiles8",
+            "--instances",
+            str(inst),
+            "--solutions",
+            str(sols),
+            "--out",
+            str(out),
+            "--json",
+            "--no-progress",
+        ]
+    )
     summary = json.loads(capsys.readouterr().out)
     assert code == 0 and summary["instances"] == 4 and summary["contradictions"] == []
     assert summary["optimal_share"] == 0.25 + 0.25 * (len(lines[2].split()) == truth[2])

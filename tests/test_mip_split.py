@@ -118,8 +118,9 @@ def test_the_time_limit_stops_every_worker() -> None:
 
 def test_ctrl_c_stops_every_worker_and_reports_the_bound() -> None:
     cmd = [sys.executable, "-m", "exact.mip", "--size", "3", "--turns", "8", "--threads", "2", "--json"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     time.sleep(8)  # imports, the model, the workers: pieces are running by now
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
     out, err = proc.communicate(timeout=60)

@@ -307,8 +307,9 @@ def _solve_split(
                 if H < floor:
                     break
                 tb = time.perf_counter()
-                model = build_mip(problem.table, problem.start, problem.goal, H, form.name, problem.num_labels,
-                                  links=links)
+                model = build_mip(
+                    problem.table, problem.start, problem.goal, H, form.name, problem.num_labels, links=links
+                )
                 sm = sp.write_model(model, tmp, f"h{H}")
                 phase = sp.Phase(H, build_seconds=time.perf_counter() - tb, size=model_size(model))
                 del model
@@ -317,9 +318,20 @@ def _solve_split(
                 tp = time.perf_counter()
                 try:
                     out = sp.run_phase(
-                        pool, len(phases), sm, problem, rules, H, floor,
-                        piece_time_limit=piece_time_limit, deadline=deadline, options=options, confirm=confirm,
-                        record=phase, format_moves=fmt, on_progress=emit,
+                        pool,
+                        len(phases),
+                        sm,
+                        problem,
+                        rules,
+                        H,
+                        floor,
+                        piece_time_limit=piece_time_limit,
+                        deadline=deadline,
+                        options=options,
+                        confirm=confirm,
+                        record=phase,
+                        format_moves=fmt,
+                        on_progress=emit,
                     )
                 finally:
                     phase.seconds = time.perf_counter() - tp

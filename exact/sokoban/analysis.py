@@ -28,7 +28,6 @@ INF = 1 << 20
 """Distance of an unreachable cell (fits int32; sums of a few stay far below the matching's own infinity)."""
 
 
-
 @dataclass(frozen=True, eq=False)
 class Analysis:
     """The per-level tables of the search (all read-only arrays).

@@ -4,7 +4,7 @@ After Elyasaf, Hauptman & Sipper, "GA-FreeCell: Evolving Solvers for the Game of
 (GECCO 2011). Imports numpy and numba only (no torch). Conventions:
 
 * Boards, moves and notation are :mod:`exact.puzzles.freecell`'s; a search works on a compact
-  uint8 copy of the board (:mod:`learned.freecell.encoding`) whose move generator and safe moves
+  uint8 copy of the board (:mod:`exact.puzzles.freecell.kernels`) whose move generator and safe moves
   home are those of the board model (checked in the tests), with sequence moves.
 * :mod:`learned.freecell.heuristics`: the nine features, each in [0, 1] and oriented as a cost
   (0 on the solved board); a heuristic is a weight vector over them. ``HSDH`` alone is the baseline.

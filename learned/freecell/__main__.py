@@ -180,9 +180,10 @@ def _bench(args) -> int:
 
 
 def _kernels() -> None:
-    from learned.freecell import encoding, heuristics, search
+    from exact.puzzles.freecell import kernels
+    from learned.freecell import heuristics, search
 
-    notice_first_compile(encoding, heuristics, search)
+    notice_first_compile(kernels, heuristics, search)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -44,7 +44,7 @@ from numba import njit
 
 from exact.errors import PuzzleoptError
 from exact.puzzles.freecell import Board
-from learned.freecell.encoding import CARDS, CELLS, EMPTY, FOUND, LENS, _red, encode
+from exact.puzzles.freecell.kernels import CARDS, CELLS, EMPTY, FOUND, LENS, _red, encode
 
 NAMES: tuple[str, ...] = (
     "HSDH",

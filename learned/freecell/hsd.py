@@ -48,9 +48,9 @@ import numpy as np
 from exact.errors import PuzzleoptError, ReplayError
 from exact.puzzles.freecell import Board, FreeCellPuzzle, autoplay, encode_board, ms_deal, parse_board, why_illegal
 from exact.puzzles.freecell import play as play_move
+from exact.puzzles.freecell.kernels import ZOBRIST, ZOBRIST_CELL, code_move, encode
 from exact.result import SolveResult, Status
 from learned.freecell import search
-from learned.freecell.encoding import ZOBRIST, ZOBRIST_CELL, code_move, encode
 from learned.freecell.heuristics import HSDH, check_weights
 
 SOLVER = "hsd"
@@ -194,7 +194,7 @@ class Outcome:
     """What :func:`search_hsd` found.
 
     Attributes:
-        codes: The moves from the start board (uint16 codes of :mod:`learned.freecell.encoding`,
+        codes: The moves from the start board (uint16 codes of :mod:`exact.puzzles.freecell.kernels`,
             each followed by the safe moves home), or ``None`` without a solution.
         nodes: Children generated.
         stopped_by: ``None`` (solved), ``"time_limit"``, ``"node_limit"`` or ``"open list empty"``.

@@ -6,12 +6,12 @@ nodes at a stage boundary, let Python read the clock, and be called again to go 
 * ``open``: a binary heap of leaf ids keyed by ``(h, -id)``: the lowest heuristic first, and among
   equal ones the newest leaf (depth first).
 * leaves: each is the root it was reached from (``leaf_root``) and the ``k`` moves from there
-  (``leaf_moves``, uint16 codes of :mod:`learned.freecell.encoding`). A leaf's board is rebuilt
+  (``leaf_moves``, uint16 codes of :mod:`exact.puzzles.freecell.kernels`). A leaf's board is rebuilt
   from its root when it is taken from the open list; that board becomes a new root
   (``roots[r]``, one state vector per stage) and remembers its leaf (``root_leaf``), which is how
   a solution's moves are read back.
 * ``tt``: the transposition table, an open-addressing set of 64-bit keys
-  (:func:`learned.freecell.encoding.key`) with linear probing, doubled when half full (up to
+  (:func:`exact.puzzles.freecell.kernels.key`) with linear probing, doubled when half full (up to
   ``tt_slots``), and cleared after a stage once it holds ``tt_limit`` keys.
 
 ``meta`` holds the counters (indices ``M_*``). Arrays that fill up are doubled inside the kernel
@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from learned.freecell.encoding import MAX_MOVES, autoplay, cards_home, key, legal_moves, play
+from exact.puzzles.freecell.kernels import MAX_MOVES, autoplay, cards_home, key, legal_moves, play
 from learned.freecell.heuristics import evaluate
 
 # meta indices

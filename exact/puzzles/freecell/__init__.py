@@ -29,6 +29,11 @@ Conventions, used by every module of this package and by :mod:`exact.freecell`:
   :mod:`exact.puzzles.freecell.notation`).
 * Board text is fc-solve's (:mod:`exact.puzzles.freecell.text`). Deals are Microsoft's, 1..2^31-1
   (:mod:`exact.puzzles.freecell.deal`).
+* The same rules as numba kernels over a compact uint8 copy of the board, for the searches of
+  :mod:`learned.freecell` (:mod:`exact.puzzles.freecell.kernels`, imported on demand: it compiles).
+  They list the moves of :func:`legal_moves` (``sequences=True, distinct=True``) in the same order
+  and play the same safe cards home; ``tests/test_freecell_hsd.py`` checks them against this
+  board model on dealt and played boards.
 """
 
 from exact.puzzles.freecell.board import FREECELL_LETTERS, MAX_FREECELLS, NUM_CASCADES, Board
