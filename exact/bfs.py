@@ -21,6 +21,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 from numba import njit
 
+from exact.bidirectional import TableSide, search
 from exact.errors import PuzzleoptError, StateError
 from exact.movetable import MoveTable
 
@@ -300,10 +301,10 @@ def layer_counts(
 
 
 def shortest_distance(table: MoveTable, start: np.ndarray, goals: np.ndarray, max_depth: int) -> int | None:
-    """Length of a shortest move sequence from ``start`` to any of ``goals``, by meet-in-the-middle BFS.
+    """Length of a shortest move sequence from ``start`` to any of ``goals``, by bidirectional BFS
+    (:func:`exact.bidirectional.search`).
 
-    For single instances of spaces too large for a table (the 3x3x3 up to depth 10 or so): both
-    searches keep every state seen, as bytes, and the smaller frontier grows first.
+    For single instances of spaces too large for a table (the 3x3x3 up to depth 10 or so).
 
     Args:
         table: The moves; every row must have an inverse, so the backward search may use them too.
@@ -312,30 +313,14 @@ def shortest_distance(table: MoveTable, start: np.ndarray, goals: np.ndarray, ma
         max_depth: Give up beyond this distance.
 
     Returns:
-        The distance, or ``None`` if it exceeds ``max_depth``.
+        The distance, or ``None`` if it exceeds ``max_depth`` (or no goal is reachable).
     """
     who = "shortest_distance"
     _require_invertible(table, who)
-    fwd = _start_rows(table, start, who)
-    bwd = _start_rows(table, goals, who)
-    seen = [{r.tobytes() for r in fwd}, {r.tobytes() for r in bwd}]
-    if seen[0] & seen[1]:
-        return 0
-    frontier = [fwd, bwd]
-    depth = [0, 0]
-    while depth[0] + depth[1] < max_depth:
-        side = 0 if len(frontier[0]) <= len(frontier[1]) else 1
-        kids = _unique_rows(_children(table, frontier[side]), "bytes")
-        fresh = [k for k in kids if k.tobytes() not in seen[side]]
-        depth[side] += 1
-        if not fresh:
-            return None
-        keys = {k.tobytes() for k in fresh}
-        if keys & seen[1 - side]:
-            return depth[0] + depth[1]
-        seen[side] |= keys
-        frontier[side] = np.stack(fresh)
-    return None
+    fwd = TableSide(table, _start_rows(table, start, who))
+    bwd = TableSide(table, _start_rows(table, goals, who), backward=True)
+    met = search(fwd, bwd, max_depth=max_depth)
+    return None if met.rows is None else len(met.rows)
 
 
 def descend(table: MoveTable, start: np.ndarray, distance: Callable[[np.ndarray], np.ndarray]) -> list[int]:
@@ -368,73 +353,22 @@ def meet_in_the_middle(
 ) -> list[int] | None:
     """A shortest move sequence from ``start`` to ``goal`` by bidirectional BFS, or ``None``.
 
-    Both sides keep every state seen, as bytes, with the move that reached it; the smaller
-    frontier grows first. For incumbents of models of short horizons (``exact.mip``) on spaces
-    too large for a table. Unguarded tables only (the backward side applies inverse
-    permutations, which need no inverse row).
+    For incumbents of models of short horizons (``exact.mip``) on spaces too large for a table;
+    :func:`exact.bidirectional.search` gives the reason when there is none.
 
     Args:
-        table: The moves (no guards).
+        table: The moves (guarded tables need an inverse row for every move).
         start: ``(P,)``.
         goal: ``(P,)``, one goal state.
         max_depth: Give up beyond this length.
         max_states: Give up once both sides together hold this many states.
 
     Returns:
-        Move rows from ``start`` to ``goal``, or ``None`` (longer than ``max_depth``, or too many
-        states).
+        Move rows from ``start`` to ``goal``, or ``None`` (longer than ``max_depth``, too many
+        states, or no path).
     """
-    if table.guarded:
-        raise PuzzleoptError("meet_in_the_middle: guarded tables are not supported (use a distance table)")
-    s = np.asarray(start)
-    g = np.asarray(goal)
-    if np.array_equal(s, g):
-        return []
-    forward = table.perms
-    backward = np.argsort(table.perms, axis=1)  # state[backward[m]] is the state that m takes here
-    # seen[side][key] = (neighbour key, move): forward, the parent and the move from it; backward,
-    # the child and the move to it.
-    seen: list[dict[bytes, tuple[bytes | None, int]]] = [{s.tobytes(): (None, -1)}, {g.tobytes(): (None, -1)}]
-    frontier = [s[None, :], g[None, :]]
-    depth = [0, 0]
-    while depth[0] + depth[1] < max_depth:
-        side = 0 if len(frontier[0]) <= len(frontier[1]) else 1
-        perms = forward if side == 0 else backward
-        kids = frontier[side][:, perms]  # (B, M, P)
-        fresh, mine, other = [], seen[side], seen[1 - side]
-        meet = None
-        for b, parent in enumerate(frontier[side]):
-            pkey = parent.tobytes()
-            for m in range(table.num_moves):
-                key = kids[b, m].tobytes()
-                if key in mine:
-                    continue
-                mine[key] = (pkey, m)
-                fresh.append(kids[b, m])
-                if meet is None and key in other:
-                    meet = key
-        depth[side] += 1
-        if meet is not None:
-            return _path(seen, meet)
-        if not fresh or len(seen[0]) + len(seen[1]) > max_states:
-            return None
-        frontier[side] = np.stack(fresh)
-    return None
-
-
-def _path(seen: list[dict[bytes, tuple[bytes | None, int]]], meet: bytes) -> list[int]:
-    head: list[int] = []
-    key: bytes | None = meet
-    while True:
-        key, m = seen[0][key]
-        if key is None:
-            break
-        head.append(m)
-    tail: list[int] = []
-    key = meet
-    while True:
-        key, m = seen[1][key]
-        if key is None:
-            break
-        tail.append(m)
-    return head[::-1] + tail
+    met = search(
+        TableSide(table, np.asarray(start)), TableSide(table, np.asarray(goal), backward=True),
+        max_depth=max_depth, max_stored=max_states,
+    )  # fmt: skip
+    return met.rows

@@ -214,24 +214,35 @@ def _freecell(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, prog
 def _bfs(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, max_depth=40) -> SolveResult:
     import time
 
-    from exact.bfs import meet_in_the_middle
+    from exact.bidirectional import TableSide, search
     from exact.result import Status
 
     t0 = time.perf_counter()
     start = np.asarray(start)
     stored = 1_000_000 if limits.stored is None else limits.stored
-    rows = meet_in_the_middle(puzzle.table, start, puzzle.goal, int(max_depth), stored)
+    met = search(
+        TableSide(puzzle.table, start), TableSide(puzzle.table, puzzle.goal, backward=True),
+        max_depth=int(max_depth), max_stored=stored, time_limit=limits.time,
+    )  # fmt: skip
     done = SolveResult.recorder(
         puzzle, start, solver="bfs", solver_version="puzzleopt",
         settings={"max_depth": max_depth, "stored": stored}, since=t0,
     )  # fmt: skip
-    if rows is None:
-        return done([], Status.LIMIT, None, None, {"limit": f"{stored:,} stored states or depth {max_depth}"})
-    return done(rows, Status.OPTIMAL, len(rows), None, {"proof": "bidirectional BFS, layers exhausted"})
+    extra = met.extra()
+    if met.outcome == "met":
+        return done(met.rows, Status.OPTIMAL, met.bound, met.expanded, extra | {"proof": "bidirectional BFS"})
+    if met.outcome == "exhausted":
+        return done([], Status.UNSOLVABLE, None, met.expanded, extra | {"proof": f"the {met.exhausted} side's component"
+                    " holds no state of the other"})  # fmt: skip
+    limit = {"depth": f"depth {max_depth}", "stored": f"{stored:,} stored states", "time": f"{limits.time} s"}
+    return done([], Status.LIMIT, met.bound, met.expanded, extra | {"limit": limit[met.outcome]})
 
 
 def _bfs_applies(puzzle) -> bool:
-    return _table_puzzle(puzzle) and not puzzle.table.guarded and _single_goal(puzzle)
+    # the backward side undoes moves: by inverse permutations, or on guarded tables by inverse rows
+    table = getattr(puzzle, "table", None)
+    undo = table is not None and (not table.guarded or bool((table.inverse >= 0).all()))
+    return _table_puzzle(puzzle) and undo and _single_goal(puzzle)
 
 
 def _horizon(stop_at, horizon, who: str) -> int:
@@ -284,7 +295,7 @@ BUILTINS: tuple[Method, ...] = (
     Method("cp-sat", _model_applies, True, _cpsat, ("horizon", "threads"),
            description="the time-indexed CP-SAT model within a horizon (or stop_at - 1)", ready=_model_ready),
     Method("bfs", _bfs_applies, True, _bfs, ("max_depth",),
-           description="bidirectional BFS over the move table (unguarded tables)"),
+           description="bidirectional BFS over the move table (guarded tables need inverse rows)"),
     Method("mip", _model_applies, True, _mip, ("horizon", "threads", "formulation"),
            description="the time-indexed MIP (HiGHS) within a horizon (or stop_at - 1)", ready=_model_ready),
     Method("freecell", _own("freecell"), False, _freecell,

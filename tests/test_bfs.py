@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from exact.bfs import RankedSpace, depth_counts, distance_table, layer_counts
+from exact.bidirectional import TableSide, search
 from exact.errors import PuzzleoptError
 from exact.movetable import MoveTable
 from exact.puzzles.tiles import TilesSpace, is_solvable, tile_moves
@@ -138,3 +139,64 @@ def test_bad_arguments():
         layer_counts(table, np.arange(4), 2, dedupe="hash")
     assert depth_counts(np.array([0, 1, 1, 255, 3], dtype=np.uint8)) == [1, 2, 0, 1]
     assert depth_counts(np.full(3, 255, dtype=np.uint8)) == []
+
+
+def _replay(table: MoveTable, state: np.ndarray, rows: list[int]) -> np.ndarray:
+    for r in rows:
+        assert table.applicable(state[None])[0, r], table.names[r]
+        state = state[table.perms[r]]
+    return state
+
+
+def test_bidirectional_equals_distance_table_on_guarded_tiles(puzzle8):
+    # the guarded backward side undoes moves by their inverse rows
+    space, dist = puzzle8
+    table = tile_moves(3, 3)
+    goal = space.goal_states()[0]
+    rng = np.random.default_rng(7)
+    for rank in rng.choice(space.size, 40, replace=False):
+        start = space.unrank(np.array([rank]))[0]
+        met = search(TableSide(table, start), TableSide(table, goal, backward=True))
+        assert met.outcome == "met" and met.bound == len(met.rows) == dist[rank]
+        assert np.array_equal(_replay(table, start, met.rows), goal)
+        assert sum(met.forward_layers) + sum(met.backward_layers) == met.seen
+        if dist[rank] > 3:
+            capped = search(
+                TableSide(table, start), TableSide(table, goal, backward=True), max_depth=int(dist[rank]) - 1
+            )
+            assert capped.outcome == "depth" and capped.rows is None and capped.bound == dist[rank]
+
+
+def test_bidirectional_unguarded_and_several_goals():
+    table = adjacent_swaps(6)
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        start = rng.permutation(6).astype(np.uint8)
+        inversions = sum(int(a > b) for i, a in enumerate(start) for b in start[i + 1 :])
+        met = search(TableSide(table, start), TableSide(table, np.arange(6, dtype=np.uint8), backward=True))
+        assert len(met.rows) == inversions
+        assert np.array_equal(_replay(table, start, met.rows), np.arange(6))
+    # a start that is a goal; and the nearer of two goals
+    two = np.stack([np.arange(6), np.arange(6)[::-1]]).astype(np.uint8)
+    assert search(TableSide(table, two[1]), TableSide(table, two, backward=True)).rows == []
+    near = np.array([5, 4, 3, 2, 0, 1], dtype=np.uint8)
+    assert len(search(TableSide(table, near), TableSide(table, two, backward=True)).rows) == 1
+
+
+def test_bidirectional_exhausts_a_component_and_keeps_limits():
+    # 2x3 tiles: boards of the other parity lie in the other component (360 boards each)
+    table = tile_moves(2, 3)
+    goal = np.array([1, 2, 3, 4, 5, 0], dtype=np.uint8)
+    odd = np.array([2, 1, 3, 4, 5, 0], dtype=np.uint8)
+    met = search(TableSide(table, odd), TableSide(table, goal, backward=True))
+    assert met.outcome == "exhausted" and met.rows is None and met.bound is None
+    side = met.forward_layers if met.exhausted == "start" else met.backward_layers
+    assert sum(side) == 360
+    small = search(TableSide(table, odd), TableSide(table, goal, backward=True), max_stored=50)
+    assert small.outcome == "stored" and small.bound == len(small.forward_layers) + len(small.backward_layers) - 1
+    late = search(TableSide(table, odd), TableSide(table, goal, backward=True), time_limit=0.0)
+    assert late.outcome == "time"
+    cycle = MoveTable(names=("c",), perms=np.array([[1, 2, 0]]), description="3-cycle")
+    # no inverse row: the backward side applies the inverse permutation (two turns of a 3-cycle)
+    assert search(TableSide(cycle, np.array([1, 2, 0])), TableSide(cycle, np.arange(3), backward=True)).rows == [0, 0]
+    assert search(TableSide(cycle, np.array([2, 0, 1])), TableSide(cycle, np.arange(3), backward=True)).rows == [0]

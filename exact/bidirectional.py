@@ -1,0 +1,303 @@
+"""Bidirectional breadth-first search, written once: :func:`search` over two :class:`Side` s.
+
+A side holds one direction of the search: its layers, every state it has seen and how it
+reached each. :func:`search` always grows the side with the smaller frontier by one whole layer.
+Before the sides meet, a search that has reached depth ``a`` from the start and ``b`` from the
+goal has proven that no path of ``a + b`` moves or fewer exists (such a path would already have a
+state in both), so the first layer that meets the other side gives a shortest path, of
+``a + b`` moves after the growth. A side whose next layer is empty has exhausted its component
+without meeting the other: there is no path at all. A depth, state or time limit ends with the
+proven bound ``a + b + 1``.
+
+Two kinds of side:
+
+* :class:`TableSide`: states of a :class:`~exact.movetable.MoveTable` (label vectors), kept as
+  bytes in a dict, guards honoured. The backward side applies the inverse permutations
+  (unguarded tables) or, on guarded tables, the moves themselves, which needs an inverse row for
+  every move.
+* :class:`CodeSide`: states numbered by int64 codes with a layer function (e.g. the cubical sliding
+  puzzle's configurations, :class:`exact.hypercube.space.RingSpace`), kept in sorted arrays.
+
+This module knows no puzzle.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from exact.errors import PuzzleoptError
+from exact.movetable import MoveTable
+
+
+class Side(Protocol):
+    """One direction of a bidirectional search.
+
+    Attributes:
+        depth: Layers grown so far.
+        sizes: The number of states in each layer, the root layer first.
+        frontier_size: States in the last layer.
+        seen_size: States seen in all layers.
+    """
+
+    depth: int
+    sizes: list[int]
+
+    @property
+    def frontier_size(self) -> int: ...
+
+    @property
+    def seen_size(self) -> int: ...
+
+    def root_layer(self) -> Sequence: ...
+
+    def grow(self) -> Sequence:
+        """Add the next layer (states not seen before); return it (empty: the side is exhausted)."""
+        ...
+
+    def first_known(self, layer: Sequence) -> Hashable | None:
+        """A state of ``layer`` (another side's) that this side has seen, or ``None``."""
+        ...
+
+    def path(self, key: Hashable) -> list[int]:
+        """Move rows in the order they are applied: root to ``key`` on the forward side, ``key``
+        to the root on the backward side."""
+        ...
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """What :func:`search` found.
+
+    Attributes:
+        rows: A shortest path's move rows (``outcome == "met"``), else ``None``.
+        outcome: ``"met"``; ``"exhausted"`` (a side's component holds no state of the other: no
+            path exists); ``"depth"``, ``"stored"`` or ``"time"`` (a limit).
+        bound: A proven lower bound on the length (the length when met; ``None`` when exhausted).
+        expanded: States whose children were generated.
+        forward_layers, backward_layers: Layer sizes of each side.
+        seen: States held by both sides together.
+        exhausted: ``"start"`` or ``"goal"``: the side that ran out (``outcome == "exhausted"``).
+    """
+
+    rows: list[int] | None
+    outcome: str
+    bound: int | None
+    expanded: int
+    forward_layers: list[int] = field(default_factory=list)
+    backward_layers: list[int] = field(default_factory=list)
+    seen: int = 0
+    exhausted: str | None = None
+
+    def extra(self) -> dict:
+        """The search's figures for :attr:`exact.result.SolveResult.extra`."""
+        out = {"forward_layers": self.forward_layers, "backward_layers": self.backward_layers, "states_seen": self.seen}
+        if self.exhausted is not None:
+            out["exhausted"] = self.exhausted
+        return out
+
+
+def search(
+    forward: Side,
+    backward: Side,
+    *,
+    max_depth: int | None = None,
+    max_stored: int | None = None,
+    time_limit: float | None = None,
+) -> Meeting:
+    """A shortest path between the roots of ``forward`` and ``backward`` (module docstring).
+
+    Args:
+        forward: The side grown from the start.
+        backward: The side grown from the goal.
+        max_depth: Stop once paths of this length are ruled out (``None``: no limit).
+        max_stored: Stop once both sides together hold more states than this.
+        time_limit: Seconds of wall clock.
+    """
+    t0 = time.perf_counter()
+    expanded = 0
+
+    def end(rows, outcome, bound, exhausted=None) -> Meeting:
+        return Meeting(
+            rows, outcome, bound, expanded, list(forward.sizes), list(backward.sizes),
+            forward.seen_size + backward.seen_size, exhausted,
+        )  # fmt: skip
+
+    meet = backward.first_known(forward.root_layer())
+    if meet is not None:
+        return end([], "met", 0)
+    while True:
+        reached = forward.depth + backward.depth
+        if max_depth is not None and reached >= max_depth:
+            return end(None, "depth", reached + 1)
+        if max_stored is not None and forward.seen_size + backward.seen_size > max_stored:
+            return end(None, "stored", reached + 1)
+        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+            return end(None, "time", reached + 1)
+        side, other = (forward, backward) if forward.frontier_size <= backward.frontier_size else (backward, forward)
+        expanded += side.frontier_size
+        layer = side.grow()
+        if len(layer) == 0:
+            return end(None, "exhausted", None, "start" if side is forward else "goal")
+        meet = other.first_known(layer)
+        if meet is not None:
+            rows = forward.path(meet) + backward.path(meet)
+            return end(rows, "met", len(rows))
+
+
+class TableSide:
+    """A side over the states of a move table (module docstring).
+
+    Args:
+        table: The moves.
+        roots: ``(P,)`` or ``(B, P)``: the side's root states (several goals on the backward side).
+        backward: Grow towards the roots (the goal side) rather than away from them.
+    """
+
+    def __init__(self, table: MoveTable, roots: np.ndarray, *, backward: bool = False) -> None:
+        roots = np.asarray(roots)
+        roots = roots[None] if roots.ndim == 1 else roots
+        self.table = table
+        self.backward = backward
+        self._inverse_rows: np.ndarray | None = None
+        self.perms = table.perms
+        if backward and table.guarded:
+            if (table.inverse < 0).any():
+                raise PuzzleoptError(
+                    f"bidirectional BFS: the guarded table {table.description} needs an inverse row for every "
+                    "move to search backwards; add the inverse moves"
+                )
+            self._inverse_rows = table.inverse
+        elif backward:
+            # state[perms_back[m]] is the state that move m takes to this one
+            self.perms = np.argsort(table.perms, axis=1)
+        # seen[key] = (neighbour key, move): forward, the parent and the move from it; backward,
+        # the state one step nearer the root and the move that leads there.
+        self.seen: dict[bytes, tuple[bytes | None, int]] = {}
+        for r in roots:
+            self.seen.setdefault(r.tobytes(), (None, -1))
+        self.frontier = np.unique(roots, axis=0)
+        self._roots = [r.tobytes() for r in self.frontier]
+        self.depth = 0
+        self.sizes = [len(self.frontier)]
+
+    @property
+    def frontier_size(self) -> int:
+        return len(self.frontier)
+
+    @property
+    def seen_size(self) -> int:
+        return len(self.seen)
+
+    def root_layer(self) -> list[bytes]:
+        return self._roots
+
+    def grow(self) -> list[bytes]:
+        states = self.frontier
+        if self.table.guarded:
+            b, m = np.nonzero(self.table.applicable(states))
+        else:
+            b, m = np.divmod(np.arange(len(states) * self.table.num_moves), self.table.num_moves)
+        kids = states[b[:, None], self.perms[m]]
+        step = m if self._inverse_rows is None else self._inverse_rows[m]
+        parents = [s.tobytes() for s in states]
+        fresh, keys = [], []
+        for i in range(len(kids)):
+            key = kids[i].tobytes()
+            if key not in self.seen:
+                self.seen[key] = (parents[b[i]], int(step[i]))
+                fresh.append(i)
+                keys.append(key)
+        self.frontier = kids[fresh]
+        self.depth += 1
+        self.sizes.append(len(keys))
+        return keys
+
+    def first_known(self, layer: Sequence[bytes]) -> bytes | None:
+        return next((k for k in layer if k in self.seen), None)
+
+    def path(self, key: bytes) -> list[int]:
+        rows: list[int] = []
+        at: bytes | None = key
+        while True:
+            at, m = self.seen[at]
+            if at is None:
+                break
+            rows.append(m)
+        return rows if self.backward else rows[::-1]
+
+
+class CodeSide:
+    """A side over states numbered by int64 codes (module docstring).
+
+    Args:
+        root: The root's code.
+        next_layer: ``(frontier, seen) -> (codes, parent, row)``: the codes one move from
+            ``frontier`` (int64, sorted) that ``seen`` (sorted) lacks, sorted and distinct, with the
+            index in ``frontier`` of a parent of each and the move row from there.
+        inverse: ``inverse[row]``, the row that undoes ``row``; given, the side is a backward one
+            (it grows with the same moves and undoes them on its paths).
+    """
+
+    def __init__(
+        self,
+        root: int,
+        next_layer: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]],
+        inverse: np.ndarray | None = None,
+    ) -> None:
+        c = np.array([root], dtype=np.int64)
+        self.codes, self.parents, self.rows = [c], [np.array([-1])], [np.array([-1])]
+        self.seen = c
+        self.sizes = [1]
+        self._next = next_layer
+        self._inverse = inverse
+
+    @property
+    def depth(self) -> int:
+        return len(self.codes) - 1
+
+    @property
+    def frontier_size(self) -> int:
+        return len(self.codes[-1])
+
+    @property
+    def seen_size(self) -> int:
+        return len(self.seen)
+
+    def root_layer(self) -> np.ndarray:
+        return self.codes[0]
+
+    def grow(self) -> np.ndarray:
+        codes, parent, row = self._next(self.codes[-1], self.seen)
+        self.codes.append(codes)
+        self.parents.append(parent)
+        self.rows.append(row)
+        self.seen = np.union1d(self.seen, codes)
+        self.sizes.append(len(codes))
+        return codes
+
+    def first_known(self, layer: np.ndarray) -> int | None:
+        meet = np.intersect1d(layer, self.seen, assume_unique=True)
+        return int(meet[0]) if len(meet) else None
+
+    def path(self, code: int) -> list[int]:
+        depth, i = self._locate(code)
+        rows = []
+        while depth > 0:
+            rows.append(int(self.rows[depth][i]))
+            i = int(self.parents[depth][i])
+            depth -= 1
+        if self._inverse is None:
+            return rows[::-1]
+        return [int(self._inverse[r]) for r in rows]
+
+    def _locate(self, code: int) -> tuple[int, int]:
+        for depth, layer in enumerate(self.codes):
+            i = int(np.searchsorted(layer, code))
+            if i < len(layer) and layer[i] == code:
+                return depth, i
+        raise KeyError(code)  # pragma: no cover - only called for seen codes
