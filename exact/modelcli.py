@@ -24,7 +24,19 @@ from exact.timeindexed import check_hint, check_horizon
 
 def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     p = cli.parser(prog, description)
-    p.add_argument("--size", type=int, required=True, help="cube size N (2 or more)")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--size", type=int, help="cube size N (2 or more), with --moves and --metric")
+    which.add_argument(
+        "--puzzle",
+        help="any registered puzzle instead of a cube size, with --option KEY=VALUE: " + ", ".join(registry.names()),
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an option of --puzzle, repeatable (JSON values), e.g. n=8, metric=htm",
+    )
     p.add_argument(
         "--turns",
         required=True,
@@ -34,6 +46,7 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--scramble", help='start from the solved cube scrambled by these moves, e.g. "R U F\'"')
     src.add_argument("--facelets", help="start from this facelet string (kociemba format, faces URFDLB)")
+    src.add_argument("--state", help="--puzzle: start from this state, in the puzzle's own text")
     src.add_argument(
         "--scramble-length",
         type=cli.count(0, cli.MAX_SCRAMBLE),
@@ -42,11 +55,10 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the random scramble (default 0)")
     p.add_argument(
         "--moves",
-        default="layers",
         choices=["layers", "faces", "wide"],
-        help="move set (default layers: every layer, as the case study)",
+        help="--size: move set (default layers: every layer, as the case study)",
     )
-    p.add_argument("--metric", default="qtm", choices=["qtm", "htm"], help="metric (default qtm)")
+    p.add_argument("--metric", choices=["qtm", "htm"], help="--size: metric (default qtm)")
     p.add_argument("--time-limit", type=float, default=None, help="seconds in all (default: none)")
     if mip:
         p.add_argument(
@@ -145,27 +157,8 @@ def main_for(
     def main(argv: Sequence[str] | None = None) -> int:
         args = parser(prog, description, mip).parse_args(argv)
         T = horizon(args.turns)
-        puzzle = registry.get(f"cube{args.size}", moves=args.moves, metric=args.metric) if 2 <= args.size <= 7 else None
-        if puzzle is None:
-            from exact.puzzles.cube import CubePuzzle
-
-            puzzle = CubePuzzle(args.size, args.moves, args.metric)
+        puzzle, start, text = _start(args, T)
         table = puzzle.table
-        if args.facelets:
-            start, text = from_facelets(args.facelets), None
-            if start.size != table.num_positions:
-                raise PuzzleoptError(
-                    f"--facelets has {start.size} letters; a {args.size}x{args.size}x{args.size} "
-                    f"cube needs {table.num_positions}"
-                )
-        elif args.scramble is not None:
-            text = table.format(table.parse(args.scramble))
-            start = table.apply(puzzle.goal, text)
-        else:
-            if T is None and args.scramble_length is None:
-                raise PuzzleoptError("--turns auto needs a start: give --scramble, --facelets or --scramble-length")
-            length = T if args.scramble_length is None else args.scramble_length
-            start, text = scramble(args.size, length, np.random.default_rng(args.seed), args.moves, args.metric)
         split = mip and args.split and args.formulation != "seed" and args.solver == "highs"
         # All cores only for the split's worker processes: HiGHS keeps one thread scheduler per
         # process, and a later run in the same process asking for fewer threads ends 'unknown'.
@@ -177,7 +170,9 @@ def main_for(
             if T is not None:
                 check_hint(puzzle, start, hint, T)
         elif mip and text is not None and T is not None and len(text.split()) <= T:
-            hint, source = [int(m) for m in table.inverse[table.parse(text)][::-1]], "the scramble's inverse"
+            undo = table.inverse[table.parse(text, puzzle.goal)][::-1]
+            if (undo >= 0).all():  # a table without inverse rows gives no incumbent this way
+                hint, source = [int(m) for m in undo], "the scramble's inverse"
         kwargs: dict[str, Any] = dict(time_limit=args.time_limit, threads=threads, hint=hint, verbose=args.verbose)
         if mip:
             kwargs.update(formulation_name=args.formulation, solver=args.solver, write_model=args.write_model)
@@ -206,15 +201,69 @@ def main_for(
         finally:
             if printer is not None:
                 printer.close()
-        facelets = to_facelets(start)
         code = 130 if res.extra.get("interrupted") else res.exit_code
         if args.json:
-            print(res.to_json(scramble=text, start_facelets=facelets, moves_set=args.moves, metric=args.metric))
+            if args.size is None:
+                print(res.to_json(scramble=text, start_text=puzzle.format_state(start)))
+            else:
+                facelets = to_facelets(start)
+                print(res.to_json(scramble=text, start_facelets=facelets, moves_set=args.moves, metric=args.metric))
             return code
         _report(res, puzzle, start, text, args)
         return code
 
     return main
+
+
+def _start(args, T: int | None) -> tuple[Any, np.ndarray, str | None]:
+    """The puzzle, the start and the scramble text (``None`` for a given state) the options name."""
+    if args.puzzle is not None:
+        given = [f for f in ("moves", "metric", "facelets") if getattr(args, f) is not None]
+        if given:
+            raise PuzzleoptError(
+                f"--{given[0]} goes with --size; with --puzzle give the puzzle's options as --option KEY=VALUE"
+            )
+        from exact.solve import puzzle_from
+
+        puzzle = puzzle_from(args)
+        table = puzzle.table
+        if args.state is not None:
+            return puzzle, puzzle.parse_state(args.state), None
+        if args.scramble is not None:
+            rows = table.parse(args.scramble, puzzle.goal)
+            return puzzle, table.apply(puzzle.goal, rows), table.format(rows)
+        if T is None and args.scramble_length is None:
+            raise PuzzleoptError("--turns auto needs a start: give --scramble, --state or --scramble-length")
+        length = T if args.scramble_length is None else args.scramble_length
+        rng = np.random.default_rng(args.seed)
+        return puzzle, puzzle.random_walk(1, length, rng)[0], None
+    if args.option or args.state is not None:
+        raise PuzzleoptError(f"--{'option' if args.option else 'state'} goes with --puzzle; a cube takes --facelets")
+    args.moves = args.moves or "layers"
+    args.metric = args.metric or "qtm"
+    if 2 <= args.size <= 7:
+        puzzle = registry.get(f"cube{args.size}", moves=args.moves, metric=args.metric)
+    else:
+        from exact.puzzles.cube import CubePuzzle
+
+        puzzle = CubePuzzle(args.size, args.moves, args.metric)
+    table = puzzle.table
+    if args.facelets:
+        start = from_facelets(args.facelets)
+        if start.size != table.num_positions:
+            raise PuzzleoptError(
+                f"--facelets has {start.size} letters; a {args.size}x{args.size}x{args.size} "
+                f"cube needs {table.num_positions}"
+            )
+        return puzzle, start, None
+    if args.scramble is not None:
+        text = table.format(table.parse(args.scramble))
+        return puzzle, table.apply(puzzle.goal, text), text
+    if T is None and args.scramble_length is None:
+        raise PuzzleoptError("--turns auto needs a start: give --scramble, --facelets or --scramble-length")
+    length = T if args.scramble_length is None else args.scramble_length
+    start, text = scramble(args.size, length, np.random.default_rng(args.seed), args.moves, args.metric)
+    return puzzle, start, text
 
 
 def _solve_auto(puzzle, start, solve, args, kwargs, auto, prog: str) -> SolveResult:
@@ -297,6 +346,9 @@ def _header(puzzle, start, text, args, T) -> None:
     print(f"{puzzle.table.description}, horizon T = {'auto' if T is None else T}")
     if text is not None:
         print(f"scramble ({len(text.split())} moves): {text or '(none)'}")
+    if args.size is None:
+        print(f"start: {puzzle.format_state(start)}", flush=True)
+        return
     print(net(start, args.size, color=args.color))
     print(f"facelets: {to_facelets(start)}", flush=True)
 

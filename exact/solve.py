@@ -41,8 +41,8 @@ def add_puzzle_options(p: argparse.ArgumentParser, *, required: bool = True) -> 
     )
 
 
-def puzzle_from(args: argparse.Namespace):
-    """The puzzle ``--puzzle`` and ``--option`` name (through :func:`exact.registry.get`)."""
+def options_from(args: argparse.Namespace) -> dict:
+    """The puzzle options ``--option KEY=VALUE`` name (JSON values, else text)."""
     options = {}
     for item in args.option:
         key, sep, value = item.partition("=")
@@ -52,8 +52,13 @@ def puzzle_from(args: argparse.Namespace):
             options[key] = json.loads(value)
         except json.JSONDecodeError:
             options[key] = value
+    return options
+
+
+def puzzle_from(args: argparse.Namespace):
+    """The puzzle ``--puzzle`` and ``--option`` name (through :func:`exact.registry.get`)."""
     try:
-        return registry.get(args.puzzle, **options)
+        return registry.get(args.puzzle, **options_from(args))
     except TypeError as exc:
         raise PuzzleoptError(f"--puzzle {args.puzzle} with --option {' '.join(args.option)}: {exc}") from None
 

@@ -97,5 +97,6 @@ def auto_turns(puzzle: Puzzle, start: np.ndarray, solve: Callable[..., SolveResu
         from learned.solve import load_heuristic
     except ImportError as exc:
         raise PuzzleoptError(f"--turns auto needs the learned extra ({exc}); install puzzleopt[learned]") from None
-    heuristic = load_heuristic(puzzle, args.model)
+    spec = getattr(puzzle, "spec", None)
+    heuristic = load_heuristic(puzzle, args.model, key=None if spec is None else spec.name)
     return solve_with_learned_horizon(puzzle, start, solve, heuristic, bwas_time_limit=args.bwas_time_limit, **kwargs)

@@ -41,6 +41,8 @@ class Certificate:
         certify_seconds: Seconds the certification took.
         result: The certification's :class:`~exact.result.SolveResult` as a dict.
         reason: Why an ``invalid`` solution is wrong (``None`` otherwise).
+        spec: The puzzle's identity (``{"name": registry key, **options}``):
+            ``exact.registry.rebuild(spec)`` gives the puzzle back to check the certificate.
     """
 
     id: str
@@ -56,6 +58,7 @@ class Certificate:
     certify_seconds: float
     result: Mapping[str, Any] | None
     reason: str | None = None
+    spec: Mapping[str, Any] | None = None
 
     def contradiction(self) -> str | None:
         """Why this certificate contradicts the file's optimal length, or ``None`` if it does not."""

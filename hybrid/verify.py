@@ -26,8 +26,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from exact import cli, registry
+from exact import cli
 from exact.errors import PuzzleoptError
+from exact.solve import add_puzzle_options, puzzle_from
 from exact.userfiles import output_folder, read_text
 from hybrid.certify import Budget, certifying_methods, choose_method, given_rows, verify_solution
 from hybrid.report import INVALID, NO_SOLUTION, Certificate, markdown, summarise, write_report
@@ -56,7 +57,7 @@ def _parser():
         "exit codes: 0 done, 1 a certificate contradicts the file's optimal length, 2 bad input, "
         "5 some solutions are invalid (they do not solve their start), 130 interrupted"
     )
-    p.add_argument("--puzzle", required=True, help=f"registry name: {', '.join(registry.names())}")
+    add_puzzle_options(p)
     p.add_argument("--instances", required=True, help="instance file (one state per line, or a TSV)")
     p.add_argument("--solutions", help="learned solutions, one line per instance (default: run BWAS)")
     p.add_argument("--first", type=cli.count(1), help="only the first N instances")
@@ -112,7 +113,7 @@ def _learned_solver(puzzle, args):
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    puzzle = registry.get(args.puzzle)
+    puzzle = puzzle_from(args)
     for folder, what in ((args.out, "--out"), (args.pdb_dir, "--pdb-dir")):
         if folder is not None:
             output_folder(folder, what)
@@ -155,10 +156,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _certify(puzzle, item, start, moves, learned_seconds, method: str, budget: Budget) -> Certificate:
+    spec = None if getattr(puzzle, "spec", None) is None else puzzle.spec.to_dict()
     if moves is None:
         return Certificate(
-            item.id, NO_SOLUTION, None, None, None, None, False, None, item.optimal, learned_seconds, 0.0, None
-        )
+            item.id, NO_SOLUTION, None, None, None, None, False, None, item.optimal, learned_seconds, 0.0, None,
+            spec=spec,
+        )  # fmt: skip
     t0 = time.perf_counter()
     try:
         moves = given_rows(puzzle, start, moves)  # replayed here, so a wrong answer is a verdict
@@ -177,6 +180,7 @@ def _certify(puzzle, item, start, moves, learned_seconds, method: str, budget: B
             time.perf_counter() - t0,
             None,
             str(exc),
+            spec,
         )
     try:
         r = verify_solution(puzzle, start, moves, method=method, budget=budget)
@@ -196,6 +200,7 @@ def _certify(puzzle, item, start, moves, learned_seconds, method: str, budget: B
         learned_seconds,
         time.perf_counter() - t0,
         r.to_dict(),
+        spec=spec,
     )
 
 

@@ -24,7 +24,7 @@ import math
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +54,8 @@ class DaviConfig:
 
     Attributes:
         puzzle: Registry name (``cube2``, ``tiles8``, ...).
+        options: The puzzle's options (``registry.get(puzzle, **options)``; JSON values), e.g.
+            ``{"n": 12}`` for the pancakes. The model card stores the spec they make.
         preset: Network preset (:data:`learned.nets.PRESETS`).
         steps: Training steps in all.
         batch: States per step (DeepCubeA: 10,000).
@@ -73,6 +75,7 @@ class DaviConfig:
     """
 
     puzzle: str
+    options: dict = field(default_factory=dict)
     preset: str = "small"
     steps: int = 10000
     batch: int = 10000
@@ -136,7 +139,7 @@ class _Run:
 
 
 def _fresh(config: DaviConfig) -> _Run:
-    puzzle = registry.get(config.puzzle)
+    puzzle = registry.get(config.puzzle, **config.options)
     net_config = preset_config(config.preset, puzzle.num_positions * puzzle.num_labels)
     net = make_net(net_config, config.seed).to(config.device)
     target = copy.deepcopy(net)
@@ -166,9 +169,13 @@ def _load_checkpoint(folder: Path, config: DaviConfig) -> _Run:
     path = folder / CHECKPOINT
     tensors, docs = read(path, "checkpoint")
     state = docs.get("state")
-    theirs = state.get("davi", {}).get("puzzle") if isinstance(state, dict) else None
-    if theirs != config.puzzle:
-        raise WeightsError(f"checkpoint {path} is for puzzle {theirs!r}, not {config.puzzle!r}: use another --out")
+    davi = state.get("davi", {}) if isinstance(state, dict) else {}
+    theirs = (davi.get("puzzle"), davi.get("options", {}))
+    if theirs != (config.puzzle, config.options):
+        raise WeightsError(
+            f"checkpoint {path} is for puzzle {theirs[0]!r} with options {theirs[1]}, not {config.puzzle!r} with "
+            f"{config.options}: use another --out"
+        )
     saved = DaviConfig.from_dict(state["davi"])
     if (saved.preset, saved.seed) != (config.preset, config.seed):
         raise WeightsError(
@@ -330,6 +337,7 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step) -> dict:
     _save_checkpoint(folder, config, run)
     card = {
         "puzzle": config.puzzle,
+        "spec": puzzle.spec.to_dict(),
         "preset": config.preset,
         "trained_steps": run.step,
         "training_seconds": round(run.seconds, 1),

@@ -25,11 +25,12 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from exact import cli, registry
+from exact import cli
 from exact.atomic import write_chunks
 from exact.plots import histogram_png
 from exact.puzzle import Puzzle
 from exact.result import SolveResult
+from exact.solve import puzzle_from
 from exact.userfiles import output_folder
 from instances.files import Instance, parse_states, read_instances
 from learned.bwas import bwas
@@ -157,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--first", type=cli.count(1), help="only the first N instances")
     p.add_argument("--out", type=Path, help="folder for results.jsonl, summary.md and lengths.png")
     args = p.parse_args(argv)
-    puzzle = registry.get(args.puzzle)
+    puzzle = puzzle_from(args)
     if args.out is not None:
         output_folder(args.out, "--out")
     items = read_instances(args.instances)[: args.first]

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
-from exact import cli, registry
+from exact import cli
 from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
+from exact.solve import add_puzzle_options, puzzle_from
 from learned.bwas import QUALITIES, quality_settings
 from learned.models import load, shipped
 from learned.runtime import SEARCH_THREADS, add_options, configure
@@ -19,7 +21,7 @@ from learned.weights import load_model
 def parser_with_search(prog: str, description: str) -> argparse.ArgumentParser:
     """The options shared by ``learned.solve`` and ``learned.evaluate``."""
     p = cli.parser(prog, description)
-    p.add_argument("--puzzle", required=True, help=f"registry name: {', '.join(registry.names())}")
+    add_puzzle_options(p)
     p.add_argument("--model", type=Path, help="a model.safetensors (default: the shipped model)")
     p.add_argument(
         "--quality",
@@ -74,6 +76,7 @@ def load_heuristic(
                 if said
                 else f"--model {model} has a card that does not name its puzzle; it cannot be matched to {names[0]!r}"
             )
+        _check_spec(model, card, puzzle)
     else:
         net, card = load(names[0] if names[0] in shipped() else puzzle.name, device)
     if net.config.inputs != puzzle.num_positions * puzzle.num_labels:
@@ -83,8 +86,21 @@ def load_heuristic(
     return heuristic
 
 
+def _check_spec(model, card: dict, puzzle: Puzzle) -> None:
+    """A card's spec (``learned.train`` writes one) must be the puzzle's: the same options."""
+    theirs, ours = card.get("spec"), getattr(puzzle, "spec", None)
+    if theirs is None or ours is None:
+        return  # cards written before specs: the name check above is all there is
+    mine = ours.to_dict()
+    if theirs != mine:
+        flags = " ".join([f"--puzzle {theirs.get('name')}"] + [
+            f"--option {k}={json.dumps(v)}" for k, v in theirs.items() if k != "name"
+        ])  # fmt: skip
+        raise PuzzleoptError(f"--model {model} was trained on {theirs}, not {mine}; give {flags}")
+
+
 def heuristic_from_args(args) -> tuple:
     """The puzzle and the network heuristic the options ask for (torch's device and threads set)."""
-    puzzle = registry.get(args.puzzle)
+    puzzle = puzzle_from(args)
     device = configure(args.device, args.threads)
     return puzzle, load_heuristic(puzzle, args.model, device, key=args.puzzle)

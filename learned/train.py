@@ -19,8 +19,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from exact import cli, registry
+from exact import cli
 from exact.errors import PuzzleoptError
+from exact.solve import add_puzzle_options, options_from, puzzle_from
 from exact.userfiles import output_folder
 from learned.davi import DaviConfig, train
 from learned.nets import PRESETS
@@ -33,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     d = DaviConfig(puzzle="")
     p = cli.parser("python -m learned.train", __doc__.splitlines()[0])
     p.epilog = EPILOG
-    p.add_argument("--puzzle", required=True, help=f"registry name: {', '.join(registry.names())}")
+    add_puzzle_options(p)
     p.add_argument("--preset", default=d.preset, help=f"network preset: {', '.join(PRESETS)} (default {d.preset})")
     p.add_argument("--steps", type=int, default=d.steps, help=f"training steps in all (default {d.steps})")
     p.add_argument("--batch", type=cli.count(1), default=d.batch, help=f"states per step (default {d.batch})")
@@ -72,13 +73,14 @@ def _interrupt(signum, frame) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    registry.get(args.puzzle)  # an unknown name fails here, listing the known ones
+    puzzle_from(args)  # an unknown name or option fails here, listing the known ones
     try:
         depths = tuple(int(x) for x in args.eval_depths.split(",") if x.strip())
     except ValueError:
         raise PuzzleoptError(f"--eval-depths {args.eval_depths!r} must be comma-separated whole numbers") from None
     config = DaviConfig(
         puzzle=args.puzzle,
+        options=options_from(args),
         preset=args.preset,
         steps=args.steps,
         batch=args.batch,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -329,22 +331,6 @@ def test_a_model_trained_on_a_registry_name_loads_back_under_it(tmp_path, key, o
         load_heuristic(p, nameless, key=key)
 
 
-def test_a_sokoban_model_from_the_train_cli_loads_in_the_solve_cli(tmp_path, capsys) -> None:
-    import json
-
-    from exact import cli
-    from learned.solve import main as solve_main
-
-    out = tmp_path / "run"
-    argv = ["--puzzle", "sokoban", "--preset", "tiny", "--steps", "2", "--batch", "20", "--max-scramble", "3"]
-    assert train_main([*argv, "--eval-every", "0", "--no-progress", "--out", str(out)]) == 0
-    capsys.readouterr()
-    level = "\n".join(["##########", "#@       #"] + ["# $.     #"] * 4 + ["#        #"] * 3 + ["##########"])
-    model = str(out / "model.safetensors")
-    assert solve_main(["--puzzle", "sokoban", "--model", model, "--state", level, "--json"]) == cli.EXIT_OK
-    assert json.loads(capsys.readouterr().out)["status"] == "feasible"
-
-
 def _restamp(src, dst, **changes) -> None:
     """Copy a weights file with some metadata documents changed, tensors and sha256 untouched."""
     from safetensors import safe_open
@@ -473,25 +459,55 @@ def test_a_damaged_training_log_is_named(tmp_path) -> None:
         train(_config(steps=3, batch=20, eval_every=0), tmp_path, progress=False)
 
 
-@pytest.mark.parametrize(
-    ("argv", "state"),
-    [
-        (["--puzzle", "pancake"], "2 1 3 4 5 6 7 8 9 10"),
-        (["--puzzle", "pyraminx"], None),
-    ],
-    ids=["pancake", "pyraminx"],
-)
-def test_the_new_puzzles_train_then_solve_through_the_clis(tmp_path, capsys, argv, state) -> None:
-    import json
+SOKOBAN_LEVEL = "\n".join(["##########", "#@       #"] + ["# $.     #"] * 4 + ["#        #"] * 3 + ["##########"])
 
+
+def _train_solve_argv(key: str, options: dict) -> tuple[list[str], list[str]]:
+    """``--puzzle``/``--option`` flags and a start one move from the goal (Sokoban: a level)."""
+    flags = ["--puzzle", key] + [x for k, v in options.items() for x in ("--option", f"{k}={json.dumps(v)}")]
+    if key == "sokoban":
+        return flags, ["--state", SOKOBAN_LEVEL]
+    p = registry.get(key, **options)
+    children = p.goal[p.table.perms]
+    moved = p.table.applicable(p.goal[None])[0] & (children != p.goal).any(axis=1)  # hypercube: empty slides
+    return flags, ["--scramble", p.table.format([int(np.flatnonzero(moved)[0])])]
+
+
+@pytest.mark.parametrize(("key", "options"), LOADABLE, ids=[k for k, _ in LOADABLE])
+def test_every_puzzle_trains_then_solves_through_the_clis(tmp_path, capsys, key, options) -> None:
+    # learned.train writes the spec in the card; learned.solve --model builds the same puzzle from
+    # the same flags and solves with it (a tiny run: two steps).
     from exact import cli
+    from learned.solve import main as solve_main
+    from learned.weights import load_model
+
+    flags, start = _train_solve_argv(key, options)
+    out = tmp_path / "run"
+    train = ["--preset", "tiny", "--steps", "2", "--batch", "20", "--max-scramble", "3", "--eval-every", "0"]
+    assert train_main([*flags, *train, "--no-progress", "--out", str(out)]) == 0
+    capsys.readouterr()
+    model = out / "model.safetensors"
+    _, card = load_model(model, "cpu")
+    assert card["spec"] == registry.get(key, **options).spec.to_dict() == {"name": key, **options}
+    assert solve_main([*flags, "--model", str(model), *start, "--json"]) == cli.EXIT_OK
+    result = json.loads(capsys.readouterr().out)
+    # a learned heuristic proves nothing: a solution, replayed, without a claim of optimality
+    # unless the bound proves it (one move from the goal)
+    assert result["status"] in (("feasible",) if key == "sokoban" else ("optimal", "feasible"))
+    assert result["length"] >= 1 and len(result["moves"]) == result["length"]
+    assert result["spec"] == card["spec"]
+
+
+def test_a_model_of_other_options_is_refused_with_the_flags_to_give(tmp_path, capsys) -> None:
     from learned.solve import main as solve_main
 
     out = tmp_path / "run"
-    train = ["--preset", "tiny", "--steps", "2", "--batch", "20", "--max-scramble", "3", "--eval-every", "0"]
-    assert train_main([*argv, *train, "--no-progress", "--out", str(out)]) == 0
+    train = ["--preset", "tiny", "--steps", "1", "--batch", "10", "--max-scramble", "2", "--eval-every", "0"]
+    assert train_main(["--puzzle", "cube3", "--option", "metric=htm", *train, "--no-progress", "--out", str(out)]) == 0
     capsys.readouterr()
-    start = ["--state", state] if state else ["--scramble", "U L"]
     model = str(out / "model.safetensors")
-    assert solve_main([*argv, "--model", model, *start, "--json"]) == cli.EXIT_OK
-    assert json.loads(capsys.readouterr().out)["status"] in ("optimal", "feasible")
+    with pytest.raises(ValueError, match=r"trained on .*'metric': 'htm'.* give --puzzle cube3 --option metric=\"htm\""):
+        solve_main(["--puzzle", "cube3", "--model", model, "--scramble", "U", "--json"])
+    # the checkpoint knows its options too: resuming with others is refused
+    with pytest.raises(ValueError, match="with options"):
+        train_main(["--puzzle", "cube3", *train, "--steps", "2", "--no-progress", "--out", str(out)])

@@ -18,6 +18,7 @@ from exact.mip.__main__ import main as mip_main
 from exact.puzzles.cube import rotations, scramble
 from exact.puzzles.tiles import TilesSpace
 from exact.result import Status
+from exact.solvers import solve as solve_with
 from exact.timeindexed import move_parity, move_rules, prepare, steps_of
 
 
@@ -217,9 +218,29 @@ def test_cli_json_and_exit_codes(capsys) -> None:
     assert code == 0 and out["length"] == 3 and out["settings"]["formulation"] == "pairs"
 
 
+def test_cli_any_registered_puzzle(capsys) -> None:
+    # --puzzle and --option instead of --size: the same models over any move table
+    p = registry.get("pancake", n=6)
+    start = "3 1 2 6 5 4"
+    best = solve_with(p, p.parse_state(start), method="bfs").length
+    for main in (mip_main, cpsat_main):
+        code = main(["--puzzle", "pancake", "--option", "n=6", "--turns", "7", "--state", start, "--json"])
+        out = json.loads(capsys.readouterr().out)
+        assert code == 0 and out["status"] == "optimal" and out["length"] == best
+        assert out["spec"] == {"name": "pancake", "n": 6} and out["start_text"] == start
+        code = main(["--puzzle", "tiles8", "--turns", "4", "--scramble", "R D L"])
+        assert code == 0 and "solution (3 moves)" in capsys.readouterr().out
+        code = main(["--puzzle", "pyraminx", "--turns", "2", "--scramble", "U L R", "--json"])
+        assert code == cli.EXIT_NO_SOLUTION and json.loads(capsys.readouterr().out)["lower_bound"] == 3
+
+
 @pytest.mark.parametrize(
     "argv, pattern",
     [
+        (["--puzzle", "pancake", "--turns", "3", "--moves", "faces"], "--moves goes with --size"),
+        (["--size", "2", "--turns", "3", "--option", "n=4"], "--option goes with --puzzle"),
+        (["--puzzle", "pancake", "--option", "m=4", "--turns", "3"], "--option m=4"),
+        (["--size", "3", "--puzzle", "pancake", "--turns", "3"], "not allowed with argument"),
         (["--size", "3", "--turns", "-1"], "horizon"),
         (["--size", "1", "--turns", "3"], "cube size"),
         (["--size", "3", "--turns", "x"], "--turns"),
