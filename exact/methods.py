@@ -179,10 +179,20 @@ def _single_goal(puzzle) -> bool:
 
 
 # ------------------------------------------------------------------------------ puzzles' own
-def _lightsout(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
-    from exact.lightsout.solve import solve_lightsout
+def _lightsout(module: str, function: str) -> Callable[..., SolveResult]:
+    """A Lights Out solver as a method: ``start`` is a state, lights or a lights string."""
 
-    return solve_lightsout(puzzle, np.asarray(start), method="gf2", time_limit=limits.time)
+    def run(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, threads=1, **options):
+        import importlib
+
+        solve = getattr(importlib.import_module(module), function)  # gf2 never imports Pyomo
+        return solve(puzzle, puzzle.lights(start), time_limit=limits.time, threads=threads, **options)
+
+    return run
+
+
+def _is_lightsout(puzzle) -> bool:
+    return _meta(puzzle).get("puzzle") == "lightsout"
 
 
 def _hypercube(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
@@ -286,8 +296,13 @@ BUILTINS: tuple[Method, ...] = (
     Method("ida*", _ida_applies, True, _ida, ("heuristic", "patterns", "mirror"),
            description="IDA*: the tiles' kernel (Korf's goal) or the generic one, with the puzzle's declared "
            "heuristic or pattern databases (projections of labels)"),
-    Method("lightsout", lambda p: _meta(p).get("puzzle") == "lightsout", True, _lightsout,
-           description="Lights Out by linear algebra over GF(2)"),
+    Method("lightsout", _is_lightsout, True, _lightsout("exact.lightsout.gf2", "solve_gf2"), ("threads", "verbose"),
+           description="Lights Out by Gaussian elimination over GF(2), the solution coset enumerated"),
+    Method("lightsout-mip", _is_lightsout, True, _lightsout("exact.lightsout.mip", "solve_lightsout_mip"),
+           ("threads", "verbose", "solver", "solver_options"),
+           description="Lights Out as a parity MIP (integer slack) solved by HiGHS via Pyomo"),
+    Method("lightsout-cpsat", _is_lightsout, True, _lightsout("exact.lightsout.cpsat", "solve_lightsout_cpsat"),
+           ("threads", "verbose", "seed"), description="Lights Out with one XOR per cell, presses minimised by CP-SAT"),
     Method("hypercube", lambda p: _meta(p).get("puzzle") == "hypercube", True, _hypercube,
            description="the cubical sliding puzzle by bidirectional BFS over configurations"),
     Method("sokoban", _own("sokoban"), True, _sokoban, ("optimize",),

@@ -96,7 +96,12 @@ def _check_spec(model, card: dict, puzzle: Puzzle) -> None:
         flags = " ".join([f"--puzzle {theirs.get('name')}"] + [
             f"--option {k}={json.dumps(v)}" for k, v in theirs.items() if k != "name"
         ])  # fmt: skip
-        raise PuzzleoptError(f"--model {model} was trained on {theirs}, not {mine}; give {flags}")
+        raise PuzzleoptError(f"--model {model} was trained on {_shown(theirs)}, not {_shown(mine)}; give {flags}")
+
+
+def _shown(spec: dict) -> str:
+    options = ", ".join(f"{k}={v!r}" for k, v in sorted(spec.items()) if k != "name")
+    return f"{spec.get('name')}({options})" if options else str(spec.get("name"))
 
 
 def heuristic_from_args(args) -> tuple:

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from exact import cli
-from exact.lightsout.solve import METHODS, solve_lightsout
+from exact.lightsout.solve import METHODS, get_method, solve_lightsout
 from exact.puzzles.lightsout import LightsOutPuzzle, draw_lights, format_lights
 
 
@@ -30,7 +30,7 @@ def _parser():
         "--method",
         default="gf2",
         choices=list(METHODS),
-        help="; ".join(f"{k}: {v[2]}" for k, v in METHODS.items()) + " (default gf2)",
+        help="; ".join(f"{k}: {get_method(k).description}" for k in METHODS) + " (default gf2)",
     )
     p.add_argument("--time-limit", type=cli.seconds, help="seconds for mip/cpsat (default: none)")
     p.add_argument(

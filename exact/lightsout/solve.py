@@ -1,34 +1,29 @@
-"""One entry point for the three exact Lights Out solvers, chosen by name from a small registry."""
+"""One entry point for the three exact Lights Out solvers, which are methods of the one registry
+(:mod:`exact.solvers`: ``lightsout``, ``lightsout-mip``, ``lightsout-cpsat``); here they keep their
+short names ``gf2``, ``mip`` and ``cpsat``."""
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from exact import registry
+from exact import registry, solvers
 from exact.cli import MAX_THREADS
+from exact.contract import Limits, Method
 from exact.errors import PuzzleoptError
 from exact.puzzles.lightsout import LightsOutPuzzle
 from exact.result import SolveResult
 
-METHODS: dict[str, tuple[str, str, str]] = {
-    "gf2": ("exact.lightsout.gf2", "solve_gf2", "Gaussian elimination over GF(2), the solution coset enumerated"),
-    "mip": ("exact.lightsout.mip", "solve_lightsout_mip", "parity MIP (integer slack) solved by HiGHS via Pyomo"),
-    "cpsat": ("exact.lightsout.cpsat", "solve_lightsout_cpsat", "one XOR per cell, presses minimised by CP-SAT"),
-}
-"""Method name -> (module, function, description). Modules load on first use, so ``gf2`` never imports Pyomo."""
+METHODS: dict[str, str] = {"gf2": "lightsout", "mip": "lightsout-mip", "cpsat": "lightsout-cpsat"}
+"""Short name -> the registered method (:func:`exact.solvers.get_method`), whose description says what it is."""
 
 
-def get_method(name: str) -> Callable[..., SolveResult]:
-    """The solve function registered under ``name`` (``puzzle, lights, *, time_limit, threads, ...``)."""
-    entry = METHODS.get(name)
-    if entry is None:
+def get_method(name: str) -> Method:
+    """The registered method the short name ``name`` stands for."""
+    if name not in METHODS:
         raise PuzzleoptError(f"unknown lightsout method {name!r}; use one of {', '.join(METHODS)}")
-    module, function, _ = entry
-    return getattr(importlib.import_module(module), function)
+    return solvers.get_method(METHODS[name])
 
 
 def lightsout_puzzle(puzzle_or_size: LightsOutPuzzle | int | tuple[int, int]) -> LightsOutPuzzle:
@@ -74,6 +69,7 @@ def solve_lightsout(
         raise PuzzleoptError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= MAX_THREADS:
         raise PuzzleoptError(f"threads must be an integer in 1..{MAX_THREADS}, got {threads!r}")
-    solve = get_method(method)
+    chosen = get_method(method)
     puzzle = lightsout_puzzle(puzzle_or_size)
-    return solve(puzzle, puzzle.lights(lights), time_limit=time_limit, threads=threads, **options)
+    start = puzzle.lights(lights)  # bad input fails here, before a solver loads
+    return solvers.solve(puzzle, start, method=chosen.name, limits=Limits(time=time_limit), threads=threads, **options)
