@@ -279,7 +279,10 @@ def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=
 
 
 def _model_applies(puzzle) -> bool:
-    return _table_puzzle(puzzle)
+    # any move table whose goal a Goal states (one state, label groups, allowed labels: Sokoban too)
+    from exact.movetable import MoveTable
+
+    return isinstance(getattr(puzzle, "table", None), MoveTable) and hasattr(puzzle, "goal_spec")
 
 
 def _model_ready(options) -> bool:

@@ -23,25 +23,34 @@ from exact.movetable import MoveTable
 
 @dataclass(frozen=True, eq=False)
 class Goal:
-    """A goal test that exact models can state as constraints.
+    """A goal test that exact models can state as constraints. Exactly one of:
 
-    Either ``state`` (one goal state, shape ``(P,)``) or ``groups`` (int ``(P,)``: positions of
-    one group must all hold the same label, e.g. the facelets of one cube face; with as many
-    groups as labels, different groups hold different labels).
+    * ``state``: one goal state, shape ``(P,)``;
+    * ``groups``: int ``(P,)``: positions of one group must all hold the same label, e.g. the
+      facelets of one cube face, in any orientation (with as many groups as labels, different
+      groups hold different labels);
+    * ``allowed``: bool ``(P, K)``: at the goal position ``p`` holds a label ``k`` with
+      ``allowed[p, k]`` (a set of goal states, e.g. Sokoban's "no box off a goal square", the
+      player anywhere). The models prune the last step's label domains with it.
     """
 
     state: np.ndarray | None = None
     groups: np.ndarray | None = None
+    allowed: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        if (self.state is None) == (self.groups is None):
-            raise StateError("a Goal needs exactly one of state= or groups=")
+        if sum(x is not None for x in (self.state, self.groups, self.allowed)) != 1:
+            raise StateError("a Goal needs exactly one of state=, groups= or allowed=")
+        if self.allowed is not None and (np.ndim(self.allowed) != 2 or np.asarray(self.allowed).dtype != bool):
+            raise StateError(f"Goal(allowed=) must be a bool (P, K) array, got shape {np.shape(self.allowed)}")
 
     def holds(self, state: np.ndarray) -> bool:
         """Whether one state ``(P,)`` satisfies the goal."""
         s = np.asarray(state)
         if self.state is not None:
             return bool(np.array_equal(s, self.state))
+        if self.allowed is not None:
+            return bool(self.allowed[np.arange(s.size), s.astype(np.int64)].all())
         return all(len(np.unique(s[self.groups == g])) == 1 for g in np.unique(self.groups))
 
 
@@ -180,8 +189,13 @@ class Puzzle:
             s[active] = np.take_along_axis(s[active], self._perms_ext[pick], axis=1)
         return s
 
-    def goal_spec(self) -> Goal:
-        """The goal as exact models state it (default: the one goal state)."""
+    def goal_spec(self, start: np.ndarray | None = None) -> Goal:
+        """The goal as exact models state it (default: the one goal state).
+
+        Args:
+            start: The start the model is built for; puzzles whose goal set depends on what
+                never moves (Sokoban's goal squares) need it, others ignore it.
+        """
         return Goal(state=self.goal)
 
     def frame(self) -> tuple[np.ndarray, np.ndarray] | None:

@@ -91,6 +91,9 @@ def label_domains(table: MoveTable, start: np.ndarray, goal: Goal, T: int, num_l
     fwd[0, np.arange(p), np.asarray(start, dtype=np.int64)] = True
     for t in range(T):
         np.logical_or.at(fwd[t + 1], a.dst, fwd[t][a.src])
+    if goal.allowed is not None:
+        fwd[T] &= np.asarray(goal.allowed)[:, :num_labels]
+        return fwd
     if goal.state is None:
         return fwd
     back = np.zeros_like(fwd)
@@ -300,8 +303,8 @@ def prepare(puzzle, start: np.ndarray, reduce_frame: bool = True) -> Problem:
     unsolvable. The moves are lifted back to the start's own frame in the same way.
     """
     table = puzzle.table
-    goal = puzzle.goal_spec()
     s = check_start(table, start, puzzle.num_labels)
+    goal = puzzle.goal_spec(s)
     frame = puzzle.frame()
     problem = Problem(table, s, goal, puzzle.num_labels)
     if frame is not None and goal.groups is not None and reduce_frame:

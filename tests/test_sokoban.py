@@ -509,3 +509,25 @@ def test_cli_exit_codes(tmp_path, capsys):
     bad.write_text(SMALL.replace("$", "%"))
     assert cli.run(sokoban_main, ["--level", str(bad)]) == 2
     assert "line 3, column 3: unknown character '%'" in capsys.readouterr().err
+
+
+def test_the_models_state_the_goal_set_and_agree_with_the_search() -> None:
+    # Goal(allowed=): no box off a goal square, the player anywhere; the MIP and CP-SAT prove the
+    # same optimum as the Sokoban search (moves)
+    from exact import registry
+    from exact.solvers import solve
+
+    level = "\n".join(["#####", "#@  #", "# $ #", "#  .#", "#####"])
+    p = registry.get("sokoban", height=5, width=5)
+    s = p.parse_state(level)
+    best = solve(p, s, method="sokoban")
+    assert best.status is Status.OPTIMAL and best.length == 5
+    goal = p.goal_spec(s)
+    assert not goal.holds(s) and goal.holds(p.table.apply(s, p.table.parse(" ".join(best.moves), s)))
+    for method in ("mip", "cp-sat"):
+        short = solve(p, s, method=method, horizon=best.length - 1)
+        assert short.status is Status.INFEASIBLE_WITHIN_HORIZON, method
+        found = solve(p, s, method=method, horizon=best.length + 2)
+        assert found.status is Status.OPTIMAL and found.length == best.length, method
+    with pytest.raises(PuzzleoptError, match="give the start"):
+        p.goal_spec()

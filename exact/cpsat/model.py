@@ -189,7 +189,7 @@ def build_cpsat(
                     out.clauses([[~int(Y[t, m]), int(z[t, gp, gv])]])
         if distinct:
             _explanations(carriers, labels, z[t], z[t + 1], Y[t], None if D is None else int(D[t]), out)
-    if not fixed_end:
+    if goal.groups is not None:  # a fixed goal or allowed labels are already in the domains of step T
         groups = np.asarray(goal.groups)
         names = [int(g) for g in np.unique(groups)]
         u = {g: out.bools(num_labels, f"u{g}_") for g in names}

@@ -115,7 +115,7 @@ def ida(
     search = GenericSearch.create(puzzle.table, puzzle.goal, start, kernel, max_depth)
     if search.root_h >= UNREACHABLE:
         return done([], Status.UNSOLVABLE, None, 0, {"proof": f"{heuristic.name}: the abstract goal is out of reach"})
-    search.parity = move_parity(puzzle.table, start, puzzle.goal_spec())
+    search.parity = move_parity(puzzle.table, start, puzzle.goal_spec(start))
     # the kernel keeps one row per depth, so no threshold beyond max_depth is searched
     cap = max_depth + 1 if stop_at is None else min(stop_at, max_depth + 1)
     code, bound, generated, expanded, iterations = deepen(search, t0, time_limit, node_limit, cap)

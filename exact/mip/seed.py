@@ -32,6 +32,7 @@ import math
 import numpy as np
 import pyomo.environ as pyo
 
+from exact.errors import PuzzleoptError
 from exact.movetable import MoveTable
 from exact.puzzle import Goal
 
@@ -50,6 +51,11 @@ def build_seed(
     ``links`` is accepted for a common signature and ignored: the seed model is the case study's.
     """
     M, P, K = table.num_moves, table.num_positions, num_labels
+    if goal.allowed is not None:
+        raise PuzzleoptError(
+            "the seed formulation states a goal as one state or label groups, not a set of allowed labels; "
+            "use formulation tight or pairs"
+        )
     big = K - 1
     turns = range(1, T + 1)
     groups = np.asarray(goal.groups) if goal.groups is not None else np.arange(P)  # a fixed goal: one group each

@@ -33,7 +33,7 @@ class CubePuzzle(Puzzle):
     def is_goal(self, states: np.ndarray) -> np.ndarray:
         return np.asarray(is_solved(self.states(states), self.n))
 
-    def goal_spec(self) -> Goal:
+    def goal_spec(self, start: np.ndarray | None = None) -> Goal:
         """One state when no move shifts the centres (odd n, outer or wide turns without
         rotations); otherwise "every face one colour", any orientation."""
         if self.n % 2 == 1:

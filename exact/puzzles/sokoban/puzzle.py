@@ -91,12 +91,27 @@ class SokobanPuzzle(Puzzle):
         n = self.num_cells
         return ~((s[:, :n] == BOX) & (s[:, n:] == 0)).any(axis=1)
 
-    def goal_spec(self) -> Goal:
-        """Not available: a Sokoban goal is "every box on a goal", not one state or label groups."""
-        raise PuzzleoptError(
-            f"{self.name}: the goal is 'every box on a goal flag', which a Goal (one state, or label groups) "
-            "cannot state; solve Sokoban with exact.sokoban.solve_sokoban"
-        )
+    def goal_spec(self, start: np.ndarray | None = None) -> Goal:
+        """The goal set of a level: no box on a square without a goal flag, the player anywhere.
+
+        The flags never move, so the start (any state of the level) fixes them; the goal is
+        stated as the labels each position may hold (:class:`~exact.puzzle.Goal` ``allowed``).
+
+        Raises:
+            PuzzleoptError: no start: which squares are goals depends on the level.
+        """
+        if start is None:
+            raise PuzzleoptError(
+                f"{self.name}: the goal is 'every box on a goal flag', and where the flags are depends on the level; "
+                "give the start: goal_spec(start)"
+            )
+        s = self.states(np.asarray(start)[None])[0]
+        n = self.num_cells
+        allowed = np.ones((2 * n, self.num_labels), dtype=bool)
+        allowed[np.flatnonzero(s[n:] == 0), BOX] = False
+        allowed[n + np.arange(n)] = False
+        allowed[n + np.arange(n), s[n:].astype(np.int64)] = True  # flags stay as they are
+        return Goal(allowed=allowed)
 
     # ----------------------------------------------------------------- levels and states
     def state_of(self, level: Level) -> np.ndarray:
