@@ -1,9 +1,9 @@
 """The built-in methods of :mod:`exact.solvers`, in preference order for ``method="auto"``.
 
 Each adapter maps the one contract (``run(puzzle, start, limits, **options)``) onto a solver:
-the generic engines (IDA* with pattern databases or a puzzle's declared heuristic, BFS tables,
-bidirectional BFS, CP-SAT, the MIP) and the puzzles' registered fast specialisations (the
-tiles' and the cube's IDA* kernels, the 2x2x2 table walk, Lights Out over GF(2), the cubical
+the generic engines (IDA* with pattern databases or a puzzle's declared heuristic, the
+distance-table walk over a declared ranked space, bidirectional BFS, CP-SAT, the MIP) and the
+puzzles' registered fast specialisations (the tiles' and the cube's IDA* kernels, Lights Out over GF(2), the cubical
 sliding puzzle's BFS, Sokoban and FreeCell). The specialisations are chosen by what a puzzle's
 move table declares in its metadata, or by the :class:`~exact.solvers.OwnSolver` protocol.
 """
@@ -19,9 +19,6 @@ import numpy as np
 from exact.contract import Limits, Method, OwnSolver
 from exact.errors import PuzzleoptError
 from exact.result import SolveResult
-
-TABLE_STATES = 2_000_000
-"""Puzzles with a ranked space of at most this many states get a complete BFS table."""
 
 
 def _meta(puzzle: Any) -> dict:
@@ -44,43 +41,18 @@ def _is_korf_tiles(puzzle: Any) -> bool:
 
 
 # ------------------------------------------------------------------------------ table walks
-def _cube2_table(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
-    from exact.cube.walk import solve_cube2
+def _table_walk(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
+    from exact.tablewalk import solve_table
 
-    return solve_cube2(puzzle, np.asarray(start), pdb_dir=pdb_dir, progress=progress)
+    return solve_table(puzzle, np.asarray(start), pdb_dir=pdb_dir, progress=progress)
 
 
-def _small_space(puzzle: Any) -> bool:
-    if not _table_puzzle(puzzle) or (puzzle.table.inverse < 0).any():
+def _walk_applies(puzzle: Any) -> bool:
+    if not _table_puzzle(puzzle):
         return False
-    space = puzzle.ranked_space()
-    return space is not None and space.size <= TABLE_STATES
+    from exact.tablewalk import applies
 
-
-@functools.lru_cache(maxsize=4)
-def _distances(puzzle) -> np.ndarray:
-    from exact.bfs import distance_table
-
-    return distance_table(puzzle.ranked_space(), puzzle.table, puzzle.goal)
-
-
-def _bfs_table(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
-    import time
-
-    from exact.bfs import UNREACHED, descend
-    from exact.result import Status
-
-    t0 = time.perf_counter()
-    start = np.asarray(start)
-    dist = _distances(puzzle)
-    space = puzzle.ranked_space()
-    done = SolveResult.recorder(
-        puzzle, start, solver="table-walk", solver_version="puzzleopt", settings={"table": "bfs"}, since=t0
-    )
-    if int(dist[space.rank(start[None])[0]]) == UNREACHED:
-        return done([], Status.UNSOLVABLE, None, 0, {"proof": "complete distance table (exhausted BFS)"})
-    rows = descend(puzzle.table, start, lambda states: dist[space.rank(states)])
-    return done(rows, Status.OPTIMAL, len(rows), len(rows), {"proof": "complete distance table (exhausted BFS)"})
+    return applies(puzzle)
 
 
 # ------------------------------------------------------------------------------ IDA*
@@ -290,10 +262,9 @@ def _model_ready(options) -> bool:
 
 
 BUILTINS: tuple[Method, ...] = (
-    Method("table-walk", lambda p: _is_cube(p, 2), True, _cube2_table,
-           description="the 2x2x2's complete distance table (the table is the proof)"),
-    Method("bfs-table", _small_space, True, _bfs_table,
-           description=f"a complete BFS distance table (a ranked space of at most {TABLE_STATES:,} states)"),
+    Method("table-walk", _walk_applies, True, _table_walk,
+           description="a walk down a complete BFS distance table of the puzzle's ranked space (the 2x2x2, "
+           "the 8-puzzle, ...; the table is the proof)"),
     Method("ida*-cube", lambda p: _is_cube(p, 3, "faces"), True, _ida_cube,
            description="IDA* on the 3x3x3 (face turns) with Korf's three pattern databases"),
     Method("ida*", _ida_applies, True, _ida, ("heuristic", "patterns", "mirror"),

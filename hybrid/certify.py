@@ -7,9 +7,9 @@ out first (with the lower bound proven so far). The exact method comes from the 
 :mod:`exact.solvers` (``auto``: the first registered method that applies and proves optimality;
 every method gets ``stop_at=L``). The built-in ones, in order:
 
-* ``table-walk``: the 2x2x2's complete distance table (the table is the proof);
-* ``bfs-table``: the same for sliding-tile boards of at most :data:`TABLE_STATES` positions (the
-  8-puzzle), by one BFS per process;
+* ``table-walk``: a complete distance table of a puzzle's declared ranked space (the table is the
+  proof): the 2x2x2 (stored, built once) and sliding-tile boards of at most 2,000,000 positions
+  (the 8-puzzle: one BFS per process), :mod:`exact.tablewalk`;
 * ``ida*``: IDA* on the sliding tiles (Manhattan distance with linear conflicts on boards of at
   most 9 cells, additive pattern databases with the mirror lookup on the 15- and 24-puzzle), and
   ``ida*-cube`` on the 3x3x3 with face turns (Korf's tables), each stopped as soon as every

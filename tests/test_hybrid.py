@@ -72,7 +72,7 @@ def test_a_non_solution_is_rejected(eight) -> None:
     with pytest.raises(PuzzleoptError, match="unknown move|illegal|cannot"):
         verify_solution(p, start, "Q")
     with pytest.raises(PuzzleoptError, match="does not apply"):
-        verify_solution(p, start, rows, method="table-walk")
+        verify_solution(p, start, rows, method="ida*-cube")
 
 
 def test_certificates_agree_with_the_distance_tables(eight, cube2_tables) -> None:
@@ -82,7 +82,7 @@ def test_certificates_agree_with_the_distance_tables(eight, cube2_tables) -> Non
     p2, pdb_dir, _ = cube2_tables
     rng = np.random.default_rng(2)
     seen = set()
-    assert choose_method(p8).name == "bfs-table" and choose_method(p2).name == "table-walk"
+    assert choose_method(p8).name == choose_method(p2).name == "table-walk"  # one distance-table solver
     for p, budget, methods in ((p8, Budget(), ("auto", "ida*")), (p2, Budget(pdb_dir=pdb_dir), ("auto",))):
         for _ in range(12):
             start, undo = _walk(p, rng, int(rng.integers(1, 25)))

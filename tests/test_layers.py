@@ -25,9 +25,9 @@ def test_exact_never_imports_torch() -> None:
 # ---------------------------------------------------------------------------- the import graph
 # Every import statement counts, at module level or inside a function (a lazy import is still a
 # dependency), read from the source with the AST.
-ENGINES = ("exact.bfs", "exact.bidirectional", "exact.astar", "exact.ida", "exact.pdb", "exact.mip", "exact.cpsat",
-           "exact.timeindexed", "exact.heuristic", "exact.ranking", "exact.movetable", "exact.puzzle",
-           "exact.result")  # fmt: skip
+ENGINES = ("exact.bfs", "exact.bidirectional", "exact.tablewalk", "exact.astar", "exact.ida", "exact.pdb",
+           "exact.mip", "exact.cpsat", "exact.timeindexed", "exact.heuristic", "exact.ranking", "exact.movetable",
+           "exact.puzzle", "exact.result")  # fmt: skip
 PUZZLE_PACKAGES = ("exact.puzzles", "exact.cube", "exact.tiles", "exact.sokoban", "exact.freecell",
                    "exact.lightsout", "exact.hypercube")  # fmt: skip
 # The CLIs of the engine packages are thin main(argv) over the registries (exact.registry,

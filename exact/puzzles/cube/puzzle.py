@@ -42,6 +42,16 @@ class CubePuzzle(Puzzle):
                 return Goal(state=self.goal)
         return Goal(groups=np.repeat(np.arange(6), self.n * self.n))
 
+    def ranked_space(self):
+        """The 2x2x2's positions with the DBL corner home (``7! * 3^6 = 3,674,160``,
+        :class:`~exact.puzzles.cube.space.CornerSpace`), in the frame of :meth:`frame`: a complete
+        distance table solves any 2x2x2. ``None`` for larger cubes."""
+        if self.n != 2:
+            return None
+        from exact.puzzles.cube.space import CornerSpace
+
+        return CornerSpace(2, fixed_corner=True)
+
     def frame(self) -> tuple[np.ndarray, np.ndarray]:
         """The 24 rotations, and the centres (odd n) or the DBL corner (even n) as reference."""
         ref = centre_facelets(self.n) if self.n % 2 else corner_slots(self.n)[CORNER_NAMES.index("DBL")]

@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from exact.errors import StateError
 from exact.puzzle import Puzzle
 from exact.puzzles.pancake.heuristic import GapHeuristic
 from exact.puzzles.pancake.moves import check_size, pancake_moves
+from exact.ranking import permutation_rank, permutation_unrank
+
+TABLED = 9
+"""The most unburnt pancakes that get a complete distance table (``9! = 362,880`` states)."""
+
+
+class PermutationSpace:
+    """All permutations of ``0 .. n - 1``, ranked (an :class:`exact.bfs.RankedSpace`)."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.size = n, math.factorial(n)
+
+    def rank(self, states: np.ndarray) -> np.ndarray:
+        return permutation_rank(np.asarray(states))
+
+    def unrank(self, ranks: np.ndarray) -> np.ndarray:
+        return permutation_unrank(np.asarray(ranks), self.n)
 
 
 class PancakePuzzle(Puzzle):
@@ -35,6 +54,11 @@ class PancakePuzzle(Puzzle):
     def heuristics(self) -> dict:
         """The gap heuristic for unburnt stacks (:class:`~exact.puzzles.pancake.heuristic.GapHeuristic`)."""
         return {} if self.burnt else {"gap": lambda: GapHeuristic(self.n)}
+
+    def ranked_space(self):
+        """Unburnt stacks of at most :data:`TABLED` pancakes: every permutation, ranked by its
+        Lehmer code (``n!`` states), for a complete distance table. ``None`` otherwise."""
+        return PermutationSpace(self.n) if not self.burnt and self.n <= TABLED else None
 
     def stack(self, state: np.ndarray) -> np.ndarray:
         """int64 ``(n,)``: the pancakes from the top, sizes 1..n, negative when burnt side up."""

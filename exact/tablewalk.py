@@ -1,0 +1,120 @@
+"""The one distance-table solver: a complete BFS table of a puzzle's states, walked down.
+
+A puzzle that declares :meth:`~exact.puzzle.Puzzle.ranked_space` (a perfect ranking of the
+states that can reach its goal, in the frame :func:`exact.timeindexed.prepare` gives: for the
+2x2x2, the DBL corner held home) gets the distance of every state by one BFS from the goal. A
+solution is then any path that lowers the distance by one at each move, and its optimality is
+proven by the table itself (an exhausted search). Tables of at most :data:`MEMORY_STATES` states
+are built in memory (once per process); larger ones, up to :data:`STORED_STATES`, are built
+once and kept by :mod:`exact.pdb.store` (atomic, versioned, checksummed, audited on load).
+
+This module knows no puzzle.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from typing import Any
+
+import numpy as np
+
+from exact.bfs import UNREACHED, descend, distance_table
+from exact.errors import PuzzleoptError
+from exact.movetable import MoveTable
+from exact.pdb.store import TableSpec, load
+from exact.result import SolveResult, Status
+from exact.timeindexed import prepare
+
+MEMORY_STATES = 2_000_000
+"""Ranked spaces of at most this many states are tabled in memory."""
+STORED_STATES = 16_000_000
+"""Ranked spaces of at most this many states (more than :data:`MEMORY_STATES`) are tabled on disk
+(4 bits a state: 8 MB)."""
+
+PROOF = "complete distance table (exhausted BFS)"
+
+
+def applies(puzzle: Any) -> bool:
+    """Whether ``puzzle`` declares a ranked space small enough to table, with invertible moves
+    (the BFS from the goal then gives distances *to* it)."""
+    space = puzzle.ranked_space()
+    return space is not None and space.size <= STORED_STATES and not (_frame_table(puzzle).inverse < 0).any()
+
+
+def table_spec(puzzle: Any) -> TableSpec:
+    """The stored table of a puzzle whose ranked space exceeds :data:`MEMORY_STATES` (4-bit entries)."""
+    space = puzzle.ranked_space()
+    table = _frame_table(puzzle)
+
+    def build(advance):
+        dist = distance_table(space, table, puzzle.goal)
+        advance(space.size)
+        return dist
+
+    meta = puzzle.table.metadata
+    return TableSpec(
+        name=puzzle.table.description.replace(" ", "-") + "-distances",
+        puzzle=puzzle.name,
+        pattern={"kind": "all states", "space": type(space).__name__, "moves": meta.get("moves"),
+                 "metric": meta.get("metric"), "table": table.description},
+        entries=space.size,
+        packed=True,
+        build=build,
+    )  # fmt: skip
+
+
+def solve_table(puzzle: Any, start: np.ndarray, *, pdb_dir=None, progress: bool = False) -> SolveResult:
+    """An optimal solution of ``start`` by walking down the puzzle's complete distance table, or
+    ``unsolvable`` when the table says the goal cannot be reached.
+
+    Raises:
+        PuzzleoptError: the puzzle declares no ranked space, or one too large to table.
+    """
+    t0 = time.perf_counter()
+    space = puzzle.ranked_space()
+    if space is None or space.size > STORED_STATES:
+        size = "no ranked space" if space is None else f"{space.size:,} states"
+        raise PuzzleoptError(
+            f"{puzzle.name}: no complete distance table ({size}; at most {STORED_STATES:,}); use IDA* or the models"
+        )
+    start = np.asarray(start)
+    problem = prepare(puzzle, start)
+    reduced = problem.frame is not None
+    table = problem.table if reduced else puzzle.table
+    state = np.asarray(problem.frame_start) if reduced else start
+    if space.size <= MEMORY_STATES:
+        dist = _in_memory(puzzle)
+        name = "bfs (in memory)"
+
+        def distance(states: np.ndarray) -> np.ndarray:
+            return dist[space.rank(states)]
+    else:
+        stored = load(table_spec(puzzle), pdb_dir, progress=progress)
+        name = stored.spec.name
+
+        def distance(states: np.ndarray) -> np.ndarray:
+            return stored.values(space.rank(states))
+
+    done = SolveResult.recorder(puzzle, start, solver="table-walk", solver_version="puzzleopt",
+                                settings={"table": name, "states": int(space.size)}, since=t0)  # fmt: skip
+    if int(distance(state[None])[0]) == UNREACHED:
+        return done([], Status.UNSOLVABLE, None, 0, {"proof": PROOF})
+    chosen = descend(table, state, distance)
+    moves = problem.lift(puzzle.table, start, chosen) if reduced else chosen
+    # each step is one closer by the table: the length is its lower bound
+    return done(moves, Status.OPTIMAL, len(chosen), len(chosen) * table.num_moves, {"proof": PROOF})
+
+
+@functools.lru_cache(maxsize=16)
+def _frame_table(puzzle: Any) -> MoveTable:
+    """The moves in the frame the ranked space numbers: the puzzle's own, or, for goals in any
+    orientation, each move followed by the rotation that brings the reference home (as the
+    models reduce it); the goal there is :attr:`~exact.puzzle.Puzzle.goal`."""
+    problem = prepare(puzzle, puzzle.goal)
+    return problem.table if problem.frame is not None else puzzle.table
+
+
+@functools.lru_cache(maxsize=4)
+def _in_memory(puzzle: Any) -> np.ndarray:
+    return distance_table(puzzle.ranked_space(), _frame_table(puzzle), puzzle.goal)
