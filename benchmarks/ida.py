@@ -37,16 +37,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import machine  # noqa: E402
-from exact import registry  # noqa: E402
+from exact import registry, solvers  # noqa: E402
 from exact.pdb import default_dir  # noqa: E402
 from exact.pdb.store import load  # noqa: E402
 from exact.result import Status  # noqa: E402
-from exact.tiles import (  # noqa: E402
-    additive,
-    check_partition,
-    ida_tiles,  # noqa: E402
-    tile_heuristic,
-)
+from exact.tiles import check_partition  # noqa: E402
 from exact.tiles.catalog import PARTITIONS, tile_heuristics, tile_spec  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "tiles"
@@ -116,22 +111,25 @@ def main() -> None:
                 continue
             tables = []  # Manhattan distance needs none
             if name.startswith("pdb-"):
-                # loaded once: their metadata for the page, their data for the heuristic
+                # built or loaded here for their metadata on the page (memory-mapped: the solver's
+                # own load below shares the pages)
                 patterns = check_partition(side, side, PARTITIONS[(side, side)][name[4:]])
                 tables = [load(tile_spec(q), args.pdb_dir, progress=False) for q in patterns]
-                h = additive(name, patterns, [t.data for t in tables])
-            else:
-                h = tile_heuristic(name, side, side)
             build = f"{sum(t.meta['build_seconds'] for t in tables):.1f} s" if tables else "none"
             mem = f"{sum(t.data.nbytes for t in tables) / 1e6:.1f} MB" if tables else "none"
-            h(p.goal[None])  # compile the kernels before timing
+            limits = solvers.Limits(time=args.time_limit)
+
+            def ida_tiles(board, p=p, name=name, limits=limits):
+                # the registry picks the tiles' kernel (ida*) with this heuristic, mirror lookups on
+                return solvers.solve(p, board, method="ida*", heuristic=name, pdb_dir=args.pdb_dir, limits=limits)
+
             one_move = p.goal.copy()
             one_move[[0, 1]] = one_move[[1, 0]]  # the blank (home: cell 0) one step away: runs the kernel
-            ida_tiles(p, one_move, h)
+            shown = ida_tiles(one_move).settings["heuristic"]  # loads the heuristic, compiles the kernels
             per = []
             for row in rows:
                 board = p.parse_state(row["tiles"])
-                runs = [ida_tiles(p, board, h, time_limit=args.time_limit) for _ in range(args.repeats)]
+                runs = [ida_tiles(board) for _ in range(args.repeats)]
                 r = runs[0]
                 if r.status is Status.OPTIMAL:
                     assert r.length == int(row["optimal_length"]), row["id"]
@@ -140,7 +138,7 @@ def main() -> None:
                 per.append((row["id"], r.length, r.nodes, statistics.median(x.seconds for x in runs), r.lower_bound))
                 print(set_name, name, per[-1], flush=True)
                 # the page so far, so that a long run stopped midway still leaves its results
-                progress = f"{set_name}, {h.name}: {len(per)} of {len(rows)} so far (run not finished)"
+                progress = f"{set_name}, {name}: {len(per)} of {len(rows)} so far (run not finished)"
                 write_page(args, t_all, summary, lines, instance_table(progress, per, args.repeats))
             solved = [x for x in per if x[1] is not None]
             nodes = [x[2] for x in solved]
@@ -160,9 +158,9 @@ def main() -> None:
                 else "- | - | - | -"  # none solved: no means
             )
             summary.append(
-                f"| {set_name} | {h.name} | {len(solved)}/{len(rows)} | {figures} | {build} | {mem} | {peer} |"
+                f"| {set_name} | {shown} | {len(solved)}/{len(rows)} | {figures} | {build} | {mem} | {peer} |"
             )
-            lines.append(instance_table(f"{set_name}, {h.name}", per, args.repeats))
+            lines.append(instance_table(f"{set_name}, {shown}", per, args.repeats))
     write_page(args, t_all, summary, lines)
     print("\n".join(summary))
 

@@ -26,11 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import machine  # noqa: E402
-from exact import registry  # noqa: E402
-from exact.cube import (  # noqa: E402
-    cube_tables,  # noqa: E402
-    ida_cube,  # noqa: E402
-)
+from exact import registry, solvers  # noqa: E402
 from exact.cube.peers import ReidOptimal  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
 
@@ -85,16 +81,19 @@ def main() -> None:
     rows = []
     for metric in args.metrics.split(","):
         p = registry.get("cube3", moves="faces", metric=metric)
-        tables = cube_tables(metric, pdb_dir=args.pdb_dir)  # built on first use, loaded once
-        ida_cube(p, p.table.apply(p.goal, "R"), tables=tables)  # compile the kernels
+        limits = solvers.Limits(time=args.time_limit)
+
+        def ida_cube(start, p=p, limits=limits):
+            # the registry picks the cube's kernel (ida*-cube); its tables load once per process
+            return solvers.solve(p, start, method="ida*-cube", pdb_dir=args.pdb_dir, limits=limits)
+
+        ida_cube(p.table.apply(p.goal, "R"))  # build or load the tables, compile the kernels
         for length in (int(x) for x in args.lengths.split(",")):
             for seed in range(args.first_seed, args.first_seed + args.seeds):
                 start, text = scramble(3, length, np.random.default_rng(seed), "faces", metric)
-                runs = [ida_cube(p, start, tables=tables, time_limit=args.time_limit)]
+                runs = [ida_cube(start)]
                 if runs[0].status.value == "optimal":
-                    runs += [
-                        ida_cube(p, start, tables=tables, time_limit=args.time_limit) for _ in range(args.repeats - 1)
-                    ]
+                    runs += [ida_cube(start) for _ in range(args.repeats - 1)]
                 r = runs[0]
                 secs = statistics.median(x.seconds for x in runs)
                 rate = r.nodes / max(secs, 1e-9) / 1e6
