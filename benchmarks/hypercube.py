@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import machine, markdown_table  # noqa: E402
-from exact.hypercube.solve import solve_bibfs  # noqa: E402
+from exact import solvers  # noqa: E402
 from exact.puzzles.hypercube import HypercubePuzzle, shipped_instances  # noqa: E402
 from learned.hypercube import EASettings, RLSettings, run_many  # noqa: E402
 
@@ -131,7 +131,7 @@ def exact_cell(name: str, k: int) -> tuple[int | None, str, float]:
     """The exact optimum of one row: ``(length, status, seconds)`` (run in a worker)."""
     inst = shipped_instances()[name]
     t = time.perf_counter()
-    exact = solve_bibfs(HypercubePuzzle.from_instance(inst, k), inst.state("start"))
+    exact = solvers.solve(HypercubePuzzle.from_instance(inst, k), inst.state("start"), method="hypercube")
     return exact.length, exact.status.value, time.perf_counter() - t
 
 

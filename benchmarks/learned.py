@@ -19,7 +19,6 @@ are the shipped ones unless ``--model`` names one (for every set of the run). Ea
 from __future__ import annotations
 
 import argparse
-import functools
 import statistics
 import sys
 import time
@@ -32,13 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import machine, markdown_table  # noqa: E402
-from exact import registry  # noqa: E402
+from exact import registry, solvers  # noqa: E402
 from exact.bfs import distance_table  # noqa: E402
-from exact.cube import (  # noqa: E402
-    cube_tables,  # noqa: E402
-    ida_cube,  # noqa: E402
-)
-from exact.cube.walk import solve_cube2  # noqa: E402
 from exact.puzzles.tiles import TilesSpace  # noqa: E402
 from exact.result import Status  # noqa: E402
 from instances.files import Instance, read_instances  # noqa: E402
@@ -56,7 +50,7 @@ PUBLISHED = {
 
 def cube2_optimum(p, state: np.ndarray) -> int:
     """The optimal length, read off the 2x2's complete distance table."""
-    return solve_cube2(p, state, progress=False).length
+    return solvers.solve(p, state, method="table-walk").length
 
 
 def tiles8_set(n: int) -> tuple[str, list[Instance]]:
@@ -79,15 +73,10 @@ def deepcubea(puzzle_name: str, file: str):
     return make
 
 
-@functools.cache
-def _qtm_tables() -> tuple:
-    return cube_tables("qtm")
-
-
 def cube3_optimum(p, state: np.ndarray) -> int | None:
     """The optimal QTM length by IDA* with Korf's tables (user cache; built on first use), or None
     when 300 s do not prove it."""
-    r = ida_cube(p, state, tables=_qtm_tables(), time_limit=300, progress=False)
+    r = solvers.solve(p, state, method="ida*-cube", limits=solvers.Limits(time=300))
     return r.length if r.status is Status.OPTIMAL else None
 
 

@@ -28,9 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import machine, markdown_table  # noqa: E402
-from exact import registry  # noqa: E402
-from exact.cpsat import solve_cpsat  # noqa: E402
-from exact.mip import solve_mip  # noqa: E402
+from exact import registry, solvers  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
 
 FULL = [(2, L) for L in range(4, 12)] + [(3, T) for T in (4, 6, 8, 10)] + [(4, T) for T in (4, 6)]
@@ -42,9 +40,10 @@ METHODS = ("seed", "tight", "pairs", "cp-sat")
 def run(method: str, n: int, T: int, seed: int, limit: float, threads: int):
     p = registry.get(f"cube{n}", moves="layers", metric="qtm")
     start, _ = scramble(n, T, np.random.default_rng(seed), "layers", "qtm")
+    limits = solvers.Limits(time=limit)
     if method == "cp-sat":
-        return solve_cpsat(p, start, T, time_limit=limit, threads=threads)
-    return solve_mip(p, start, T, formulation_name=method, time_limit=limit, threads=threads)
+        return solvers.solve(p, start, method="cp-sat", horizon=T, threads=threads, limits=limits)
+    return solvers.solve(p, start, method="mip", horizon=T, formulation=method, threads=threads, limits=limits)
 
 
 def cell(results) -> str:

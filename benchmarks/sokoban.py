@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
+from exact import registry, solvers  # noqa: E402
 from exact.puzzles.sokoban import parse_levels  # noqa: E402
-from exact.sokoban import solve_sokoban  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "sokoban"
 FILES = (
@@ -46,6 +46,12 @@ PUBLISHED = (("DeepCubeA", 32.6), ("LevinTS", 39.8), ("LAMA", 51.6))
 @cache
 def _levels(name: str) -> list:
     return parse_levels(DATA / name)
+
+
+def solve_sokoban(level, optimize: str = "moves", time_limit: float | None = None):
+    """The registered ``sokoban`` method (A* over macro pushes) on one level."""
+    puzzle = registry.get("sokoban", height=level.height, width=level.width)
+    return solvers.solve(puzzle, level, method="sokoban", optimize=optimize, limits=solvers.Limits(time=time_limit))
 
 
 def _warm(name: str) -> None:

@@ -27,9 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
-from exact import registry  # noqa: E402
+from exact import registry, solvers  # noqa: E402
 from exact.puzzles.sokoban import parse_levels  # noqa: E402
-from exact.sokoban import solve_sokoban  # noqa: E402
 from learned.bwas import bwas  # noqa: E402
 from learned.values import NetHeuristic  # noqa: E402
 from learned.weights import load_model  # noqa: E402
@@ -59,7 +58,7 @@ def main() -> None:
     levels = parse_levels(DATA / TEST)[: args.levels]
     rows = []
     for i, level in enumerate(levels):
-        best = solve_sokoban(level)
+        best = solvers.solve(puzzle, level, method="sokoban")
         r = bwas(
             puzzle, puzzle.state_of(level), heuristic, weight=args.weight, batch=args.batch, time_limit=args.time_limit
         )

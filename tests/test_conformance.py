@@ -121,11 +121,12 @@ def test_hybrid_certifies_the_new_puzzles(tmp_path) -> None:
     from hybrid.certify import Budget, verify_solution
 
     budget = Budget(time_limit=120, pdb_dir=tmp_path)
-    p = registry.get("pancake", n=9)
-    start = p.parse_state("2 1 3 4 5 6 7 8 9")
-    assert verify_solution(p, start, "f2", budget=budget).extra["verdict"] == "optimal"
-    r = verify_solution(p, start, "f3 f2 f3 f2 f3", budget=budget)  # 5 flips where 1 does
-    assert r.extra["verdict"] == "suboptimal" and r.extra["gap"] == 4 and r.extra["method"] == "ida*"
+    for n, method in ((10, "ida*"), (9, "table-walk")):  # the gap heuristic; a complete table (n <= 9)
+        p = registry.get("pancake", n=n)
+        start = p.parse_state("2 1 " + " ".join(map(str, range(3, n + 1))))
+        assert verify_solution(p, start, "f2", budget=budget).extra["verdict"] == "optimal"
+        r = verify_solution(p, start, "f3 f2 f3 f2 f3", budget=budget)  # 5 flips where 1 does
+        assert r.extra["verdict"] == "suboptimal" and r.extra["gap"] == 4 and r.extra["method"] == method
     q = registry.get("pyraminx", tips=False)
     start = q.table.apply(q.goal, "U L' R B'")
     r = verify_solution(q, start, "B R' L U'", budget=budget)

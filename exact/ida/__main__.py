@@ -57,8 +57,10 @@ def _parser():
     return p
 
 
-IDA_METHODS = ("table-walk", "ida*-cube", "ida*")
-"""The registered methods this command runs, the first that applies (:mod:`exact.solvers`)."""
+IDA_METHODS = ("ida*-cube", "ida*", "table-walk")
+"""The registered methods this command runs, the first that applies (:mod:`exact.solvers`): IDA*
+where it applies, else a complete distance table (the 2x2x2, whose colours give IDA* no
+projection)."""
 
 
 def _puzzle(args):
