@@ -212,6 +212,7 @@ def main_for(
         _report(res, puzzle, start, text, args)
         return code
 
+    main.__module__ = prog.removeprefix("python -m ")  # error lines name the command the user typed
     return main
 
 

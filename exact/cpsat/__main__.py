@@ -1,4 +1,5 @@
-"""``python -m exact.cpsat --size 3 --turns 10``: solve a cube scramble with CP-SAT.
+"""``python -m exact.cpsat --size 3 --turns 10``: solve a cube scramble (or, with ``--puzzle``, any
+registered puzzle's start) with CP-SAT.
 
 Exit codes: 0 solved, 2 bad input, 3 proven infeasible within T, 4 limit reached without proof.
 """
@@ -11,7 +12,7 @@ from exact.modelcli import main_for
 
 main = main_for(
     "python -m exact.cpsat",
-    "Shortest solution of an NxNxN cube by a CP-SAT model (OR-Tools).",
+    "Shortest solution of an NxNxN cube (--size) or of any registered puzzle (--puzzle) by a CP-SAT model (OR-Tools).",
     mip=False,
     solve=solve_cpsat,
 )

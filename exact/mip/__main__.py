@@ -1,4 +1,5 @@
-"""``python -m exact.mip --size 3 --turns 8``: solve a cube scramble with the time-indexed MIP.
+"""``python -m exact.mip --size 3 --turns 8``: solve a cube scramble (or, with ``--puzzle``, any
+registered puzzle's start) with the time-indexed MIP.
 
 Exit codes: 0 solved, 2 bad input, 3 proven infeasible within T, 4 limit reached without proof.
 """
@@ -11,7 +12,8 @@ from exact.modelcli import main_for
 
 main = main_for(
     "python -m exact.mip",
-    "Shortest solution of an NxNxN cube by a time-indexed MIP (Pyomo + HiGHS).",
+    "Shortest solution of an NxNxN cube (--size) or of any registered puzzle (--puzzle) "
+    "by a time-indexed MIP (Pyomo + HiGHS).",
     mip=True,
     solve=solve_mip,
 )
