@@ -3,9 +3,10 @@
 Each adapter maps the one contract (``run(puzzle, start, limits, **options)``) onto a solver:
 the generic engines (IDA* with pattern databases or a puzzle's declared heuristic, the
 distance-table walk over a declared ranked space, bidirectional BFS, CP-SAT, the MIP) and the
-puzzles' registered fast specialisations (the tiles' and the cube's IDA* kernels, Lights Out over GF(2), the cubical
-sliding puzzle's BFS, Sokoban and FreeCell). The specialisations are chosen by what a puzzle's
-move table declares in its metadata, or by the :class:`~exact.solvers.OwnSolver` protocol.
+puzzles' registered fast specialisations (the tiles' and the cube's IDA* kernels, Lights Out's
+three solvers, the cubical sliding puzzle's BFS, Sokoban and FreeCell). The specialisations are
+chosen by what a puzzle's move table declares in its metadata, or by the
+:class:`~exact.solvers.OwnSolver` protocol.
 """
 
 from __future__ import annotations
@@ -222,9 +223,10 @@ def _bfs(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=
 
 def _bfs_applies(puzzle) -> bool:
     # the backward side undoes moves: by inverse permutations, or on guarded tables by inverse rows
-    table = getattr(puzzle, "table", None)
-    undo = table is not None and (not table.guarded or bool((table.inverse >= 0).all()))
-    return _table_puzzle(puzzle) and undo and _single_goal(puzzle)
+    if not _table_puzzle(puzzle):
+        return False
+    table = puzzle.table
+    return (not table.guarded or bool((table.inverse >= 0).all())) and _single_goal(puzzle)
 
 
 def _horizon(stop_at, horizon, who: str) -> int:

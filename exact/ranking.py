@@ -348,3 +348,17 @@ def _check_permutations(x: np.ndarray) -> None:
     if bad.size:
         b = int(bad[0])
         raise StateError(f"row {b} {x[b].tolist()} is not a permutation of 0..{n - 1}")
+
+
+class PermutationSpace:
+    """All permutations of ``0 .. n - 1`` ranked by :func:`permutation_rank` (an
+    :class:`exact.bfs.RankedSpace` of ``n!`` states, e.g. the pancake stacks)."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.size = n, math.factorial(n)
+
+    def rank(self, states: np.ndarray) -> np.ndarray:
+        return permutation_rank(np.asarray(states))
+
+    def unrank(self, ranks: np.ndarray) -> np.ndarray:
+        return permutation_unrank(np.asarray(ranks), self.n)

@@ -39,9 +39,9 @@ def distance_tables() -> dict:
 def cube2_tables(request, tmp_path_factory):
     """The 2x2x2 puzzle of one metric and a directory holding its complete distance table."""
     from exact import registry
-    from exact.cube.walk import cube2_spec
     from exact.pdb.store import load
+    from exact.tablewalk import table_spec
 
     pdb_dir = tmp_path_factory.mktemp(f"cube2-{request.param}")
     p = registry.get("cube2", moves="faces", metric=request.param)
-    return p, pdb_dir, load(cube2_spec(p), pdb_dir, progress=False)
+    return p, pdb_dir, load(table_spec(p), pdb_dir, progress=False)

@@ -12,23 +12,10 @@ from exact.bidirectional import TableSide, search
 from exact.errors import PuzzleoptError
 from exact.movetable import MoveTable
 from exact.puzzles.tiles import TilesSpace, is_solvable, tile_moves
-from exact.ranking import permutation_rank, permutation_unrank
+from exact.ranking import PermutationSpace as PermSpace  # a RankedSpace outside the tiles package
 
 # Permutations of 5 under adjacent transpositions: distance = inversion count (Mahonian numbers).
 MAHONIAN5 = [1, 4, 9, 15, 20, 22, 20, 15, 9, 4, 1]
-
-
-class PermSpace:
-    """All permutations of n, ranked by Lehmer code (a RankedSpace outside the tiles package)."""
-
-    def __init__(self, n: int) -> None:
-        self.n, self.size = n, math.factorial(n)
-
-    def rank(self, states):
-        return permutation_rank(states)
-
-    def unrank(self, ranks):
-        return permutation_unrank(ranks, self.n)
 
 
 def adjacent_swaps(n: int) -> MoveTable:

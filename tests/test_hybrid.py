@@ -9,11 +9,11 @@ import pytest
 
 from exact import registry
 from exact.bfs import distance_table, shortest_distance
-from exact.cube.walk import solve_cube2
 from exact.errors import PuzzleoptError
 from exact.puzzles.cube import rotations, scramble
 from exact.puzzles.tiles import TilesSpace
 from exact.result import Status
+from exact.tablewalk import solve_table
 from exact.tiles import ida_tiles, tile_heuristic
 from hybrid.certify import Budget, choose_method, verify_solution
 
@@ -52,7 +52,7 @@ def test_padded_is_suboptimal_by_2_and_optimal_is_optimal(eight, cube2_tables) -
         optimal = (
             ida_tiles(p, start, tile_heuristic("manhattan-lc", 3, 3))
             if p is p8
-            else solve_cube2(p, start, pdb_dir=pdb_dir, progress=False)
+            else solve_table(p, start, pdb_dir=pdb_dir)
         )
         rows = p.table.parse(" ".join(optimal.moves), start)
         r = verify_solution(p, start, rows, budget=budget)

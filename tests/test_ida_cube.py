@@ -90,14 +90,14 @@ def test_bad_cube_input(capsys) -> None:
 
 
 def test_cube2_table_walk_is_optimal(cube2_tables) -> None:
-    from exact.cube.walk import solve_cube2
+    from exact.tablewalk import solve_table
 
     p, pdb_dir, _ = cube2_tables
     rng = np.random.default_rng(21)
     for length in (0, 1, 3, 5, 7):
         start, _ = scramble(2, length, rng, "faces", p.table.metadata["metric"])
         d = shortest_distance(p.table, start, p.goal[rotations(2)], 10)
-        r = solve_cube2(p, start, pdb_dir=pdb_dir, progress=False)
+        r = solve_table(p, start, pdb_dir=pdb_dir)
         assert r.status is Status.OPTIMAL and r.length == d == r.lower_bound
 
 

@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from exact.errors import StateError
 from exact.puzzle import Puzzle
 from exact.puzzles.pancake.heuristic import GapHeuristic
 from exact.puzzles.pancake.moves import check_size, pancake_moves
-from exact.ranking import permutation_rank, permutation_unrank
+from exact.ranking import PermutationSpace
 
 TABLED = 9
 """The most unburnt pancakes that get a complete distance table (``9! = 362,880`` states)."""
-
-
-class PermutationSpace:
-    """All permutations of ``0 .. n - 1``, ranked (an :class:`exact.bfs.RankedSpace`)."""
-
-    def __init__(self, n: int) -> None:
-        self.n, self.size = n, math.factorial(n)
-
-    def rank(self, states: np.ndarray) -> np.ndarray:
-        return permutation_rank(np.asarray(states))
-
-    def unrank(self, ranks: np.ndarray) -> np.ndarray:
-        return permutation_unrank(np.asarray(ranks), self.n)
 
 
 class PancakePuzzle(Puzzle):
