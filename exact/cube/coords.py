@@ -136,20 +136,17 @@ class CoordTables:
 def coord_tables(table: MoveTable) -> CoordTables:
     """The four coordinates' move tables for the moves of a 3x3x3 face-move table."""
     mv: CubieMoves = cubie_moves(table)
-    M = table.num_moves
-    out = {}
     twist = twist_cubies(np.arange(SIZES["twist"]))
     flip = flip_cubies(np.arange(SIZES["flip"]))
     edges = slice_cubies(np.arange(SIZES["slice"]))
     corners = corners_cubies(np.arange(SIZES["corners"]))
     cols = {k: [] for k in SIZES}
-    for m in range(M):
+    for m in range(table.num_moves):
         cols["twist"].append(twist_of(_move_ori(twist, mv.corner_to[m], mv.corner_twist[m], 3)))
         cols["flip"].append(flip_of(_move_ori(flip, mv.edge_to[m], mv.edge_flip[m], 2)))
         cols["slice"].append(slice_of(_move_perm(edges, mv.edge_to[m])))
         cols["corners"].append(corners_of(_move_perm(corners, mv.corner_to[m])))
-    for k, c in cols.items():
-        out[k] = np.stack(c, axis=1).astype(np.int32) if M else np.zeros((SIZES[k], 0), np.int32)
+    out = {k: np.stack(c, axis=1).astype(np.int32) for k, c in cols.items()}
     return CoordTables(tuple(table.names), **out)
 
 
