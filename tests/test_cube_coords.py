@@ -26,6 +26,8 @@ from exact.cube.coords import (
     flip_of,
     slice_cubies,
     slice_of,
+    slicesorted_cubies,
+    slicesorted_of,
     twist_cubies,
     twist_of,
 )
@@ -46,6 +48,7 @@ def test_coordinates_are_bijections() -> None:
         "flip": (flip_of, flip_cubies),
         "slice": (slice_of, slice_cubies),
         "corners": (corners_of, corners_cubies),
+        "slicesorted": (slicesorted_of, slicesorted_cubies),
     }.items():
         values = np.arange(SIZES[name])
         assert np.array_equal(of(cubies(values)), values), name
@@ -105,12 +108,14 @@ COUNTS = {
         "flip": [1, 2, 25, 202, 620, 900, 285, 13],
         "slice": [1, 4, 50, 286, 152, 2],
         "corners": [1, 18, 243, 2646, 12516, 17624, 7080, 192],
+        "slicesorted": [1, 12, 138, 1308, 6005, 4348, 68],
     },
     "qtm": {
         "twist": [1, 4, 26, 110, 372, 684, 816, 150, 24],
         "flip": [1, 2, 17, 132, 444, 866, 546, 40],
         "slice": [1, 4, 34, 202, 232, 22],
         "corners": [1, 12, 114, 876, 4931, 12972, 15066, 6300, 48],
+        "slicesorted": [1, 8, 76, 524, 2294, 5028, 3769, 180],
     },
 }
 

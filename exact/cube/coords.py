@@ -8,7 +8,9 @@ in slot ``s``, ``ori[s]`` its orientation):
 * ``flip``: the orientations of the edges in slots 0..10, base 2: 0..2047;
 * ``slice``: which 4 slots hold the UD-slice edges (FR FL BL BR, pieces 8..11), in the
   combinatorial number system (colex rank of the sorted slots): 0..494;
-* ``corners``: the corner permutation, ranked by :func:`exact.ranking.permutation_rank`: 0..40319.
+* ``corners``: the corner permutation, ranked by :func:`exact.ranking.permutation_rank`: 0..40319;
+* ``slicesorted``: the slots of the UD-slice edges and their order: ``slice * 24 + r`` with ``r``
+  the :func:`~exact.ranking.permutation_rank` of the slice pieces read in slot order: 0..11879.
 
 A move table ``T[c, m]`` is the coordinate after move ``m`` of any cube whose coordinate is ``c``
 (each coordinate is a function of the pieces it counts, which every move maps on its own). The
@@ -30,7 +32,7 @@ from exact.movetable import MoveTable
 from exact.puzzles.cube.cubies import CubieMoves, cubie_moves, read_cubies
 from exact.ranking import permutation_rank, permutation_unrank
 
-SIZES = {"twist": 3**7, "flip": 2**11, "slice": comb(12, 4), "corners": 40320}
+SIZES = {"twist": 3**7, "flip": 2**11, "slice": comb(12, 4), "corners": 40320, "slicesorted": comb(12, 4) * 24}
 """The number of values of each coordinate."""
 
 _SLICE_PIECES = (8, 9, 10, 11)
@@ -89,6 +91,23 @@ def slice_cubies(c: np.ndarray) -> np.ndarray:
     return out
 
 
+def slicesorted_of(ep: np.ndarray) -> np.ndarray:
+    """int64 ``(B,)``: the sorted-slice coordinate of edge permutations ``(B, 12)``."""
+    ep = np.asarray(ep)
+    occupied = np.isin(ep, _SLICE_PIECES)
+    order = ep[occupied].reshape(-1, 4) - 8  # the slice pieces in slot order
+    return slice_of(ep) * 24 + permutation_rank(order.astype(np.uint8)).astype(np.int64)
+
+
+def slicesorted_cubies(c: np.ndarray) -> np.ndarray:
+    """int64 ``(B, 12)``: an edge permutation for each sorted-slice coordinate ``(B,)``."""
+    c = np.asarray(c, dtype=np.int64)
+    ep = slice_cubies(c // 24)
+    order = permutation_unrank(c % 24, 4).astype(np.int64) + 8
+    ep[np.isin(ep, _SLICE_PIECES)] = order.ravel()
+    return ep
+
+
 def corners_of(cp: np.ndarray) -> np.ndarray:
     """int64 ``(B,)``: the corner-permutation rank of ``(B, 8)``."""
     return permutation_rank(np.asarray(cp, dtype=np.uint8)).astype(np.int64)
@@ -114,11 +133,11 @@ def _move_ori(ori: np.ndarray, to: np.ndarray, add: np.ndarray, mod: int) -> np.
 
 @dataclass(frozen=True)
 class CoordTables:
-    """The move tables of the four coordinates for one face-move table.
+    """The move tables of the coordinates for one face-move table.
 
     Attributes:
         names: The move names (the face-move table's).
-        twist, flip, slice, corners: int32 ``(size, M)``: coordinate after each move.
+        twist, flip, slice, corners, slicesorted: int32 ``(size, M)``: coordinate after each move.
     """
 
     names: tuple[str, ...]
@@ -126,6 +145,7 @@ class CoordTables:
     flip: np.ndarray
     slice: np.ndarray
     corners: np.ndarray
+    slicesorted: np.ndarray
 
     def table(self, name: str) -> np.ndarray:
         if name not in SIZES:
@@ -134,34 +154,43 @@ class CoordTables:
 
 
 def coord_tables(table: MoveTable) -> CoordTables:
-    """The four coordinates' move tables for the moves of a 3x3x3 face-move table."""
+    """The coordinates' move tables for the moves of a 3x3x3 face-move table."""
     mv: CubieMoves = cubie_moves(table)
     twist = twist_cubies(np.arange(SIZES["twist"]))
     flip = flip_cubies(np.arange(SIZES["flip"]))
     edges = slice_cubies(np.arange(SIZES["slice"]))
     corners = corners_cubies(np.arange(SIZES["corners"]))
+    sorted_edges = slicesorted_cubies(np.arange(SIZES["slicesorted"]))
     cols = {k: [] for k in SIZES}
     for m in range(table.num_moves):
         cols["twist"].append(twist_of(_move_ori(twist, mv.corner_to[m], mv.corner_twist[m], 3)))
         cols["flip"].append(flip_of(_move_ori(flip, mv.edge_to[m], mv.edge_flip[m], 2)))
         cols["slice"].append(slice_of(_move_perm(edges, mv.edge_to[m])))
         cols["corners"].append(corners_of(_move_perm(corners, mv.corner_to[m])))
+        cols["slicesorted"].append(slicesorted_of(_move_perm(sorted_edges, mv.edge_to[m])))
     out = {k: np.stack(c, axis=1).astype(np.int32) for k, c in cols.items()}
     return CoordTables(tuple(table.names), **out)
 
 
 def coordinates(state: np.ndarray) -> dict[str, int]:
-    """The four coordinates of a 3x3x3 facelet state (centres home)."""
+    """The coordinates of a 3x3x3 facelet state (centres home)."""
     c = read_cubies(np.asarray(state), 3)
     return {
         "twist": int(twist_of(c.corner_ori[None])[0]),
         "flip": int(flip_of(c.edge_ori[None])[0]),
         "slice": int(slice_of(c.edge_perm[None])[0]),
         "corners": int(corners_of(c.corner_perm[None])[0]),
+        "slicesorted": int(slicesorted_of(c.edge_perm[None])[0]),
     }
 
 
-SOLVED = {"twist": 0, "flip": 0, "slice": int(slice_of(np.arange(12)[None])[0]), "corners": 0}
+SOLVED = {
+    "twist": 0,
+    "flip": 0,
+    "slice": int(slice_of(np.arange(12)[None])[0]),
+    "corners": 0,
+    "slicesorted": int(slicesorted_of(np.arange(12)[None])[0]),
+}
 """The coordinates of the solved cube."""
 
 
