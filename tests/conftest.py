@@ -45,3 +45,19 @@ def cube2_tables(request, tmp_path_factory):
     pdb_dir = tmp_path_factory.mktemp(f"cube2-{request.param}")
     p = registry.get("cube2", moves="faces", metric=request.param)
     return p, pdb_dir, load(table_spec(p), pdb_dir, progress=False)
+
+
+@pytest.fixture(autouse=True)
+def _no_large_cube_table(monkeypatch):
+    """CI never builds the optimal cube solver's 1.67 GB table: a test that would (a 3x3x3 solved
+    by ``auto`` or ``cube3-optimal`` without ``edge="slice"``) fails here instead."""
+    from exact.cube import prune
+
+    build = prune.build
+
+    def guarded(table, advance=None, *, edge="slice", **kwargs):
+        if edge != "slice":
+            raise AssertionError(f"a test asked for the large {edge} table; pass edge='slice' (70 MB)")
+        return build(table, advance, edge=edge, **kwargs)
+
+    monkeypatch.setattr(prune, "build", guarded)

@@ -34,6 +34,25 @@ def cube_tables(
     return tuple(out)
 
 
+def face_turn_start(puzzle, start: np.ndarray, who: str) -> tuple[str, np.ndarray]:
+    """``(metric, start)`` of a 3x3x3 with face turns, checked: the puzzle's move set is ``faces``
+    and the start's centres are home (face turns never move them).
+
+    Raises:
+        PuzzleoptError: naming ``who`` and what to use instead.
+    """
+    meta = puzzle.table.metadata
+    if meta.get("n") != 3 or meta.get("moves") != "faces":
+        raise PuzzleoptError(
+            f"{who} needs cube3 with the faces move set, not {puzzle.table.description}; "
+            "use registry.get('cube3', moves='faces', metric='htm' or 'qtm')"
+        )
+    start = np.asarray(start)
+    if not np.array_equal(start[centre_facelets(3)], np.arange(6)):
+        raise PuzzleoptError("the start's centres are not home: turn the whole cube first (face moves never move them)")
+    return meta.get("metric", "htm"), start
+
+
 def ida_cube(
     puzzle,
     start: np.ndarray,
@@ -59,13 +78,7 @@ def ida_cube(
             Korf's (smaller ones build in seconds, for tests); ``h`` is their maximum.
     """
     table = puzzle.table
-    meta = table.metadata
-    if meta.get("n") != 3 or meta.get("moves") != "faces":
-        raise PuzzleoptError(f"IDA* on the cube needs cube3 with the faces move set, not {table.description}")
-    start = np.asarray(start)
-    if not np.array_equal(start[centre_facelets(3)], np.arange(6)):
-        raise PuzzleoptError("the start's centres are not home: turn the whole cube first (face moves never move them)")
-    metric = meta.get("metric", "htm")
+    metric, start = face_turn_start(puzzle, start, "IDA* on the cube")
     names = "korf" if patterns is None else "+".join(p.name for p in patterns)
     settings = {
         "heuristic": f"{names}-{metric}",
