@@ -57,6 +57,25 @@ def _walk_applies(puzzle: Any) -> bool:
 
 
 # ------------------------------------------------------------------------------ IDA*
+def _cube3_optimal(
+    puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, edge="slicesorted", threads=None
+) -> SolveResult:
+    from exact.cube.optimal import optimal_cube
+
+    tables = _optimal_tables(puzzle, edge, pdb_dir, progress)
+    return optimal_cube(
+        puzzle, np.asarray(start), tables=tables, time_limit=limits.time, node_limit=limits.nodes, stop_at=stop_at,
+        threads=threads,
+    )  # fmt: skip
+
+
+@functools.lru_cache(maxsize=2)
+def _optimal_tables(puzzle, edge: str, pdb_dir, progress: bool):
+    from exact.cube.optimal import optimal_tables
+
+    return optimal_tables(puzzle, edge=edge, pdb_dir=pdb_dir, progress=progress)
+
+
 def _ida_cube(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
     from exact.cube.solve import ida_cube
 
@@ -267,6 +286,9 @@ BUILTINS: tuple[Method, ...] = (
     Method("table-walk", _walk_applies, True, _table_walk,
            description="a walk down a complete BFS distance table of the puzzle's ranked space (the 2x2x2, "
            "the 8-puzzle, ...; the table is the proof)"),
+    Method("cube3-optimal", lambda p: _is_cube(p, 3, "faces"), True, _cube3_optimal, ("edge", "threads"),
+           description="IDA* on the 3x3x3 (face turns) with the symmetry-reduced flip-slice x twist table read "
+           "along three axes, on every thread (edge=slicesorted: 1.67 GB, the default; edge=slice: 70 MB)"),
     Method("ida*-cube", lambda p: _is_cube(p, 3, "faces"), True, _ida_cube,
            description="IDA* on the 3x3x3 (face turns) with Korf's three pattern databases"),
     Method("ida*", _ida_applies, True, _ida, ("heuristic", "patterns", "mirror"),

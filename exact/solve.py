@@ -43,11 +43,31 @@ def add_puzzle_options(p: argparse.ArgumentParser, *, required: bool = True) -> 
 
 def options_from(args: argparse.Namespace) -> dict:
     """The puzzle options ``--option KEY=VALUE`` name (JSON values, else text)."""
+    return _key_values(args.option, "--option", "n=12")
+
+
+def add_method_options(p: argparse.ArgumentParser) -> None:
+    """``--method-option KEY=VALUE``: options of the method (see ``--list-methods``)."""
+    p.add_argument(
+        "--method-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an option of the method, repeatable; VALUE is JSON or plain text, e.g. edge=slice, threads=2",
+    )
+
+
+def method_options_from(args: argparse.Namespace) -> dict:
+    """The method options ``--method-option KEY=VALUE`` name (JSON values, else text)."""
+    return _key_values(args.method_option, "--method-option", "threads=2")
+
+
+def _key_values(items: list[str], flag: str, example: str) -> dict:
     options = {}
-    for item in args.option:
+    for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.isidentifier():
-            raise PuzzleoptError(f"--option {item!r}: write KEY=VALUE, e.g. n=12")
+            raise PuzzleoptError(f"{flag} {item!r}: write KEY=VALUE, e.g. {example}")
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -90,6 +110,7 @@ def _parser() -> argparse.ArgumentParser:
     add_start_options(p, src)
     src.add_argument("--instances", metavar="FILE", help="a file of starts: one state per line, or a TSV")
     p.add_argument("--method", default="auto", help="a registered method, or auto (see --list-methods)")
+    add_method_options(p)
     p.add_argument("--list-methods", action="store_true", help="list the methods (for --puzzle: those that apply)")
     p.add_argument("--time-limit", type=cli.seconds, help="seconds per start (default: none)")
     p.add_argument("--node-limit", type=cli.count(1), help="expanded nodes per start (default: none)")
@@ -117,6 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for key in ("horizon", "heuristic", "pdb_dir"):
         if getattr(args, key) is not None:
             options[key] = getattr(args, key)
+    options.update(method_options_from(args))
     limits = solvers.Limits(time=args.time_limit, nodes=args.node_limit, stored=args.stored_limit)
     method = solvers.choose(puzzle, args.method, options)
     if args.instances is not None:

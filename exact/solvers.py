@@ -100,13 +100,18 @@ def solve(
         PuzzleoptError: the method does not apply, or an option is unknown to it.
     """
     chosen = choose(puzzle, method, options)
-    unknown = sorted(set(options) - set(COMMON) - set(chosen.options))
+    check_options(chosen, options)
+    return chosen.run(puzzle, start, limits or Limits(), **options)
+
+
+def check_options(method: Method, options: Mapping[str, Any]) -> None:
+    """Raise :class:`PuzzleoptError` naming any option ``method`` does not take."""
+    unknown = sorted(set(options) - set(COMMON) - set(method.options))
     if unknown:
         raise PuzzleoptError(
-            f"method {chosen.name!r} takes no option {', '.join(unknown)}; "
-            f"its options: {', '.join(COMMON + chosen.options)}"
+            f"method {method.name!r} takes no option {', '.join(unknown)}; "
+            f"its options: {', '.join(COMMON + method.options)}"
         )
-    return chosen.run(puzzle, start, limits or Limits(), **options)
 
 
 def _name(puzzle: Any) -> str:

@@ -10,11 +10,12 @@ every method gets ``stop_at=L``). The built-in ones, in order:
 * ``table-walk``: a complete distance table of a puzzle's declared ranked space (the table is the
   proof): the 2x2x2 (stored, built once) and sliding-tile boards of at most 2,000,000 positions
   (the 8-puzzle: one BFS per process), :mod:`exact.tablewalk`;
+* ``cube3-optimal``: the 3x3x3 with face turns (:mod:`exact.cube.optimal`: the symmetry-reduced
+  flip-slice x twist table along three axes, on every thread);
 * ``ida*``: IDA* on the sliding tiles (Manhattan distance with linear conflicts on boards of at
-  most 9 cells, additive pattern databases with the mirror lookup on the 15- and 24-puzzle), and
-  ``ida*-cube`` on the 3x3x3 with face turns (Korf's tables), each stopped as soon as every
-  threshold below ``L`` is exhausted; the thresholds step by 2 where every move flips a parity,
-  so only ``L - 2`` is refuted;
+  most 9 cells, additive pattern databases with the mirror lookup on the 15- and 24-puzzle);
+  these IDA* searches stop as soon as every threshold below ``L`` is exhausted; the thresholds
+  step by 2 where every move flips a parity, so only ``L - 2`` is refuted;
 * ``ida*`` also covers any puzzle with a declared heuristic (the pancakes' gap) or with labels
   that tell pieces apart (pattern databases over projections: the Pyraminx);
 * ``lightsout``, ``hypercube``, ``sokoban``: the puzzles' own exact solvers;
@@ -31,9 +32,10 @@ best solution known, replayed; ``status`` is ``optimal`` only with the proof) wi
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -55,12 +57,15 @@ class Budget:
             ignore it).
         pdb_dir: Where pattern databases and distance tables are kept (``None``: the user cache).
         progress: Show progress bars while a table is built.
+        options: The method's own options (:attr:`exact.solvers.Method.options`, e.g. the 3x3x3's
+            ``edge`` and ``threads``).
     """
 
     time_limit: float | None = None
     node_limit: int | None = None
     pdb_dir: str | Path | None = None
     progress: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def limits(self) -> Limits:
@@ -80,8 +85,9 @@ class Method:
         return self.method.applies(puzzle)
 
     def search(self, puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
+        solvers.check_options(self.method, budget.options)
         return self.method.run(
-            puzzle, start, budget.limits, stop_at=L, pdb_dir=budget.pdb_dir, progress=budget.progress
+            puzzle, start, budget.limits, stop_at=L, pdb_dir=budget.pdb_dir, progress=budget.progress, **budget.options
         )
 
 

@@ -26,9 +26,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from exact import cli
+from exact import cli, solvers
 from exact.errors import PuzzleoptError
-from exact.solve import add_puzzle_options, puzzle_from
+from exact.solve import add_method_options, add_puzzle_options, method_options_from, puzzle_from
 from exact.userfiles import output_folder, read_text
 from hybrid.certify import Budget, certifying_methods, choose_method, given_rows, verify_solution
 from hybrid.report import INVALID, NO_SOLUTION, Certificate, markdown, summarise, write_report
@@ -66,6 +66,7 @@ def _parser():
         default="auto",
         help=f"auto or one of {', '.join(m.name for m in certifying_methods())} (default auto)",
     )
+    add_method_options(p)
     p.add_argument("--time-limit", type=cli.seconds, help="seconds to certify each instance (default: none)")
     p.add_argument("--node-limit", type=cli.count(1), help="IDA* nodes to certify each instance (default: none)")
     p.add_argument("--pdb-dir", type=Path, help="pattern databases and distance tables (default: the user cache)")
@@ -119,8 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             output_folder(folder, what)
     items = read_instances(args.instances)[: args.first]
     starts = parse_states(puzzle, items, args.instances)  # bad input fails before any search
-    choose_method(puzzle, args.method)
-    budget = Budget(args.time_limit, args.node_limit, args.pdb_dir, progress=not args.no_progress)
+    chosen = choose_method(puzzle, args.method)
+    options = method_options_from(args)
+    solvers.check_options(chosen.method, options)
+    budget = Budget(args.time_limit, args.node_limit, args.pdb_dir, progress=not args.no_progress, options=options)
     if args.solutions is not None:
         given = read_solutions(args.solutions, len(items))
 

@@ -4,7 +4,7 @@ Examples::
 
     python -m exact.ida --puzzle tiles15 --tiles "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
     python -m exact.ida --puzzle tiles15 --instances korf100.tsv --heuristic pdb-663 --json
-    python -m exact.ida --puzzle cube3 --scramble "R U F' L2 D B'" --metric htm
+    python -m exact.ida --puzzle cube3 --scramble "R U F' L2 D B'" --metric htm --threads 2
     python -m exact.ida --puzzle cube2 --scramble "R U F' L2 D B'" --metric qtm   # a table walk
 
 ``--instances`` reads one board per line (the tiles as numbers; a TSV with a ``tiles`` column and
@@ -51,16 +51,29 @@ def _parser():
     )
     p.add_argument("--no-mirror", action="store_true", help="pattern databases without the reflected lookup")
     p.add_argument("--pdb-dir", help="where pattern databases are kept (default: the user cache)")
+    p.add_argument(
+        "--cube-table",
+        choices=sorted(CUBE_TABLES),
+        default="flipslicesorted",
+        help="cube3: the pruning table (default flipslicesorted: 1.67 GB, built once in minutes; flipslice: 70 MB, "
+        "seconds, many times the nodes)",
+    )
+    p.add_argument(
+        "--threads", type=cli.count(1), help="cube3: search threads (default: numba's setting, one per core)"
+    )
     p.add_argument("--time-limit", type=cli.seconds, help="seconds per board (default: none)")
     p.add_argument("--node-limit", type=cli.count(1), help="expanded nodes per board (default: none)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     return p
 
 
-IDA_METHODS = ("ida*-cube", "ida*", "table-walk")
+IDA_METHODS = ("cube3-optimal", "ida*", "table-walk")
 """The registered methods this command runs, the first that applies (:mod:`exact.solvers`): IDA*
-where it applies, else a complete distance table (the 2x2x2, whose colours give IDA* no
-projection)."""
+where it applies (the 3x3x3's own, :mod:`exact.cube.optimal`), else a complete distance table
+(the 2x2x2, whose colours give IDA* no projection)."""
+
+CUBE_TABLES = {"flipslicesorted": "slicesorted", "flipslice": "slice"}
+"""``--cube-table`` -> the ``edge`` option of ``cube3-optimal``."""
 
 
 def _puzzle(args):
@@ -89,7 +102,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = {"pdb_dir": args.pdb_dir, "progress": not args.no_progress}
     if method == "ida*":
         options.update(heuristic=args.heuristic, mirror=not args.no_mirror)
-    elif args.heuristic is not None:
+    if method == "cube3-optimal":
+        options.update(edge=CUBE_TABLES[args.cube_table], threads=args.threads)
+    if method != "ida*" and args.heuristic is not None:
         raise PuzzleoptError(f"--heuristic: {puzzle.name} is solved by {method}, which takes none")
     limits = solvers.Limits(time=args.time_limit, nodes=args.node_limit)
     # Read every board before loading (or building) any table, so bad input fails at once.
