@@ -34,9 +34,10 @@ AXES = (np.eye(3, dtype=np.int64), URF, URF @ URF)
 """The symmetries that bring each axis onto U-D: identity, then R-L, then F-B."""
 
 _LIMIT = -1
-TASK_BUDGET = 200_000
-"""Generated nodes per task and call: about 2 x 10^7 per call over the ~240 tasks of the
-half-turn metric (a second or so), between two looks at the clock."""
+TASK_BUDGET = 50_000
+"""Generated nodes per task and call: at most about 1.2 x 10^7 per call over the 243 tasks of
+the half-turn metric (about 2 s at the 5-7 M nodes/s measured on two threads, less as tasks
+finish), between two looks at the clock."""
 
 
 @dataclass(frozen=True)
@@ -320,7 +321,7 @@ def optimal_cube(
     return done([], Status.LIMIT, bound, expanded, extra)
 
 
-def _short(tables: OptimalTables, root, pieces, bound: int):
+def _short(tables: OptimalTables, pieces, bound: int):
     """Solutions of 1 or 2 moves, by trying them (the tasks start below two-move prefixes)."""
     m = tables.forbid.shape[0]
     scratch = np.zeros((2, 40), np.int64)
@@ -352,7 +353,7 @@ def _deepen(tables, root, pieces, parity, bound, threshold, t0, time_limit, node
         if time_limit is not None and time.perf_counter() - t0 > time_limit:
             return _LIMIT, bound, None, generated, expanded, iterations
         if bound <= 2:
-            found = _short(tables, root, pieces, bound)
+            found = _short(tables, pieces, bound)
             iterations.append({"bound": bound, "nodes": 0, "complete": found is None})
             if found is not None:
                 return K.FOUND, bound, found, generated, expanded, iterations
