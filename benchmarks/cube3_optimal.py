@@ -105,8 +105,10 @@ def main() -> None:
             "",
             "Solver: `cube3-optimal` (exact.cube.optimal): IDA* over the flip x sorted-slice x twist table",
             "reduced by the 16 symmetries that keep the U-D axis (1,523,864 classes x 2,187 twists, 4 bits",
-            "each), read along the three axes and along the inverse's, split over the two-move prefixes in a",
-            "numba `prange`.",
+            "each), read along the three axes and along the inverse's, with Rokicki's rules (an inverse lookup",
+            "equal to the moves left bars first moves on its axis; three equal lookups add one; the axis of",
+            "the last move is inherited), split over the two-move prefixes in a numba `prange`; the table in",
+            "2 MB pages where Linux offers them.",
             "Seconds are wall time from the call, tables loaded before timing.",
             "",
         ]

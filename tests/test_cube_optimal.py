@@ -302,3 +302,45 @@ def test_the_inverse_cube_follows_the_facelets():
         m = int(rng.integers(0, t.num_moves))
         stepped = inverse_step(inv[None], np.array([m]), Moves)[0]
         assert np.array_equal(stepped, _pieces(t.apply(p.goal, [int(t.inverse[m]), *undo])))
+
+
+def test_each_move_lies_in_the_subgroup_of_its_axis(small):
+    """U and D turns keep the first axis' coordinate solved, R and L the second's, F and B the
+    third's; with the unsorted slice the half turns of the other faces too."""
+    p, tables, _ = small
+    names = p.table.names
+    for m, name in enumerate(names):
+        axes = {a for a in range(3) if tables.maxes[m] >> a & 1}
+        own = {"U": 0, "D": 0, "R": 1, "L": 1, "F": 2, "B": 2}[name[0]]
+        assert own in axes
+        assert axes == ({0, 1, 2} if name.endswith("2") else {own}), name  # "slice" is unsorted
+
+
+def test_inverse_lookups_follow_the_axis_rules(small):
+    """What the kernel relies on, checked against BFS: a move in axis a's subgroup leaves the
+    inverse's lookup along a unchanged (it is inherited), and where that lookup equals the
+    cube's distance no shortest solution starts with such a move (those children are skipped);
+    where all three equal x >= 1, the distance is more than x."""
+    from exact.cube.optimal import _inverse_raw, _pieces, inverse_cubies
+
+    p, tables, _ = small
+    t = p.table
+    goals = p.goal[rotations(3)][:1]
+    rng = np.random.default_rng(11)
+    skipped = 0
+    for length in range(1, 7):
+        for _ in range(3):
+            start, _ = scramble(3, length, rng, "faces", tables.metric)
+            raw = _inverse_raw(tables, inverse_cubies(_pieces(start)))
+            d = shortest_distance(t, start, goals, 8)
+            if raw.min() == raw.max() >= 1:
+                assert d > raw[0]
+            for m in range(t.num_moves):
+                child = t.apply(start, [m])
+                kept = [a for a in range(3) if tables.maxes[m] >> a & 1]
+                child_raw = _inverse_raw(tables, inverse_cubies(_pieces(child)))
+                assert all(child_raw[a] == raw[a] for a in kept), (length, m)
+                if any(raw[a] == d for a in kept):
+                    skipped += 1
+                    assert shortest_distance(t, child, goals, 8) >= d, (length, t.names[m])
+    assert skipped > 50  # the rule is exercised, not vacuous

@@ -2,14 +2,16 @@
 
 A node is nine numbers: (flip, slice, twist) of the cube seen along each of its three axes (the
 cube conjugated by the identity, ``URF`` and ``URF^2``, :mod:`exact.cube.symmetry`); a move ``m``
-moves axis ``a``'s triple by the conjugated move ``mconj[a, m]``. Its ``h`` is the largest of the
-three lookups in the flip-slice x twist table (:mod:`exact.cube.prune`), read for all children
-of a node at its first visit, axis by axis (an axis only for the children still inside the bound).
-A child inside the bound that is not a leaf then has its inverse looked up along the three axes
-too (the inverse cube is kept piece by piece, one row per depth): this halves the nodes at about
-the same time per cube (measured on random half-turn cubes). A node at the bound with ``h = 0`` is a
-candidate; it is checked by replaying its path on the pieces, since the nine numbers do not pin
-down the corner and edge permutations.
+moves axis ``a``'s triple by the conjugated move ``mconj[a, m]``. Its ``h`` combines the three
+lookups in the flip-slice x twist table (:mod:`exact.cube.prune`; :func:`combine`), read for all
+children of a node at its first visit, axis by axis (an axis only for the children still inside
+the bound). A child inside the bound that is not a leaf then has its inverse looked up along the
+axes too (the inverse cube is kept piece by piece, one row per depth; the axis of the move just
+made is inherited from the parent): this halves the nodes at about the same time per cube
+(measured on random half-turn cubes). The inverse's lookups also prune moves (Rokicki's nxopt):
+where one equals the moves left, no solution within the bound starts with a turn on that axis. A
+node at the bound with ``h = 0`` is a candidate; it is checked by replaying its path on the
+pieces, since the nine numbers do not pin down the corner and edge permutations.
 
 The search is split into tasks, one per allowed two-move prefix (every task is a resumable
 depth-first search below its prefix), and the tasks of an iteration run in a numba ``prange``:
@@ -27,33 +29,63 @@ RUNNING, EXHAUSTED, FOUND = 0, 1, 2
 _POW3 = np.array([729, 243, 81, 27, 9, 3, 1], dtype=np.int64)
 
 
+@njit(cache=True)
+def node_h(crd, d, data, cls, sym, tconj, parity):  # pragma: no cover - numba
+    """``h`` of row ``d`` of ``crd`` (``(rows, 9)``) from its three axis lookups
+    (:func:`combine`). ``parity``: that of every solution's length from this node (the
+    quarter-turn metric), or -1."""
+    v0 = np.int64(nibble(data, entry(crd[d, 0], crd[d, 1], crd[d, 2], cls, sym, tconj)))
+    v1 = np.int64(nibble(data, entry(crd[d, 3], crd[d, 4], crd[d, 5], cls, sym, tconj)))
+    v2 = np.int64(nibble(data, entry(crd[d, 6], crd[d, 7], crd[d, 8], cls, sym, tconj)))
+    return combine(v0, v1, v2, parity)
+
+
 @njit(cache=True, inline="always")
-def node_h(crd, d, data, cls, sym, tconj, bound_left, parity):  # pragma: no cover - numba
-    """``h`` of row ``d`` of ``crd`` (``(rows, 9)``): the largest axis lookup, stopping early
-    once it exceeds ``bound_left``. ``parity``: that of every solution's length from this node
-    (the quarter-turn metric), or -1; a value of the other parity is one short, so one is added."""
-    h = 0
-    for a in range(3):
-        v = np.int64(nibble(data, entry(crd[d, 3 * a], crd[d, 3 * a + 1], crd[d, 3 * a + 2], cls, sym, tconj)))
-        if parity >= 0 and (v ^ parity) & 1:
-            v += 1
-        if v > h:
-            h = v
-            if h > bound_left:
-                return h
+def adjust(v, parity):  # pragma: no cover - numba
+    """A lookup ``v`` raised to the parity of every solution's length (``parity``; -1: none)."""
+    if parity >= 0 and (v ^ parity) & 1:
+        return v + 1
+    return v
+
+
+@njit(cache=True, inline="always")
+def combine(v0, v1, v2, parity):  # pragma: no cover - numba
+    """``h`` from the raw lookups ``v0, v1, v2`` of one cube along the three axes: their largest
+    (each raised to the parity), and one more than a value ``x >= 1`` that all three share: along
+    each axis the table's subgroup holds that axis' face turns, so no sequence of exactly the
+    axis' distance ends with one of them (it could be shortened); with all three equal, no last
+    move is left for a solution of length ``x`` (every move is in some axis' subgroup; Rokicki's
+    nxopt)."""
+    h = adjust(v0, parity)
+    h1 = adjust(v1, parity)
+    h2 = adjust(v2, parity)
+    if h1 > h:
+        h = h1
+    if h2 > h:
+        h = h2
+    if v0 == v1 and v1 == v2 and v0 >= 1:
+        h3 = adjust(v0 + 1, parity)
+        if h3 > h:
+            h = h3
     return h
 
 
 @njit(cache=True)
-def inverse_h(inv, d, acto, ack, aeto, aek, comb, sorted_, data, cls, sym, tconj, parity, tmp):
+def inverse_raw(inv, d, keep, acto, ack, aeto, aek, comb, sorted_, data, clsym, tconj, tmp, raw):
     # pragma: no cover - numba
-    """``h`` of the inverse cube held in row ``d`` of ``inv`` (``(rows, 40)``: corner perm,
-    corner ori, edge perm, edge ori, slot-indexed), read along the three axes like a node's own:
-    the inverse is as far from solved as the cube. ``acto``, ``ack``, ``aeto``, ``aek``
-    (``(3, 8)``, ``(3, 12)``): each axis symmetry's slot map and reference offsets (rotations:
-    :mod:`exact.cube.symmetry`); ``tmp``: int64 ``(25,)`` scratch."""
-    # the three axes' coordinates first, then their loads side by side (the cache misses overlap)
+    """The raw lookups ``raw[d, a]`` of the inverse cube held in row ``d`` of ``inv`` (``(rows,
+    40)``: corner perm, corner ori, edge perm, edge ori, slot-indexed) along the three axes, but
+    for the axes in the bit mask ``keep``, whose values the caller has copied from the parent: a
+    move in axis ``a``'s subgroup premultiplies the inverse by a member of that subgroup, which
+    leaves its coset there unchanged. ``acto``, ``ack``, ``aeto``, ``aek`` (``(3, 8)``,
+    ``(3, 12)``): each axis symmetry's slot map and reference offsets (rotations:
+    :mod:`exact.cube.symmetry`); ``clsym``: each raw flip-slice's class and symmetry as
+    ``cls << 4 | sym`` (one load where two would miss the cache); ``tmp``: int64 ``(25,)``
+    scratch."""
+    # the axes' coordinates first, then their loads side by side (the cache misses overlap)
     for a in range(3):
+        if (keep >> a) & 1:
+            continue
         twist = 0
         for s in range(8):
             t = acto[a, s]
@@ -87,16 +119,13 @@ def inverse_h(inv, d, acto, ack, aeto, aek, comb, sorted_, data, cls, sym, tconj
         tmp[16 + a] = rank * 2048 + flip
         tmp[19 + a] = twist
     for a in range(3):
-        r = tmp[16 + a]
-        tmp[22 + a] = np.int64(cls[r]) * 2187 + tconj[tmp[19 + a], sym[r]]
-    h = 0
+        if not (keep >> a) & 1:
+            r = tmp[16 + a]
+            cs = clsym[r]
+            tmp[22 + a] = np.int64(cs >> 4) * 2187 + tconj[tmp[19 + a], cs & 15]
     for a in range(3):
-        v = np.int64(nibble(data, tmp[22 + a]))
-        if parity >= 0 and (v ^ parity) & 1:
-            v += 1
-        if v > h:
-            h = v
-    return h
+        if not (keep >> a) & 1:
+            raw[d, a] = nibble(data, tmp[22 + a])
 
 
 @njit(cache=True)
@@ -131,12 +160,14 @@ def _is_solved(path, length, root, cto, ctw, eto, eflip, scratch):  # pragma: no
 
 @njit(cache=True)
 def _task(t, state, tab, start, bound, budget, parity):  # pragma: no cover - numba
-    crd, depth, tried, path, status, minf, nodes, expanded, scratch, cidx, cval, inv, tmp = state
-    forbid, forbid3, flip_mv, slice_mv, twist_mv, mconj, data, cls, sym, tconj = tab[:10]
-    root, cto, ctw, eto, eflip, acto, ack, aeto, aek, comb, sorted_ = tab[10:]
+    crd, depth, tried, path, status, minf, nodes, expanded, scratch, cidx, cval, inv, tmp, iraw, fraw = state
+    forbid, forbid3, flip_mv, slice_mv, twist_mv, mconj, data, clsym, tconj = tab[:9]
+    root, cto, ctw, eto, eflip, acto, ack, aeto, aek, comb, sorted_, maxes = tab[9:]
     moves = flip_mv.shape[1]
     c = crd[t]
     iv = inv[t]
+    ir = iraw[t]
+    fr = fraw[t]
     ix = cidx[t]
     val = cval[t]
     tr = tried[t]
@@ -156,33 +187,56 @@ def _task(t, state, tab, start, bound, budget, parity):  # pragma: no cover - nu
         # the parity of every solution's length from a child (quarter turns flip it), or -1
         cpar = -1 if parity < 0 else (parity + d + 1) & 1
         if m == 0:
-            # First visit: the children's h for all moves at once, axis by axis, each in passes
-            # whose loads are independent so that their cache misses overlap; an axis is read
-            # only for the children the earlier ones left inside the bound.
+            # Axes whose inverse lookup is exactly the moves left: no solution within the
+            # bound starts with a move of their subgroups (the inverse's solutions would end
+            # with one: see combine), so those children are not generated; through them the next
+            # bound is at least this one plus one.
+            skip = 0
+            if left >= 0:
+                for a in range(3):
+                    if ir[d, a] == left + 1:
+                        skip |= 1 << a
+            if skip and bound + 1 < minf[t]:
+                minf[t] = bound + 1
+            # First visit: the children's lookups for all moves at once, axis by axis, each in
+            # passes whose loads are independent so that their cache misses overlap; an axis is
+            # read only for the children the earlier ones left inside the bound.
+            for x in range(moves):
+                if skip & maxes[x]:
+                    val[d, x] = 127
+                elif (d > 0 and forbid[pa[d - 1], x]) or (d > 1 and forbid3[pa[d - 2], pa[d - 1], x]):
+                    val[d, x] = 127  # never tried: no lookups
+                else:
+                    val[d, x] = 0
             for a in range(3):
                 pf, ps, pw = c[d, 3 * a], c[d, 3 * a + 1], c[d, 3 * a + 2]
                 for x in range(moves):
-                    if a == 0 or val[d, x] <= left:
+                    fr[x, a] = -1
+                    if val[d, x] <= left:
                         ma = mconj[a, x]
                         ix[x] = slice_mv[ps, ma] * 2048 + flip_mv[pf, ma]
                 for x in range(moves):
-                    if a == 0 or val[d, x] <= left:
+                    if val[d, x] <= left:
                         r = ix[x]
-                        ix[x] = np.int64(cls[r]) * 2187 + tconj[twist_mv[pw, mconj[a, x]], sym[r]]
+                        cs = clsym[r]
+                        ix[x] = np.int64(cs >> 4) * 2187 + tconj[twist_mv[pw, mconj[a, x]], cs & 15]
                 for x in range(moves):
-                    if a == 0 or val[d, x] <= left:
+                    if val[d, x] <= left:
                         v = np.int64(nibble(data, ix[x]))
-                        if cpar >= 0 and (v ^ cpar) & 1:
-                            v += 1
-                        if a == 0 or v > val[d, x]:
+                        fr[x, a] = v
+                        v = adjust(v, cpar)
+                        if v > val[d, x]:
                             val[d, x] = v
+            for x in range(moves):
+                if val[d, x] <= left and fr[x, 0] == fr[x, 1] and fr[x, 1] == fr[x, 2] and fr[x, 0] >= 1:
+                    v = adjust(fr[x, 0] + 1, cpar)
+                    if v > val[d, x]:
+                        val[d, x] = v
         tr[d] = m + 1
-        if d > 0 and forbid[pa[d - 1], m]:
-            continue
-        if d > 1 and forbid3[pa[d - 2], pa[d - 1], m]:
-            continue
-        done += 1
         h = val[d, m]
+        if h == 127:
+            continue  # a sequence never tried, or a skipped axis (accounted for in minf above)
+        done += 1
         if h > left:
             f = d + 1 + h
             if f < minf[t]:
@@ -195,7 +249,7 @@ def _task(t, state, tab, start, bound, budget, parity):  # pragma: no cover - nu
             c[d + 1, 3 * a + 2] = twist_mv[c[d, 3 * a + 2], ma]
         if left > 0:
             # The inverse cube: the move relabels its pieces (it is premultiplied by the move's
-            # inverse); its three lookups may cut a node the cube's own left inside the bound.
+            # inverse); its lookups may cut a node the cube's own left inside the bound.
             for q in range(8):
                 sp = iv[d, q]
                 iv[d + 1, q] = cto[m, sp]
@@ -205,7 +259,12 @@ def _task(t, state, tab, start, bound, budget, parity):  # pragma: no cover - nu
                 sp = iv[d, 16 + q]
                 iv[d + 1, 16 + q] = eto[m, sp]
                 iv[d + 1, 28 + q] = iv[d, 28 + q] ^ eflip[m, sp]
-            hi = inverse_h(iv, d + 1, acto, ack, aeto, aek, comb, sorted_, data, cls, sym, tconj, cpar, tmp[t])
+            keep = maxes[m]
+            for a in range(3):
+                if (keep >> a) & 1:
+                    ir[d + 1, a] = ir[d, a]
+            inverse_raw(iv, d + 1, keep, acto, ack, aeto, aek, comb, sorted_, data, clsym, tconj, tmp[t], ir)
+            hi = combine(np.int64(ir[d + 1, 0]), np.int64(ir[d + 1, 1]), np.int64(ir[d + 1, 2]), cpar)
             if hi > left:
                 f = d + 1 + hi
                 if f < minf[t]:
@@ -229,8 +288,9 @@ def run_tasks(active, state, tab, start, bound, budget, parity):  # pragma: no c
     """Give each task in ``active`` up to ``budget`` more generated nodes of this iteration.
 
     ``state``: the tasks' arrays (coordinates, depth, tried, path, status, least pruned f, nodes,
-    expanded, scratch, child indices and values, inverse cubes, scratch); ``tab``: the read-only
-    ones (move rules, move tables, axis moves, table, classes, root pieces, piece moves, axis
-    rotations, binomials, whether the slice is sorted)."""
+    expanded, scratch, child indices and values, inverse cubes, scratch, the inverses' raw
+    lookups per row and axis, the children's raw lookups); ``tab``: the read-only ones (move
+    rules, move tables, axis moves, table, classes and symmetries, root pieces, piece moves, axis rotations,
+    binomials, whether the slice is sorted, each move's axes as a bit mask)."""
     for i in prange(active.shape[0]):
         _task(active[i], state, tab, start, bound, budget, parity)
