@@ -223,7 +223,7 @@ def _bfs(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=
     start = np.asarray(start)
     stored = 1_000_000 if limits.stored is None else limits.stored
     met = search(
-        TableSide(puzzle.table, start), TableSide(puzzle.table, puzzle.goal, backward=True),
+        TableSide(puzzle.table, start), TableSide(puzzle.table, _goal_states(puzzle, start), backward=True),
         max_depth=int(max_depth), max_stored=stored, time_limit=limits.time,
     )  # fmt: skip
     done = SolveResult.recorder(
@@ -238,6 +238,21 @@ def _bfs(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=
                     " holds no state of the other"})  # fmt: skip
     limit = {"depth": f"depth {max_depth}", "stored": f"{stored:,} stored states", "time": f"{limits.time} s"}
     return done([], Status.LIMIT, met.bound, met.expanded, extra | {"limit": limit[met.outcome]})
+
+
+def _goal_states(puzzle, start: np.ndarray) -> np.ndarray:
+    """``(G, P)``: the goal states the backward search grows from: a puzzle solved in any
+    orientation (:meth:`~exact.puzzle.Puzzle.frame`) has one per whole turn, of which only the
+    one whose reference positions match the start's is reachable where no move shifts them."""
+    frame = puzzle.frame()
+    goal = np.asarray(puzzle.goal)
+    if frame is None:
+        return goal[None]
+    rotations, reference = frame
+    goals = np.unique(goal[np.asarray(rotations)], axis=0)
+    if puzzle.goal_spec(start).state is not None:  # the reference never moves
+        goals = goals[(goals[:, reference] == start[reference]).all(axis=1)]
+    return goals if len(goals) else goal[None]
 
 
 def _bfs_applies(puzzle) -> bool:

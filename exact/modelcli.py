@@ -7,6 +7,7 @@ Exit codes: 0 solved (optimal or feasible), 2 bad input, 3 proven infeasible wit
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -40,8 +41,15 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     p.add_argument(
         "--turns",
         required=True,
-        help="horizon T: the most moves allowed; 'auto': T = the length of a BWAS solution with a learned "
-        "network, which is also the incumbent (needs the learned extra, torch)",
+        help="horizon T: the most moves allowed; 'auto': T = the length of the solution --horizon-method "
+        "finds, which is also the incumbent",
+    )
+    p.add_argument(
+        "--horizon-method",
+        metavar="NAME",
+        help="--turns auto: 'bwas' (a learned network; puzzleopt mip/cpsat, needs the learned extra) or a "
+        "registered exact method (e.g. cube3-optimal; `python -m exact.solve --list-methods`). Default: bwas "
+        "under puzzleopt, else the first registered method that proves optimality on the puzzle",
     )
     src = p.add_mutually_exclusive_group()
     src.add_argument("--scramble", help='start from the solved cube scrambled by these moves, e.g. "R U F\'"')
@@ -179,7 +187,7 @@ def main_for(
             if split:
                 kwargs.update(
                     split=True,
-                    hint_source=source if T is not None else "BWAS (--turns auto)",
+                    hint_source=source if T is not None else _horizon_label(args, auto, puzzle),
                     piece_time_limit=args.piece_time_limit,
                     confirm_infeasible=args.confirm_infeasible,
                     incumbent=args.incumbent,
@@ -268,16 +276,79 @@ def _start(args, T: int | None) -> tuple[Any, np.ndarray, str | None]:
 
 
 def _solve_auto(puzzle, start, solve, args, kwargs, auto, prog: str) -> SolveResult:
-    """``--turns auto``: the horizon and the incumbent from BWAS, through ``auto``."""
+    """``--turns auto``: the horizon and the incumbent from ``--horizon-method``: BWAS through
+    ``auto``, or an exact method of :mod:`exact.solvers`."""
     if kwargs.get("hint") is not None:
         raise PuzzleoptError("--turns auto finds its own incumbent; give --hint with a number of --turns instead")
-    if auto is None:
-        sub = prog.split()[-1].rsplit(".", 1)[-1]
-        raise PuzzleoptError(
-            f"--turns auto takes its horizon from a learned network, which {prog} does not load; "
-            f"run `puzzleopt {sub} --turns auto ...` with the same options (needs puzzleopt[learned])"
-        )
-    return auto(puzzle, start, solve, args, {k: v for k, v in kwargs.items() if k != "hint"})
+    name = _horizon_name(args, auto)
+    if name == "bwas":
+        if auto is None:
+            sub = prog.split()[-1].rsplit(".", 1)[-1]
+            raise PuzzleoptError(
+                f"--horizon-method bwas takes the horizon from a learned network, which {prog} does not load; "
+                f"run `puzzleopt {sub} --turns auto ...` with the same options (needs puzzleopt[learned]), or "
+                "name an exact method"
+            )
+        return auto(puzzle, start, solve, args, {k: v for k, v in kwargs.items() if k != "hint"})
+    options = {k: v for k, v in kwargs.items() if k != "hint"}
+    return exact_horizon(puzzle, start, solve, name, options, progress=not args.json)
+
+
+def _horizon_name(args, auto) -> str:
+    """The method ``--turns auto`` takes its horizon from: the named one, else BWAS where the
+    caller passes it, else the registry's first exact method for the puzzle."""
+    return args.horizon_method or ("bwas" if auto is not None else "auto")
+
+
+def _horizon_label(args, auto, puzzle) -> str:
+    name = _horizon_name(args, auto)
+    if name == "auto":
+        from exact import solvers
+
+        name = solvers.choose(puzzle, "auto").name
+    return f"--turns auto ({name})"
+
+
+def exact_horizon(
+    puzzle, start, solve: Callable[..., SolveResult], method: str, kwargs, *, progress: bool = False
+) -> SolveResult:
+    """Solve ``start`` with the model ``solve`` at the horizon an exact method sets: ``T`` = the
+    length of its solution, which is the model's incumbent. Where the method proves its
+    solution optimal, the model's own proof repeats it independently (no solution within
+    ``T - 1``). The time limit (``kwargs["time_limit"]``) covers both; ``progress`` shows the
+    method's table builds (the optimal cube solver builds 1.67 GB on its first use).
+
+    Returns:
+        The model's :class:`SolveResult` with ``extra["horizon_from"]`` (the method) and
+        ``extra["horizon_solver"]`` (its status, length, bound, seconds); the method's own
+        result (``limit`` with its bound) where it found no solution.
+    """
+    import time
+
+    from exact import solvers
+
+    t0 = time.perf_counter()
+    chosen = solvers.choose(puzzle, method)
+    limit = kwargs.get("time_limit")
+    first = solvers.solve(puzzle, start, method=chosen.name, limits=solvers.Limits(time=limit), progress=progress)
+    facts = {
+        "method": chosen.name,
+        "status": first.status.value,
+        "length": first.length,
+        "lower_bound": first.lower_bound,
+        "seconds": first.seconds,
+    }
+    if not first.status.has_solution or first.length == 0:
+        return dataclasses.replace(first, extra={**first.extra, "horizon_from": chosen.name, "horizon_solver": facts})
+    hint = puzzle.table.parse(" ".join(first.moves), np.asarray(start))
+    if limit is not None:
+        kwargs = {**kwargs, "time_limit": max(limit - (time.perf_counter() - t0), 0.1)}
+    res = solve(puzzle, start, len(hint), hint=hint, **kwargs)
+    return dataclasses.replace(
+        res,
+        seconds=time.perf_counter() - t0,
+        extra={**res.extra, "horizon_from": chosen.name, "horizon_solver": facts},
+    )
 
 
 def _check_numbers(args, threads: int, mip: bool) -> None:

@@ -251,8 +251,9 @@ def test_the_network_bounds_the_horizon(capsys) -> None:
     assert code == 0 and out["status"] == "optimal" and out["length"] == out["lower_bound"] == 5
     assert run(cpsat_main, ["--size", "2", "--turns", "auto", "--scramble", "R U", "--hint", "U' R'"]) == EXIT_BAD_INPUT
     assert "--turns auto finds its own incumbent" in capsys.readouterr().err
-    # exact does not load the learned layer: its own command says where --turns auto is
-    assert run(exact_cpsat_main, ["--size", "2", "--turns", "auto", "--scramble", "R U"]) == EXIT_BAD_INPUT
+    # exact does not load the learned layer: its own command says where BWAS's horizon is
+    argv = ["--size", "2", "--turns", "auto", "--scramble", "R U", "--horizon-method", "bwas"]
+    assert run(exact_cpsat_main, argv) == EXIT_BAD_INPUT
     assert "run `puzzleopt cpsat --turns auto" in capsys.readouterr().err
 
 

@@ -234,6 +234,49 @@ def test_cli_any_registered_puzzle(capsys) -> None:
         assert code == cli.EXIT_NO_SOLUTION and json.loads(capsys.readouterr().out)["lower_bound"] == 3
 
 
+def test_bfs_meets_every_goal_orientation() -> None:
+    """A cube is solved in any orientation: the bfs method grows its backward side from every
+    solved orientation the start can reach (it claimed 4 moves 'optimal' on this 2x2, whose
+    shortest solution ends in another orientation), and a 3x3 seen from another side is
+    solved rather than called unsolvable."""
+    p = registry.get("cube2", moves="faces", metric="htm")
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        start, _ = scramble(2, 6, rng, "faces", "htm")
+        r = solve_with(p, start, method="bfs")
+        assert r.status is Status.OPTIMAL and r.length == _distance(p, start) == solve_with(p, start).length
+    p3 = registry.get("cube3", moves="faces", metric="htm")
+    for k in (1, 5, 17):
+        turned = p3.table.apply(p3.goal, "R U F'")[rotations(3)[k]]
+        r = solve_with(p3, turned, method="bfs")
+        assert r.status is Status.OPTIMAL and r.length == 3
+
+
+def test_turns_auto_from_an_exact_method(capsys) -> None:
+    """``--turns auto`` in exact's own CLIs: the registry's exact method (or --horizon-method)
+    finds a solution, whose length is the horizon and which is the incumbent; the model proves
+    the same optimum."""
+    p = registry.get("cube2", moves="faces", metric="htm")
+    for main in (mip_main, cpsat_main):
+        for method in ([], ["--horizon-method", "bfs"]):
+            argv = ["--size", "2", "--moves", "faces", "--metric", "htm", "--turns", "auto", "--scramble-length", "6"]
+            code = main([*argv, "--seed", "3", *method, "--json"])
+            out = json.loads(capsys.readouterr().out)
+            start, _ = scramble(2, 6, np.random.default_rng(3), "faces", "htm")
+            d = _distance(p, start)
+            assert code == 0 and out["status"] == "optimal" and out["length"] == out["lower_bound"] == d
+            facts = out["extra"]["horizon_solver"]
+            assert facts["length"] == d and facts["status"] == "optimal"
+            assert out["extra"]["horizon_from"] == (method[1] if method else solve_with.__globals__["choose"](p).name)
+    code = mip_main(["--size", "2", "--turns", "auto", "--scramble", "R U F", "--moves", "faces"])
+    assert code == 0 and "incumbent from: --turns auto (" in capsys.readouterr().out
+    argv = ["--size", "2", "--turns", "auto", "--scramble", "R U"]
+    assert cli.run(cpsat_main, [*argv, "--horizon-method", "no-such"]) == cli.EXIT_BAD_INPUT
+    assert "unknown method 'no-such'" in capsys.readouterr().err
+    assert cli.run(cpsat_main, [*argv, "--horizon-method", "bwas"]) == cli.EXIT_BAD_INPUT
+    assert "puzzleopt cpsat --turns auto" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "argv, pattern",
     [
