@@ -10,12 +10,13 @@ import argparse
 import dataclasses
 import json
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from exact import cli, registry
+from exact import cli, registry, solvers
 from exact.errors import PuzzleoptError
 from exact.puzzles.cube import net, scramble, to_facelets
 from exact.puzzles.cube.facelets import from_facelets
@@ -166,6 +167,7 @@ def main_for(
         args = parser(prog, description, mip).parse_args(argv)
         T = horizon(args.turns)
         puzzle, start, text = _start(args, T)
+        method = _horizon_method(args, auto, puzzle) if T is None else None
         table = puzzle.table
         split = mip and args.split and args.formulation != "seed" and args.solver == "highs"
         # All cores only for the split's worker processes: HiGHS keeps one thread scheduler per
@@ -187,7 +189,7 @@ def main_for(
             if split:
                 kwargs.update(
                     split=True,
-                    hint_source=source if T is not None else _horizon_label(args, auto, puzzle),
+                    hint_source=source if T is not None else f"--turns auto ({method})",
                     piece_time_limit=args.piece_time_limit,
                     confirm_infeasible=args.confirm_infeasible,
                     incumbent=args.incumbent,
@@ -203,7 +205,7 @@ def main_for(
             kwargs["progress"] = printer
         try:
             if T is None:
-                res = _solve_auto(puzzle, start, solve, args, kwargs, auto, prog)
+                res = _solve_auto(puzzle, start, solve, args, kwargs, auto, prog, method)
             else:
                 res = solve(puzzle, start, T, **kwargs)
         finally:
@@ -275,38 +277,30 @@ def _start(args, T: int | None) -> tuple[Any, np.ndarray, str | None]:
     return puzzle, start, text
 
 
-def _solve_auto(puzzle, start, solve, args, kwargs, auto, prog: str) -> SolveResult:
-    """``--turns auto``: the horizon and the incumbent from ``--horizon-method``: BWAS through
-    ``auto``, or an exact method of :mod:`exact.solvers`."""
+def _solve_auto(puzzle, start, solve, args, kwargs, auto, prog: str, method: str) -> SolveResult:
+    """``--turns auto``: the horizon and the incumbent from ``method``: BWAS through ``auto``, or
+    an exact method of :mod:`exact.solvers`."""
     if kwargs.get("hint") is not None:
         raise PuzzleoptError("--turns auto finds its own incumbent; give --hint with a number of --turns instead")
-    name = _horizon_name(args, auto)
-    if name == "bwas":
-        if auto is None:
-            sub = prog.split()[-1].rsplit(".", 1)[-1]
-            raise PuzzleoptError(
-                f"--horizon-method bwas takes the horizon from a learned network, which {prog} does not load; "
-                f"run `puzzleopt {sub} --turns auto ...` with the same options (needs puzzleopt[learned]), or "
-                "name an exact method"
-            )
-        return auto(puzzle, start, solve, args, {k: v for k, v in kwargs.items() if k != "hint"})
     options = {k: v for k, v in kwargs.items() if k != "hint"}
-    return exact_horizon(puzzle, start, solve, name, options, progress=not args.json)
+    if method != "bwas":
+        return exact_horizon(puzzle, start, solve, method, options, progress=not args.json)
+    if auto is None:
+        sub = prog.split()[-1].rsplit(".", 1)[-1]
+        raise PuzzleoptError(
+            f"--horizon-method bwas takes the horizon from a learned network, which {prog} does not load; "
+            f"run `puzzleopt {sub} --turns auto ...` with the same options (needs puzzleopt[learned]), or "
+            "name an exact method"
+        )
+    return auto(puzzle, start, solve, args, options)
 
 
-def _horizon_name(args, auto) -> str:
+def _horizon_method(args, auto, puzzle) -> str:
     """The method ``--turns auto`` takes its horizon from: the named one, else BWAS where the
     caller passes it, else the registry's first exact method for the puzzle."""
-    return args.horizon_method or ("bwas" if auto is not None else "auto")
-
-
-def _horizon_label(args, auto, puzzle) -> str:
-    name = _horizon_name(args, auto)
-    if name == "auto":
-        from exact import solvers
-
-        name = solvers.choose(puzzle, "auto").name
-    return f"--turns auto ({name})"
+    if args.horizon_method == "bwas" or (args.horizon_method is None and auto is not None):
+        return "bwas"
+    return solvers.choose(puzzle, args.horizon_method or "auto").name
 
 
 def exact_horizon(
@@ -323,10 +317,6 @@ def exact_horizon(
         ``extra["horizon_solver"]`` (its status, length, bound, seconds); the method's own
         result (``limit`` with its bound) where it found no solution.
     """
-    import time
-
-    from exact import solvers
-
     t0 = time.perf_counter()
     chosen = solvers.choose(puzzle, method)
     limit = kwargs.get("time_limit")

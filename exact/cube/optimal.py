@@ -37,8 +37,8 @@ AXES = (np.eye(3, dtype=np.int64), URF, URF @ URF)
 _LIMIT = -1
 TASK_BUDGET = 50_000
 """Generated nodes per task and call: at most about 1.2 x 10^7 per call over the 243 tasks of
-the half-turn metric (about 2 s at the 5-7 M nodes/s measured on two threads, less as tasks
-finish), between two looks at the clock."""
+the half-turn metric (2-3 s at the 4-6 M generated nodes/s measured on two threads, less as
+tasks finish), between two looks at the clock."""
 
 
 @dataclass(frozen=True)
@@ -106,8 +106,9 @@ def optimal_tables(puzzle, *, edge: str = "slicesorted", pdb_dir=None, progress:
 def huge_pages(a: np.ndarray) -> np.ndarray:
     """A read-only copy of ``a`` in memory the kernel is asked to back with 2 MB pages (Linux
     transparent huge pages, ``madvise``), where the platform offers them and ``a`` is large;
-    else ``a``. The search's lookups land on random pages: with 4 kB pages nearly every one
-    misses the TLB (measured: 10-15% more time per cube on the 1.67 GB table)."""
+    else ``a``. The search's lookups land on random pages, and with 4 kB pages nearly every one
+    misses the TLB (measured on the 1.67 GB tables, two threads: cube r4 14.5 -> 12.7 s,
+    DeepCubeA cube 2 7.1 -> 5.7 s)."""
     if not hasattr(mmap, "MADV_HUGEPAGE") or a.nbytes < 1 << 26:
         return a
     buf = mmap.mmap(-1, a.nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
@@ -183,7 +184,7 @@ def _inverse_raw(tables: OptimalTables, inv: np.ndarray) -> np.ndarray:
 
 
 def _inverse_h(tables: OptimalTables, inv: np.ndarray, parity: int) -> int:
-    return int(K.combine(*(np.int64(v) for v in _inverse_raw(tables, inv)), parity))
+    return int(K.combine(*_inverse_raw(tables, inv), parity))
 
 
 def canonical_rules(table) -> tuple[np.ndarray, np.ndarray]:
@@ -257,14 +258,18 @@ class _Tasks:
         self.inv[:, 0] = inverse_cubies(pieces)
         for d in (1, 2):
             self.inv[:, d] = inverse_step(self.inv[:, d - 1], self.first[:, d - 1], tables)
-        # f of each prefix node: the first one over the bound is where the task is cut
+        # the inverses' raw lookups of the prefix rows (the kernel starts from row 2's), and the
+        # h of each prefix node: the first one over the bound is where the task is cut
+        self.iraw = np.zeros((n, rows, 3), np.int64)
+        for d in (1, 2):
+            self.iraw[:, d] = [_inverse_raw(tables, self.inv[t, d]) for t in range(n)]
         par = [-1, -1] if parity < 0 else [(parity + 1) & 1, parity]
         self.h = np.array(
             [
                 [
                     max(
                         K.node_h(self.crd[t], d, tables.data, p.cls, p.sym, p.tconj, par[d - 1]),
-                        _inverse_h(tables, self.inv[t, d], par[d - 1]),
+                        K.combine(*self.iraw[t, d], par[d - 1]),
                     )
                     for d in (1, 2)
                 ]
@@ -284,8 +289,6 @@ class _Tasks:
         self.cidx = np.zeros((n, m), np.int64)
         self.cval = np.zeros((n, rows, m), np.int64)
         self.tmp = np.zeros((n, 25), np.int64)
-        self.iraw = np.zeros((n, rows, 3), np.int64)
-        self.iraw[:, 2] = [_inverse_raw(tables, self.inv[t, 2]) for t in range(n)]
         self.fraw = np.zeros((n, m, 3), np.int64)
 
     def state(self) -> tuple:

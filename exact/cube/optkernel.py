@@ -192,10 +192,9 @@ def _task(t, state, tab, start, bound, budget, parity):  # pragma: no cover - nu
             # with one: see combine), so those children are not generated; through them the next
             # bound is at least this one plus one.
             skip = 0
-            if left >= 0:
-                for a in range(3):
-                    if ir[d, a] == left + 1:
-                        skip |= 1 << a
+            for a in range(3):
+                if ir[d, a] == left + 1:
+                    skip |= 1 << a
             if skip and bound + 1 < minf[t]:
                 minf[t] = bound + 1
             # First visit: the children's lookups for all moves at once, axis by axis, each in
