@@ -54,8 +54,8 @@ class OptimalTables:
             of two pairs with the same product all but the first, e.g. ``U' U'`` beside ``U U``).
         forbid3: bool ``(M, M, M)``: triples never tried (a single move or none, e.g. ``U U U``).
         pieces: The cubie move tables (corner/edge ``to``, twist, flip) for the final check.
-        axes: (corner to, corner k0, edge to, edge k0) of the three axis rotations, int64
-            ``(3, 8)``/``(3, 12)``, for the inverse cube's lookups.
+        axes: (corner to, corner k0, edge to, edge k0, edge from) of the three axis rotations,
+            int64 ``(3, 8)``/``(3, 12)``, for the inverse cube's lookups.
         maxes: int64 ``(M,)``: bit mask of the axes whose table subgroup holds each move.
         clsym: int32, the phase's ``cls << 4 | sym`` (the kernel reads both at once).
     """
@@ -140,7 +140,8 @@ def move_axes(phase: prune.PhaseOne, mconj: np.ndarray) -> np.ndarray:
 def _axis_arrays() -> tuple:
     syms = [symmetry_of(a) for a in AXES]
     assert all(s.det == 1 for s in syms)  # rotations: the kernel's orientation formula has no sign
-    return tuple(np.stack([getattr(s, k) for s in syms]) for k in ("corner_to", "corner_k0", "edge_to", "edge_k0"))
+    out = tuple(np.stack([getattr(s, k) for s in syms]) for k in ("corner_to", "corner_k0", "edge_to", "edge_k0"))
+    return (*out, np.argsort(out[2], axis=1))
 
 
 _COMB = np.array([[comb(n, k) for k in range(5)] for n in range(12)], dtype=np.int64)
@@ -175,12 +176,12 @@ def inverse_step(inv: np.ndarray, moves: np.ndarray, tables: OptimalTables) -> n
 def _inverse_raw(tables: OptimalTables, inv: np.ndarray) -> np.ndarray:
     """int64 ``(3,)``: the raw lookups of the inverse cube ``inv`` (``(40,)``) along the axes."""
     p = tables.phase
-    raw = np.zeros((1, 3), np.int64)
+    raw = np.zeros(3, np.int64)
     K.inverse_raw(
-        inv[None], 0, 0, *tables.axes, _COMB, p.edge == "slicesorted", tables.data, tables.clsym, p.tconj,
-        np.zeros(25, np.int64), raw,
+        np.ascontiguousarray(inv, dtype=np.int64), *tables.axes, _COMB, p.edge == "slicesorted", tables.data,
+        tables.clsym, p.tconj, raw,
     )  # fmt: skip
-    return raw[0]
+    return raw
 
 
 def _inverse_h(tables: OptimalTables, inv: np.ndarray, parity: int) -> int:
@@ -286,16 +287,17 @@ class _Tasks:
         self.expanded = np.zeros(n, np.int64)
         self.pieces = pieces
         self.scratch = np.zeros((n, 2, 40), np.int64)
-        self.cidx = np.zeros((n, m), np.int64)
+        self.cidx = np.zeros((n, m, 3), np.int64)
         self.cval = np.zeros((n, rows, m), np.int64)
-        self.tmp = np.zeros((n, 25), np.int64)
         self.fraw = np.zeros((n, m, 3), np.int64)
+        self.kinv = np.zeros((n, 40), np.int64)
+        self.kraw = np.zeros((n, rows, m, 3), np.int64)
 
     def state(self) -> tuple:
         """The arrays :func:`exact.cube.optkernel.run_tasks` updates, in its order."""
         return (
             self.crd, self.depth, self.tried, self.path, self.status, self.minf, self.nodes, self.expanded,
-            self.scratch, self.cidx, self.cval, self.inv, self.tmp, self.iraw, self.fraw,
+            self.scratch, self.cidx, self.cval, self.inv, self.iraw, self.fraw, self.kinv, self.kraw,
         )  # fmt: skip
 
     def restart(self, bound: int) -> None:

@@ -4,11 +4,11 @@ A node is nine numbers: (flip, slice, twist) of the cube seen along each of its 
 cube conjugated by the identity, ``URF`` and ``URF^2``, :mod:`exact.cube.symmetry`); a move ``m``
 moves axis ``a``'s triple by the conjugated move ``mconj[a, m]``. Its ``h`` combines the three
 lookups in the flip-slice x twist table (:mod:`exact.cube.prune`; :func:`combine`), read for all
-children of a node at its first visit, axis by axis (an axis only for the children still inside
-the bound). A child inside the bound that is not a leaf then has its inverse looked up along the
-axes too (the inverse cube is kept piece by piece, one row per depth; the axis of the move just
-made is inherited from the parent): this halves the nodes at about the same time per cube
-(measured on random half-turn cubes). The inverse's lookups also prune moves (Rokicki's nxopt):
+children of a node at its first visit. The children inside the bound that are not leaves then
+have their inverses looked up along the axes too, in the same visit (the inverse cube is kept piece
+by piece, one row per depth; the axis of the move just made is inherited from the parent): this
+halves the nodes, and read in passes whose cache misses overlap, rather than one child at a time,
+it takes a quarter less time per cube (measured, 2026-11-25). The inverse's lookups also prune moves (Rokicki's nxopt):
 where one equals the moves left, no solution within the bound starts with a turn on that axis. A
 node at the bound with ``h = 0`` is a candidate; it is checked by replaying its path on the
 pieces, since the nine numbers do not pin down the corner and edge permutations.
@@ -70,62 +70,80 @@ def combine(v0, v1, v2, parity):  # pragma: no cover - numba
     return h
 
 
+@njit(cache=True, inline="always")
+def inverse_move(src, dst, m, cto, ctw, eto, eflip):  # pragma: no cover - numba
+    """``dst`` (``(40,)``) := the inverse cube ``src`` after its cube makes move ``m``: the move
+    relabels the inverse's pieces (the inverse is premultiplied by the move's inverse)."""
+    for q in range(8):
+        sp = src[q]
+        dst[q] = cto[m, sp]
+        o = src[8 + q] - ctw[m, sp]
+        dst[8 + q] = o + 3 if o < 0 else o
+    for q in range(12):
+        sp = src[16 + q]
+        dst[16 + q] = eto[m, sp]
+        dst[28 + q] = src[28 + q] ^ eflip[m, sp]
+
+
+def _order_codes() -> np.ndarray:
+    """int64 ``(256,)``: for four slice pieces ``0..3`` read in slot order as base-4 digits, the
+    rank of their order (Lehmer code, as :func:`exact.cube.coords.slicesorted_of` counts it)."""
+    out = np.zeros(256, np.int64)
+    for code in range(256):
+        q = [(code >> (2 * (3 - i))) & 3 for i in range(4)]
+        order = 0
+        for i in range(4):
+            order = order * (4 - i) + sum(q[j] < q[i] for j in range(i + 1, 4))
+        out[code] = order
+    return out
+
+
+_ORDER = _order_codes()
+
+
+@njit(cache=True, inline="always")
+def inverse_coords(inv, a, acto, ack, aeto, aek, aeinv, comb, sorted_):  # pragma: no cover - numba
+    """``(raw flip-slice, twist)`` of the inverse cube ``inv`` (``(40,)``: corner perm, corner
+    ori, edge perm, edge ori, slot-indexed) seen along axis ``a``. ``acto``, ``ack``, ``aeto``,
+    ``aek`` (``(3, 8)``, ``(3, 12)``): each axis symmetry's slot map and reference offsets
+    (rotations: :mod:`exact.cube.symmetry`); ``aeinv``: the inverse of each edge slot map, so
+    the edges are read in the order of their new slots (one pass for flip, slice and order)."""
+    twist = 0
+    for s in range(8):
+        t = acto[a, s]
+        if t < 7:
+            o = ack[a, s] + inv[8 + s] - ack[a, inv[s]]
+            o = o + 3 if o < 0 else (o - 3 if o >= 3 else o)
+            twist += o * _POW3[t]
+    flip = 0
+    k = 0
+    rank = 0
+    code = 0
+    for t in range(12):
+        s = aeinv[a, t]
+        pc = inv[16 + s]
+        if t < 11:
+            flip |= ((aek[a, s] + inv[28 + s] + aek[a, pc]) & 1) << (10 - t)
+        q = aeto[a, pc]
+        if q >= 8:
+            k += 1
+            rank += comb[t, k]
+            code = code * 4 + q - 8
+    if sorted_:
+        rank = rank * 24 + _ORDER[code]
+    return rank * 2048 + flip, twist
+
+
 @njit(cache=True)
-def inverse_raw(inv, d, keep, acto, ack, aeto, aek, comb, sorted_, data, clsym, tconj, tmp, raw):
+def inverse_raw(inv, acto, ack, aeto, aek, aeinv, comb, sorted_, data, clsym, tconj, raw):
     # pragma: no cover - numba
-    """The raw lookups ``raw[d, a]`` of the inverse cube held in row ``d`` of ``inv`` (``(rows,
-    40)``: corner perm, corner ori, edge perm, edge ori, slot-indexed) along the three axes, but
-    for the axes in the bit mask ``keep``, whose values the caller has copied from the parent: a
-    move in axis ``a``'s subgroup premultiplies the inverse by a member of that subgroup, which
-    leaves its coset there unchanged. ``acto``, ``ack``, ``aeto``, ``aek`` (``(3, 8)``,
-    ``(3, 12)``): each axis symmetry's slot map and reference offsets (rotations:
-    :mod:`exact.cube.symmetry`); ``clsym``: each raw flip-slice's class and symmetry as
-    ``cls << 4 | sym`` (one load where two would miss the cache); ``tmp``: int64 ``(25,)``
-    scratch."""
-    # the axes' coordinates first, then their loads side by side (the cache misses overlap)
+    """``raw[a]``: the lookup of the inverse cube ``inv`` (``(40,)``) along each axis ``a``
+    (:func:`inverse_coords`). ``clsym``: each raw flip-slice's class and symmetry as ``cls << 4
+    | sym``."""
     for a in range(3):
-        if (keep >> a) & 1:
-            continue
-        twist = 0
-        for s in range(8):
-            t = acto[a, s]
-            if t < 7:
-                o = ack[a, s] + inv[d, 8 + s] - ack[a, inv[d, s]]
-                o = o + 3 if o < 0 else (o - 3 if o >= 3 else o)
-                twist += o * _POW3[t]
-        flip = 0
-        for s in range(12):
-            t = aeto[a, s]
-            pc = inv[d, 16 + s]
-            tmp[t] = aeto[a, pc]
-            if t < 11:
-                flip |= ((aek[a, s] + inv[d, 28 + s] + aek[a, pc]) & 1) << (10 - t)
-        k = 0
-        rank = 0
-        for t in range(12):
-            if tmp[t] >= 8:
-                tmp[12 + k] = tmp[t] - 8
-                k += 1
-                rank += comb[t, k]
-        if sorted_:
-            order = 0
-            for i in range(4):
-                smaller = 0
-                for j in range(i + 1, 4):
-                    if tmp[12 + j] < tmp[12 + i]:
-                        smaller += 1
-                order = order * (4 - i) + smaller
-            rank = rank * 24 + order
-        tmp[16 + a] = rank * 2048 + flip
-        tmp[19 + a] = twist
-    for a in range(3):
-        if not (keep >> a) & 1:
-            r = tmp[16 + a]
-            cs = clsym[r]
-            tmp[22 + a] = np.int64(cs >> 4) * 2187 + tconj[tmp[19 + a], cs & 15]
-    for a in range(3):
-        if not (keep >> a) & 1:
-            raw[d, a] = nibble(data, tmp[22 + a])
+        r, twist = inverse_coords(inv, a, acto, ack, aeto, aek, aeinv, comb, sorted_)
+        cs = clsym[r]
+        raw[a] = nibble(data, np.int64(cs >> 4) * 2187 + tconj[twist, cs & 15])
 
 
 @njit(cache=True)
@@ -160,14 +178,16 @@ def _is_solved(path, length, root, cto, ctw, eto, eflip, scratch):  # pragma: no
 
 @njit(cache=True)
 def _task(t, state, tab, start, bound, budget, parity):  # pragma: no cover - numba
-    crd, depth, tried, path, status, minf, nodes, expanded, scratch, cidx, cval, inv, tmp, iraw, fraw = state
+    crd, depth, tried, path, status, minf, nodes, expanded, scratch, cidx, cval, inv, iraw, fraw, kinv, kraw = state
     forbid, forbid3, flip_mv, slice_mv, twist_mv, mconj, data, clsym, tconj = tab[:9]
-    root, cto, ctw, eto, eflip, acto, ack, aeto, aek, comb, sorted_, maxes = tab[9:]
+    root, cto, ctw, eto, eflip, acto, ack, aeto, aek, aeinv, comb, sorted_, maxes = tab[9:]
     moves = flip_mv.shape[1]
     c = crd[t]
     iv = inv[t]
     ir = iraw[t]
     fr = fraw[t]
+    ki = kinv[t]
+    kr = kraw[t]
     ix = cidx[t]
     val = cval[t]
     tr = tried[t]
@@ -197,9 +217,10 @@ def _task(t, state, tab, start, bound, budget, parity):  # pragma: no cover - nu
                     skip |= 1 << a
             if skip and bound + 1 < minf[t]:
                 minf[t] = bound + 1
-            # First visit: the children's lookups for all moves at once, axis by axis, each in
-            # passes whose loads are independent so that their cache misses overlap; an axis is
-            # read only for the children the earlier ones left inside the bound.
+            # First visit: the children's lookups for all moves and axes at once, in passes
+            # whose loads are independent so that their cache misses overlap (a pass per axis,
+            # each only for the children the earlier ones left inside the bound, measured no
+            # faster).
             for x in range(moves):
                 if skip & maxes[x]:
                     val[d, x] = 127
@@ -207,30 +228,63 @@ def _task(t, state, tab, start, bound, budget, parity):  # pragma: no cover - nu
                     val[d, x] = 127  # never tried: no lookups
                 else:
                     val[d, x] = 0
-            for a in range(3):
-                pf, ps, pw = c[d, 3 * a], c[d, 3 * a + 1], c[d, 3 * a + 2]
-                for x in range(moves):
-                    fr[x, a] = -1
-                    if val[d, x] <= left:
+            for x in range(moves):
+                if val[d, x] <= left:
+                    for a in range(3):
                         ma = mconj[a, x]
-                        ix[x] = slice_mv[ps, ma] * 2048 + flip_mv[pf, ma]
-                for x in range(moves):
-                    if val[d, x] <= left:
-                        r = ix[x]
-                        cs = clsym[r]
-                        ix[x] = np.int64(cs >> 4) * 2187 + tconj[twist_mv[pw, mconj[a, x]], cs & 15]
-                for x in range(moves):
-                    if val[d, x] <= left:
-                        v = np.int64(nibble(data, ix[x]))
+                        ix[x, a] = slice_mv[c[d, 3 * a + 1], ma] * 2048 + flip_mv[c[d, 3 * a], ma]
+            for x in range(moves):
+                if val[d, x] <= left:
+                    for a in range(3):
+                        cs = clsym[ix[x, a]]
+                        ix[x, a] = np.int64(cs >> 4) * 2187 + tconj[twist_mv[c[d, 3 * a + 2], mconj[a, x]], cs & 15]
+            for x in range(moves):
+                if val[d, x] <= left:
+                    h = 0
+                    for a in range(3):
+                        v = np.int64(nibble(data, ix[x, a]))
                         fr[x, a] = v
                         v = adjust(v, cpar)
-                        if v > val[d, x]:
-                            val[d, x] = v
+                        if v > h:
+                            h = v
+                    val[d, x] = h
             for x in range(moves):
                 if val[d, x] <= left and fr[x, 0] == fr[x, 1] and fr[x, 1] == fr[x, 2] and fr[x, 0] >= 1:
                     v = adjust(fr[x, 0] + 1, cpar)
                     if v > val[d, x]:
                         val[d, x] = v
+            if left > 0:
+                # The inverses of the children left inside the bound, looked up in the same
+                # passes (their lookups may cut a child the cube's own left in); the axis of
+                # the move is inherited: a move in axis a's subgroup premultiplies the inverse by
+                # a member of it, which leaves its coset there unchanged.
+                for x in range(moves):
+                    if val[d, x] <= left:
+                        inverse_move(iv[d], ki, x, cto, ctw, eto, eflip)
+                        keep = maxes[x]
+                        for a in range(3):
+                            if (keep >> a) & 1:
+                                kr[d, x, a] = ir[d, a]
+                            else:
+                                r, tw = inverse_coords(ki, a, acto, ack, aeto, aek, aeinv, comb, sorted_)
+                                ix[x, a] = r
+                                kr[d, x, a] = tw
+                for x in range(moves):
+                    if val[d, x] <= left:
+                        keep = maxes[x]
+                        for a in range(3):
+                            if not (keep >> a) & 1:
+                                cs = clsym[ix[x, a]]
+                                ix[x, a] = np.int64(cs >> 4) * 2187 + tconj[kr[d, x, a], cs & 15]
+                for x in range(moves):
+                    if val[d, x] <= left:
+                        keep = maxes[x]
+                        for a in range(3):
+                            if not (keep >> a) & 1:
+                                kr[d, x, a] = nibble(data, ix[x, a])
+                        v = combine(kr[d, x, 0], kr[d, x, 1], kr[d, x, 2], cpar)
+                        if v > val[d, x]:
+                            val[d, x] = v
         tr[d] = m + 1
         h = val[d, m]
         if h == 127:
@@ -247,28 +301,9 @@ def _task(t, state, tab, start, bound, budget, parity):  # pragma: no cover - nu
             c[d + 1, 3 * a + 1] = slice_mv[c[d, 3 * a + 1], ma]
             c[d + 1, 3 * a + 2] = twist_mv[c[d, 3 * a + 2], ma]
         if left > 0:
-            # The inverse cube: the move relabels its pieces (it is premultiplied by the move's
-            # inverse); its lookups may cut a node the cube's own left inside the bound.
-            for q in range(8):
-                sp = iv[d, q]
-                iv[d + 1, q] = cto[m, sp]
-                o = iv[d, 8 + q] - ctw[m, sp]
-                iv[d + 1, 8 + q] = o + 3 if o < 0 else o
-            for q in range(12):
-                sp = iv[d, 16 + q]
-                iv[d + 1, 16 + q] = eto[m, sp]
-                iv[d + 1, 28 + q] = iv[d, 28 + q] ^ eflip[m, sp]
-            keep = maxes[m]
+            inverse_move(iv[d], iv[d + 1], m, cto, ctw, eto, eflip)
             for a in range(3):
-                if (keep >> a) & 1:
-                    ir[d + 1, a] = ir[d, a]
-            inverse_raw(iv, d + 1, keep, acto, ack, aeto, aek, comb, sorted_, data, clsym, tconj, tmp[t], ir)
-            hi = combine(np.int64(ir[d + 1, 0]), np.int64(ir[d + 1, 1]), np.int64(ir[d + 1, 2]), cpar)
-            if hi > left:
-                f = d + 1 + hi
-                if f < minf[t]:
-                    minf[t] = f
-                continue
+                ir[d + 1, a] = kr[d, m, a]
         pa[d] = m
         if left == 0:
             if _is_solved(pa, d + 1, root, cto, ctw, eto, eflip, scratch[t]):
@@ -287,8 +322,9 @@ def run_tasks(active, state, tab, start, bound, budget, parity):  # pragma: no c
     """Give each task in ``active`` up to ``budget`` more generated nodes of this iteration.
 
     ``state``: the tasks' arrays (coordinates, depth, tried, path, status, least pruned f, nodes,
-    expanded, scratch, child indices and values, inverse cubes, scratch, the inverses' raw
-    lookups per row and axis, the children's raw lookups); ``tab``: the read-only ones (move
+    expanded, scratch, child indices and values, inverse cubes, the inverses' raw
+    lookups per row and axis, the children's raw lookups, the children's inverse cubes, the
+    children's inverses' raw lookups per row); ``tab``: the read-only ones (move
     rules, move tables, axis moves, table, classes and symmetries, root pieces, piece moves, axis rotations,
     binomials, whether the slice is sorted, each move's axes as a bit mask)."""
     for i in prange(active.shape[0]):
