@@ -5,14 +5,14 @@ Writes docs/benchmarks/cube3_optimal.md. Usage:
     python benchmarks/cube3_optimal.py --threads 2 --repeats 3 --deepcubea 100 --time-limit 600 \
         --htm 10 --htm-time-limit 120
 
-Four parts, each in one run:
+Four parts (``--parts``, all by default), each in one run:
 
 * 16-move QTM scrambles (``--seeds`` seeds) beside ``rubiks_optimal`` (Reid's optimal solver,
   Debian ``rubiks``), the median of ``--repeats`` runs each; ratio = ours / its;
 * the half-turn cubes of ``cube3_htm_optimal_hkociemba.tsv`` (the first ``--htm`` random ones,
   and superflip), each with ``--htm-time-limit``, beside the published seconds;
-* DeepCubeA's test cubes in QTM (the first ``--deepcubea``), each with ``--time-limit``: length
-  against the file's, nodes beside the file's ``pdb_nodes_generated``;
+* DeepCubeA's test cubes in QTM (the first ``--deepcubea``, from ``--deepcubea-skip``), each with
+  ``--time-limit``: length against the file's, nodes beside the file's ``pdb_nodes_generated``;
 * the tables: size, build seconds and peak memory read off their stored metadata (built first
   where missing, by the store's own build), and the full check of their equations.
 """
@@ -82,6 +82,8 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--deepcubea", type=int, default=5, help="how many of DeepCubeA's cubes")
+    ap.add_argument("--deepcubea-skip", type=int, default=0, help="start at this one (a run split over pages)")
+    ap.add_argument("--parts", default="scrambles,htm,deepcubea,tables", help="which parts, comma-separated")
     ap.add_argument("--htm", type=int, default=3, help="how many of the random half-turn cubes (superflip too)")
     ap.add_argument("--time-limit", type=float, default=120.0)
     ap.add_argument("--htm-time-limit", type=float, default=None, help="the half-turn cubes' (default: --time-limit)")
@@ -89,6 +91,9 @@ def main() -> None:
     ap.add_argument("--pdb-dir", default=None)
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "cube3_optimal.md"))
     args = ap.parse_args()
+    parts = set(args.parts.split(","))
+    if parts - {"scrambles", "htm", "deepcubea", "tables"}:
+        ap.error(f"--parts: unknown {sorted(parts - {'scrambles', 'htm', 'deepcubea', 'tables'})}")
     numba.set_num_threads(args.threads)
     t_all = time.perf_counter()
     pdb_dir = Path(args.pdb_dir) if args.pdb_dir else default_dir()
@@ -122,108 +127,115 @@ def main() -> None:
         print(f"{metric} tables loaded in {time.perf_counter() - t0:.1f} s", flush=True)
 
     # 1. 16-move QTM scrambles beside rubiks_optimal
-    p, tab = tables["qtm"]
-    optimal_cube(p, p.table.apply(p.goal, "R U F D L B"), tables=tab, threads=args.threads)  # compile the kernel
-    peer = ReidOptimal().start() if ReidOptimal.available() else None
-    out += [
-        "## 16-move QTM scrambles beside rubiks_optimal",
-        "",
-        "Scrambles: `scramble(3, 16, numpy.random.default_rng(seed), 'faces', 'qtm')`; median of "
-        f"{args.repeats} runs each. "
-        + (
-            f"Peer: `rubiks_optimal` (Reid's optimal solver in C, one thread); its start-up (building its "
-            f"tables) took {peer.startup_seconds:.1f} s and is not in its times; its seconds are to its first "
-            "optimal solution; its lengths equal ours (asserted)."
-            if peer
-            else "`rubiks_optimal` is not installed here: no ratio."
-        ),
-        "",
-        "| seed | scramble | length | nodes generated | seconds | M nodes/s | rubiks_optimal s | ratio |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    ratios = []
-    for seed in range(args.seeds):
-        start, text = scramble(3, 16, np.random.default_rng(seed), "faces", "qtm")
-        runs = [optimal_cube(p, start, tables=tab, threads=args.threads) for _ in range(args.repeats)]
-        r = runs[0]
-        secs = statistics.median(x.seconds for x in runs)
-        theirs = "- | -"
+    if "scrambles" in parts:
+        p, tab = tables["qtm"]
+        optimal_cube(p, p.table.apply(p.goal, "R U F D L B"), tables=tab, threads=args.threads)  # compile the kernel
+        peer = ReidOptimal().start() if ReidOptimal.available() else None
+        out += [
+            "## 16-move QTM scrambles beside rubiks_optimal",
+            "",
+            "Scrambles: `scramble(3, 16, numpy.random.default_rng(seed), 'faces', 'qtm')`; median of "
+            f"{args.repeats} runs each. "
+            + (
+                f"Peer: `rubiks_optimal` (Reid's optimal solver in C, one thread); its start-up (building its "
+                f"tables) took {peer.startup_seconds:.1f} s and is not in its times; its seconds are to its first "
+                "optimal solution; its lengths equal ours (asserted)."
+                if peer
+                else "`rubiks_optimal` is not installed here: no ratio."
+            ),
+            "",
+            "| seed | scramble | length | nodes generated | seconds | M nodes/s | rubiks_optimal s | ratio |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        ratios = []
+        for seed in range(args.seeds):
+            start, text = scramble(3, 16, np.random.default_rng(seed), "faces", "qtm")
+            runs = [optimal_cube(p, start, tables=tab, threads=args.threads) for _ in range(args.repeats)]
+            r = runs[0]
+            secs = statistics.median(x.seconds for x in runs)
+            theirs = "- | -"
+            if peer is not None:
+                peer_runs = [peer.solve(start, time_limit=600) for _ in range(args.repeats)]
+                assert all(x.length == r.length for x in peer_runs), (text, r.moves)
+                their = statistics.median(x.first_seconds for x in peer_runs)
+                ratios.append(secs / their)
+                theirs = f"{their:.4f} | {secs / their:.2f}"
+            out.append(
+                f"| {seed} | `{text}` | {r.length} | {r.extra['generated']:,} | {secs:.3f} | {_rate(r)} | {theirs} |"
+            )
+            print(out[-1], flush=True)
         if peer is not None:
-            peer_runs = [peer.solve(start, time_limit=600) for _ in range(args.repeats)]
-            assert all(x.length == r.length for x in peer_runs), (text, r.moves)
-            their = statistics.median(x.first_seconds for x in peer_runs)
-            ratios.append(secs / their)
-            theirs = f"{their:.4f} | {secs / their:.2f}"
-        out.append(
-            f"| {seed} | `{text}` | {r.length} | {r.extra['generated']:,} | {secs:.3f} | {_rate(r)} | {theirs} |"
-        )
-        print(out[-1], flush=True)
-    if peer is not None:
-        peer.close()
-        out += ["", f"Median ratio: **{statistics.median(ratios):.2f}** (target: at most 3).", ""]
-    page("(run not finished)")
+            peer.close()
+            out += ["", f"Median ratio: **{statistics.median(ratios):.2f}** (target: at most 3).", ""]
+        page("(run not finished)")
 
     # 2. half-turn cubes
-    p, tab = tables["htm"]
-    optimal_cube(p, p.table.apply(p.goal, "R U F D L B"), tables=tab, threads=args.threads)
-    with open(DATA / "cube3_htm_optimal_hkociemba.tsv") as fh:
-        hk = list(csv.DictReader(fh, delimiter="\t"))
-    chosen = hk[: args.htm] + [row for row in hk if row["id"].lower().startswith("superflip")]
-    out += [
-        f"## Half-turn cubes ({len(chosen)} of `cube3_htm_optimal_hkociemba.tsv`), "
-        f"{args.htm_time_limit or args.time_limit:.0f} s each",
-        "",
-        "| id | optimal | status | length or bound | nodes generated | seconds | M nodes/s | published s (PyPy) |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    med, _ = _random_cubes(
-        chosen, "optimal_htm", tables["htm"], args.htm_time_limit or args.time_limit, args, out, page,
-        "pypy_solve_seconds_reported",
-    )  # fmt: skip
-    out += [
-        "",
-        "Median: "
-        + (f"{med:.1f} s" if med != float("inf") else "over the limit")
-        + " (target: under 60 s on 2 cores; published: 175-337 s per random cube).",
-        "",
-    ]
+    if "htm" in parts:
+        p, tab = tables["htm"]
+        optimal_cube(p, p.table.apply(p.goal, "R U F D L B"), tables=tab, threads=args.threads)
+        with open(DATA / "cube3_htm_optimal_hkociemba.tsv") as fh:
+            hk = list(csv.DictReader(fh, delimiter="\t"))
+        chosen = hk[: args.htm] + [row for row in hk if row["id"].lower().startswith("superflip")]
+        out += [
+            f"## Half-turn cubes ({len(chosen)} of `cube3_htm_optimal_hkociemba.tsv`), "
+            f"{args.htm_time_limit or args.time_limit:.0f} s each",
+            "",
+            "| id | optimal | status | length or bound | nodes generated | seconds | M nodes/s | published s (PyPy) |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        med, _ = _random_cubes(
+            chosen, "optimal_htm", tables["htm"], args.htm_time_limit or args.time_limit, args, out, page,
+            "pypy_solve_seconds_reported",
+        )  # fmt: skip
+        out += [
+            "",
+            "Median: "
+            + (f"{med:.1f} s" if med != float("inf") else "over the limit")
+            + " (target: under 60 s on 2 cores; published: 175-337 s per random cube).",
+            "",
+        ]
 
     # 3. DeepCubeA's cubes (the long part: last, so the others are on the page while it runs)
-    with open(DATA / "deepcubea_cube3_qtm_1000.tsv") as fh:
-        rows = list(csv.DictReader(fh, delimiter="\t"))[: args.deepcubea]
-    out += [
-        f"## DeepCubeA's test cubes (QTM), the first {len(rows)}, {args.time_limit:.0f} s each",
-        "",
-        "| id | file's length | status | length or bound | nodes generated | seconds | M nodes/s "
-        "| file's pdb_nodes_generated |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    med, proved = _random_cubes(
-        rows, "optimal_qtm", tables["qtm"], args.time_limit, args, out, page, "pdb_nodes_generated"
-    )
-    out += [
-        "",
-        f"Proven: {proved} of {len(rows)} within the limit, every proven length equal to the file's; median "
-        + (f"{med:.1f} s" if med != float("inf") else f"over {args.time_limit:.0f} s (the limit)")
-        + " (target: under 60 s).",
-        "",
-    ]
+    if "deepcubea" in parts:
+        p, tab = tables["qtm"]
+        optimal_cube(p, p.table.apply(p.goal, "R U F D L B"), tables=tab, threads=args.threads)
+        with open(DATA / "deepcubea_cube3_qtm_1000.tsv") as fh:
+            rows = list(csv.DictReader(fh, delimiter="\t"))[args.deepcubea_skip : args.deepcubea]
+        out += [
+            f"## DeepCubeA's test cubes (QTM), ids {args.deepcubea_skip}-{args.deepcubea - 1}, "
+            f"{args.time_limit:.0f} s each",
+            "",
+            "| id | file's length | status | length or bound | nodes generated | seconds | M nodes/s "
+            "| file's pdb_nodes_generated |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        med, proved = _random_cubes(
+            rows, "optimal_qtm", tables["qtm"], args.time_limit, args, out, page, "pdb_nodes_generated"
+        )
+        out += [
+            "",
+            f"Proven: {proved} of {len(rows)} within the limit, every proven length equal to the file's; median "
+            + (f"{med:.1f} s" if med != float("inf") else f"over {args.time_limit:.0f} s (the limit)")
+            + " (target: under 60 s).",
+            "",
+        ]
 
     # 4. the tables
-    out += [
-        "## Tables",
-        "",
-        "| table | entries | bytes | max | build s (stored) | entries breaking the equations |",
-        "|---|---|---|---|---|---|",
-    ]
-    for metric, (p, tab) in tables.items():
-        spec = prune.spec(p.table, metric, "slicesorted")
-        meta = json.loads((pdb_dir / f"{spec.name}.json").read_text())
-        bad = prune.violations(tab.data, tab.phase) if args.verify_tables else "not checked"
-        out.append(
-            f"| {spec.name} | {spec.entries:,} | {spec.nbytes:,} | {meta['max_value']} | {meta['build_seconds']:.0f} "
-            f"| {bad} |"
-        )
+    if "tables" in parts:
+        out += [
+            "## Tables",
+            "",
+            "| table | entries | bytes | max | build s (stored) | entries breaking the equations |",
+            "|---|---|---|---|---|---|",
+        ]
+        for metric, (p, tab) in tables.items():
+            spec = prune.spec(p.table, metric, "slicesorted")
+            meta = json.loads((pdb_dir / f"{spec.name}.json").read_text())
+            bad = prune.violations(tab.data, tab.phase) if args.verify_tables else "not checked"
+            out.append(
+                f"| {spec.name} | {spec.entries:,} | {spec.nbytes:,} | {meta['max_value']} "
+                f"| {meta['build_seconds']:.0f} | {bad} |"
+            )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     out += ["", f"Peak memory of this run (both tables mapped, classes computed): {peak:.1f} GB.", ""]
     page()
