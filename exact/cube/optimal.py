@@ -161,15 +161,12 @@ def inverse_cubies(pieces: np.ndarray) -> np.ndarray:
 
 
 def inverse_step(inv: np.ndarray, moves: np.ndarray, tables: OptimalTables) -> np.ndarray:
-    """The inverse cubes ``(B, 40)`` after their cubes make ``moves`` ``(B,)`` (the kernel's
-    update, for the prefixes)."""
-    cto, ctw, eto, eflip = tables.pieces
-    mv = np.asarray(moves)[:, None]
-    out = np.empty_like(inv)
-    out[:, :8] = cto[mv, inv[:, :8]]
-    out[:, 8:16] = (inv[:, 8:16] - ctw[mv, inv[:, :8]]) % 3
-    out[:, 16:28] = eto[mv, inv[:, 16:28]]
-    out[:, 28:] = inv[:, 28:] ^ eflip[mv, inv[:, 16:28]]
+    """The inverse cubes ``(B, 40)`` after their cubes make ``moves`` ``(B,)`` (the kernel's own
+    update, :func:`exact.cube.optkernel.inverse_move`, for the prefixes)."""
+    src = np.ascontiguousarray(inv, dtype=np.int64)
+    out = np.empty_like(src)
+    for b, m in enumerate(np.asarray(moves)):
+        K.inverse_move(src[b], out[b], int(m), *tables.pieces)
     return out
 
 

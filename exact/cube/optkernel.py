@@ -8,10 +8,11 @@ children of a node at its first visit. The children inside the bound that are no
 have their inverses looked up along the axes too, in the same visit (the inverse cube is kept piece
 by piece, one row per depth; the axis of the move just made is inherited from the parent): this
 halves the nodes, and read in passes whose cache misses overlap, rather than one child at a time,
-it takes a quarter less time per cube (measured, 2026-11-25). The inverse's lookups also prune moves (Rokicki's nxopt):
-where one equals the moves left, no solution within the bound starts with a turn on that axis. A
-node at the bound with ``h = 0`` is a candidate; it is checked by replaying its path on the
-pieces, since the nine numbers do not pin down the corner and edge permutations.
+it takes a quarter less time per cube (measured, 2026-11-25). The inverse's lookups also prune
+moves (Rokicki's nxopt): where one equals the moves left, no solution within the bound starts
+with a turn on that axis. A node at the bound with ``h = 0`` is a candidate; it is checked by
+replaying its path on the pieces, since the nine numbers do not pin down the corner and edge
+permutations.
 
 The search is split into tasks, one per allowed two-move prefix (every task is a resumable
 depth-first search below its prefix), and the tasks of an iteration run in a numba ``prange``:
@@ -20,10 +21,13 @@ each call gives every unfinished task a node budget, so limits are looked at bet
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 from numba import njit, prange
 
 from exact.cube.prune import entry, nibble
+from exact.ranking import permutation_rank
 
 RUNNING, EXHAUSTED, FOUND = 0, 1, 2
 _POW3 = np.array([729, 243, 81, 27, 9, 3, 1], dtype=np.int64)
@@ -87,14 +91,11 @@ def inverse_move(src, dst, m, cto, ctw, eto, eflip):  # pragma: no cover - numba
 
 def _order_codes() -> np.ndarray:
     """int64 ``(256,)``: for four slice pieces ``0..3`` read in slot order as base-4 digits, the
-    rank of their order (Lehmer code, as :func:`exact.cube.coords.slicesorted_of` counts it)."""
+    rank of their order (:func:`exact.ranking.permutation_rank`, as
+    :func:`exact.cube.coords.slicesorted_of` counts it); codes that are no permutation: 0."""
+    perms = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
     out = np.zeros(256, np.int64)
-    for code in range(256):
-        q = [(code >> (2 * (3 - i))) & 3 for i in range(4)]
-        order = 0
-        for i in range(4):
-            order = order * (4 - i) + sum(q[j] < q[i] for j in range(i + 1, 4))
-        out[code] = order
+    out[(perms << np.array([6, 4, 2, 0])).sum(axis=1)] = permutation_rank(perms)
     return out
 
 
