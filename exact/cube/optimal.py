@@ -10,7 +10,6 @@ limit ends in ``limit`` with the proven lower bound; ``stop_at=L`` ends once eve
 
 from __future__ import annotations
 
-import mmap
 import time
 from dataclasses import dataclass
 from math import comb
@@ -26,6 +25,7 @@ from exact.cube.solve import face_turn_start
 from exact.cube.symmetry import URF, conjugate_moves, conjugate_state, symmetry_of
 from exact.errors import PuzzleoptError
 from exact.ida.solve import recorder
+from exact.memory import huge_pages
 from exact.pdb.store import default_dir, load
 from exact.puzzles.cube.cubies import cubie_moves, perm_parity, read_cubies
 from exact.result import SolveResult, Status
@@ -101,24 +101,6 @@ def optimal_tables(puzzle, *, edge: str = "slicesorted", pdb_dir=None, progress:
         move_axes(phase, mconj),
         huge_pages((phase.cls.astype(np.int32) << 4) | phase.sym.astype(np.int32)),
     )
-
-
-def huge_pages(a: np.ndarray) -> np.ndarray:
-    """A read-only copy of ``a`` in memory the kernel is asked to back with 2 MB pages (Linux
-    transparent huge pages, ``madvise``), where the platform offers them and ``a`` is large;
-    else ``a``. The search's lookups land on random pages, and with 4 kB pages nearly every one
-    misses the TLB (measured on the 1.67 GB tables, two threads: cube r4 14.5 -> 12.7 s,
-    DeepCubeA cube 2 7.1 -> 5.7 s)."""
-    if not hasattr(mmap, "MADV_HUGEPAGE") or a.nbytes < 1 << 26:
-        return a
-    buf = mmap.mmap(-1, a.nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    buf.madvise(mmap.MADV_HUGEPAGE)
-    out = np.frombuffer(buf, dtype=a.dtype).reshape(a.shape)
-    flat, src = out.reshape(-1), a.reshape(-1)
-    for i in range(0, len(flat), 1 << 26):  # in slices: a memory-mapped source is paged in once
-        flat[i : i + (1 << 26)] = src[i : i + (1 << 26)]
-    out.flags.writeable = False
-    return out
 
 
 def move_axes(phase: prune.PhaseOne, mconj: np.ndarray) -> np.ndarray:
