@@ -12,9 +12,9 @@ it takes a quarter less time per cube (measured, 2026-11-25). Each pass also pre
 entries the next pass reads (:func:`exact.memory.prefetch`), so that the misses of all children
 are in flight at once: the same nodes in 25-35% less time (three half-turn cubes, alternating
 runs, 2026-11-25). The inverse's lookups also prune moves (Rokicki's nxopt): where one equals
-the moves left, no solution within the bound starts with a turn on that axis. A node at the bound with ``h = 0`` is a candidate; it is checked by
-replaying its path on the pieces, since the nine numbers do not pin down the corner and edge
-permutations.
+the moves left, no solution within the bound starts with a turn on that axis. A node at the
+bound with ``h = 0`` is a candidate; it is checked by replaying its path on the pieces, since the
+nine numbers do not pin down the corner and edge permutations.
 
 The search is split into tasks, one per allowed two-move prefix (every task is a resumable
 depth-first search below its prefix), and the tasks of an iteration run in a numba ``prange``:
