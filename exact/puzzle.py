@@ -231,6 +231,10 @@ class Puzzle:
         return None
 
     # ----------------------------------------------------------------- text
+    def svg(self, state: np.ndarray) -> str | None:
+        """A picture of one state as an SVG document, or ``None`` (the default: no picture)."""
+        return None
+
     def format_state(self, state: np.ndarray) -> str:
         """Human-readable text of one state (subclasses give their own notation)."""
         return " ".join(str(int(v)) for v in np.asarray(state))

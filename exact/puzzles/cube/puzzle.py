@@ -70,6 +70,12 @@ class CubePuzzle(Puzzle):
             out += list(edge_slots(self.n))
         return out
 
+    def svg(self, state: np.ndarray) -> str:
+        """The net in the standard colours (:func:`exact.puzzles.cube.svg.net_svg`)."""
+        from exact.puzzles.cube.svg import net_svg
+
+        return net_svg(state, self.n)
+
     def format_state(self, state: np.ndarray) -> str:
         return to_facelets(state)
 

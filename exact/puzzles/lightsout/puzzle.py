@@ -40,6 +40,12 @@ class LightsOutPuzzle(Puzzle):
         """``N = rows * cols``."""
         return self.rows * self.cols
 
+    def svg(self, state: np.ndarray) -> str:
+        """The board, lit cells yellow (:func:`exact.puzzles.lightsout.svg.board_svg`)."""
+        from exact.puzzles.lightsout.svg import board_svg
+
+        return board_svg(state_to_lights(state, self.rows, self.cols))
+
     def format_state(self, state: np.ndarray) -> str:
         """The lights string of a state, e.g. ``"0100..."`` (row-major, ``1`` lit)."""
         return format_lights(state_to_lights(state, self.rows, self.cols))

@@ -35,6 +35,12 @@ class TilesPuzzle(Puzzle):
     def __repr__(self) -> str:
         return f"TilesPuzzle({self.rows}, {self.cols}, goal={self.goal_kind!r})"
 
+    def svg(self, state: np.ndarray) -> str:
+        """The board, tiles on their goal cell shaded (:func:`exact.puzzles.tiles.svg.board_svg`)."""
+        from exact.puzzles.tiles.svg import board_svg
+
+        return board_svg(state, self.rows, self.cols, self.goal)
+
     def format_state(self, state: np.ndarray) -> str:
         """One line, ``"0 1 2 ..."`` (Korf-convention text; blank 0)."""
         return format_board(np.asarray(state), self.rows, self.cols)
