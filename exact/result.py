@@ -205,6 +205,55 @@ class SolveResult:
         d["moves"] = list(self.moves)
         return d
 
+    @property
+    def proof(self) -> str:
+        """What was proven, in words (the card's last line)."""
+        b = self.lower_bound
+        if self.status is Status.OPTIMAL:
+            return f"optimal: no solution shorter than {self.length} moves exists (lower bound {b})"
+        if self.status is Status.FEASIBLE:
+            known = f"at least {b}" if b is not None else "not bounded"
+            return f"a solution of {self.length} moves, not proven optimal (the optimum is {known})"
+        if self.status is Status.INFEASIBLE_WITHIN_HORIZON:
+            horizon = self.settings.get("horizon", "the horizon")
+            return f"no solution of at most {horizon} move{'' if horizon == 1 else 's'} exists"
+        if self.status is Status.UNSOLVABLE:
+            return "no solution exists"
+        return "a limit ended the search without a solution" + (f"; every solution has at least {b} moves" if b else "")
+
+    def __str__(self) -> str:
+        moves = " ".join(self.moves) if self.moves else "-"
+        facts = [f"bound {self.lower_bound}" if self.lower_bound is not None else ""]
+        facts += [f"{self.nodes:,} nodes" if self.nodes is not None else "", f"{self.seconds:.2f} s", self.solver]
+        head = f"{self.length} moves: {moves}" if self.status.has_solution else "no solution"
+        return f"{self.puzzle}: {self.status.value}, {head} ({', '.join(f for f in facts if f)})"
+
+    def _repr_html_(self) -> str:
+        """A card for Jupyter: moves, status, bound, time, solver and what was proven."""
+        from html import escape
+
+        colour = {"optimal": "#1a7f37", "feasible": "#9a6700", "limit": "#cf222e"}.get(self.status.value, "#57606a")
+        rows = [
+            ("moves", " ".join(self.moves) if self.moves else "-"),
+            ("length", "-" if self.length is None else str(self.length)),
+            ("lower bound", "-" if self.lower_bound is None else str(self.lower_bound)),
+            ("nodes", "-" if self.nodes is None else f"{self.nodes:,}"),
+            ("time", f"{self.seconds:.3f} s"),
+            ("solver", f"{self.solver} {self.solver_version}".strip() or "-"),
+            ("settings", ", ".join(f"{k}={v}" for k, v in self.settings.items()) or "-"),
+            ("proof", self.proof),
+        ]
+        body = "".join(
+            f'<tr><th style="text-align:left;padding-right:1em">{escape(k)}</th><td>{escape(v)}</td></tr>'
+            for k, v in rows
+        )
+        return (
+            f'<div class="puzzleopt-result" style="border:1px solid #d0d7de;border-radius:6px;padding:8px;'
+            f'display:inline-block"><div><b>{escape(self.puzzle)}</b> <span style="color:#fff;'
+            f'background:{colour};border-radius:4px;padding:0 6px">{escape(self.status.value)}</span></div>'
+            f"<table>{body}</table></div>"
+        )
+
     def to_json(self, **more: Any) -> str:
         """One JSON object: the fields of :meth:`to_dict`, plus ``more`` (e.g. the scramble)."""
         d = self.to_dict()
