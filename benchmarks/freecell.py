@@ -29,7 +29,7 @@ import time
 from datetime import date
 from pathlib import Path
 
-from tqdm import tqdm
+from tqdm.auto import tqdm
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))

@@ -24,7 +24,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from tqdm import tqdm
+from tqdm.auto import tqdm
 
 from exact import cli, solvers
 from exact.errors import PuzzleoptError

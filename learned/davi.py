@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from filelock import FileLock, Timeout
-from tqdm import tqdm
+from tqdm.auto import tqdm
 
 from exact import registry
 from exact.atomic import write_chunks

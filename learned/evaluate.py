@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tqdm import tqdm
+from tqdm.auto import tqdm
 
 from exact import cli
 from exact.atomic import write_chunks

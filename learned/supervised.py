@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from tqdm import tqdm
+from tqdm.auto import tqdm
 
 from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle

@@ -24,7 +24,7 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 
-from tqdm import tqdm
+from tqdm.auto import tqdm
 
 from exact import cli, registry, solvers
 from exact.errors import PuzzleoptError

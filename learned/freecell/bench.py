@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from tqdm import tqdm
+from tqdm.auto import tqdm
 
 from exact.errors import PuzzleoptError
 from exact.puzzles.freecell import format_board, ms_deal, parse_moves, replay

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
+from tqdm.auto import tqdm
 
 from exact.atomic import seal_holds, sealed, write_chunks
 from exact.errors import PuzzleoptError
