@@ -45,7 +45,7 @@ def _graph() -> dict[str, set[str]]:
     import ast
 
     out: dict[str, set[str]] = {}
-    for top in ("exact", "learned", "hybrid", "instances"):
+    for top in ("exact", "learned", "hybrid", "instances", "puzzleopt"):
         for path in sorted((ROOT / top).rglob("*.py")):
             name = _module_name(path)
             package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -60,7 +60,7 @@ def _graph() -> dict[str, set[str]]:
                         base = ".".join(up + ([base] if base else []))
                     deps.add(base)
                     deps |= {f"{base}.{a.name}" for a in node.names}
-            out[name] = {d for d in deps if d.split(".")[0] in ("exact", "learned", "hybrid", "instances")}
+            out[name] = {d for d in deps if d.split(".")[0] in ("exact", "learned", "hybrid", "instances", "puzzleopt")}
     return out
 
 
@@ -72,6 +72,21 @@ def test_exact_imports_neither_learned_nor_hybrid_even_lazily() -> None:
     bad = {m: sorted(d for d in deps if _within(d, ("learned", "hybrid")))
            for m, deps in _graph().items() if _within(m, ("exact", "instances"))}  # fmt: skip
     assert not {m: d for m, d in bad.items() if d}
+
+
+def test_only_notebooks_import_the_object_api() -> None:
+    # puzzleopt is the layer on top (it imports all three); nothing below it may import it back
+    bad = {m: sorted(d for d in deps if _within(d, ("puzzleopt",)))
+           for m, deps in _graph().items() if not _within(m, ("puzzleopt",))}  # fmt: skip
+    assert not {m: d for m, d in bad.items() if d}
+
+
+def test_importing_the_object_api_loads_neither_pyomo_nor_torch() -> None:
+    code = "import sys, puzzleopt\nfrom puzzleopt import Cube, solve\nCube(3).apply('R U')\n"
+    code += "bad = [m for m in sys.modules if m.split('.')[0] in ('torch', 'pyomo', 'ortools', 'matplotlib')]\n"
+    code += "assert not bad, bad\n"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 def test_engines_import_no_puzzle_package() -> None:

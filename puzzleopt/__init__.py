@@ -1,0 +1,49 @@
+"""puzzleopt in a notebook: puzzle states as immutable objects that solve, certify and draw.
+
+::
+
+    from puzzleopt import Cube, solve_facelets
+
+    cube = Cube(3).apply("R U R' F")       # an immutable state; shown as a net in Jupyter
+    result = cube.solve(method="mip")      # a SolveResult, shown as a card
+    cube.certify("F' R U' R'")             # proven optimal, or a shorter solution
+    solve_facelets(cube.facelets)          # "F' R U' R'" (kociemba-style one-liner)
+
+Everything here is a thin layer over the three packages: puzzles come from
+:mod:`exact.registry`, solves from :mod:`exact.solvers` (``method="bwas"`` from
+:mod:`learned.bwas`), certificates from :mod:`hybrid.certify`. Names load on first use, so
+``import puzzleopt`` is cheap and imports neither Pyomo nor torch.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "State": "puzzleopt.states",
+    "Cube": "puzzleopt.states",
+    "Tiles": "puzzleopt.states",
+    "LightsOut": "puzzleopt.states",
+    "Pyraminx": "puzzleopt.states",
+    "Pancake": "puzzleopt.states",
+    "solve": "puzzleopt.solving",
+    "certify": "puzzleopt.solving",
+    "solve_facelets": "puzzleopt.facelets",
+    "METHODS": "puzzleopt.solving",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'puzzleopt' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,96 @@
+"""Solve and certify a :class:`puzzleopt.states.State`.
+
+:func:`solve` is :func:`exact.solvers.solve` with notebook defaults: ``time_limit`` and
+``node_limit`` as keywords, the short names ``"ida"`` and ``"cpsat"``, ``"bwas"`` (the learned
+cost-to-go network of :mod:`learned`, which needs the ``learned`` extra), and, for the
+time-indexed models (``"mip"``, ``"cp-sat"``) without a ``horizon``, the length of the state's
+:attr:`~puzzleopt.states.State.path` (the path's inverse is a solution of that length, so the
+models prove the optimum within it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from exact import solvers
+from exact.errors import PuzzleoptError
+from exact.result import SolveResult
+
+ALIASES = {"ida": "ida*", "cpsat": "cp-sat"}
+"""Short method names accepted beside the registry's own."""
+
+METHODS = ("auto", "bwas", *ALIASES)
+"""Method names besides those of :func:`exact.solvers.methods` (``"bwas"`` is the learned one)."""
+
+_HORIZON = ("mip", "cp-sat")
+
+
+def solve(
+    state, method: str = "auto", *, time_limit: float | None = None, node_limit: int | None = None, **options
+) -> SolveResult:
+    """Solve ``state`` (see the module docstring).
+
+    Args:
+        state: The start.
+        method: ``"auto"`` (the first registered method that proves optimality), a registry
+            name (``exact.solvers.methods()``), ``"ida"``, ``"cpsat"`` or ``"bwas"``.
+        time_limit: Seconds (``None``: none); a limit ends as ``limit`` with the proven bound.
+        node_limit: Expanded nodes, for the searches that count them.
+        options: The method's own options (``horizon=``, ``formulation=``, ``threads=``, ...; for
+            ``"bwas"``: ``model=``, ``weight=``, ``batch=``, ``quality=``).
+
+    Raises:
+        PuzzleoptError: the method does not apply, an option is unknown to it, or a model
+            method has no horizon (name ``horizon=T``, or reach the state with ``apply``).
+    """
+    if not hasattr(state, "puzzle") or not hasattr(state, "labels"):
+        raise PuzzleoptError(f"solve takes a puzzleopt State (e.g. Cube(3).apply(...)), got {type(state).__name__}")
+    name = ALIASES.get(method, method)
+    if name == "bwas":
+        return _bwas(state, time_limit, node_limit, **options)
+    if name in _HORIZON and "horizon" not in options and "stop_at" not in options:
+        if state.path is None:
+            raise PuzzleoptError(
+                f"method {method!r} needs a horizon: give horizon=T, or build the state with apply()/scramble() "
+                "from the goal so that its path bounds the moves"
+            )
+        options["horizon"] = max(len(state.path), 1)
+    limits = solvers.Limits(time=time_limit, nodes=node_limit)
+    return solvers.solve(state.puzzle, state.labels, method=name, limits=limits, **options)
+
+
+def _bwas(state, time_limit, node_limit, *, model=None, weight=None, batch=None, quality=None) -> SolveResult:
+    try:
+        from learned.bwas import bwas, quality_settings
+        from learned.loading import load_heuristic
+    except ImportError as exc:  # torch is the optional extra
+        raise PuzzleoptError(
+            f"method 'bwas' needs the learned extra (pip install 'puzzleopt[learned]'): {exc}"
+        ) from exc
+    spec = getattr(state.puzzle, "spec", None)
+    heuristic = load_heuristic(state.puzzle, model, key=spec.name if spec is not None else None)
+    q = quality_settings(getattr(heuristic, "card", {}) or {}, quality)
+    return bwas(
+        state.puzzle, state.labels, heuristic,
+        weight=q["weight"] if weight is None else weight, batch=q["batch"] if batch is None else batch,
+        max_nodes=node_limit, time_limit=time_limit,
+    )  # fmt: skip
+
+
+def certify(
+    state,
+    solution: str | Sequence[str],
+    method: str = "auto",
+    *,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    **options: Any,
+) -> SolveResult:
+    """Certify ``solution`` of ``state``: proven optimal, suboptimal with a shorter one, or
+    unknown within the limits (:func:`hybrid.certify.verify_solution`; the verdict is in
+    ``result.extra["verdict"]``, the gap in ``result.extra["gap"]``)."""
+    from hybrid.certify import Budget, verify_solution
+
+    budget = Budget(time_limit=time_limit, node_limit=node_limit, options=options)
+    return verify_solution(state.puzzle, state.labels, solution, method=ALIASES.get(method, method), budget=budget)

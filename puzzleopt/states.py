@@ -1,0 +1,298 @@
+"""Immutable puzzle states: :class:`State` for any registered puzzle, and named ones for the
+puzzles users meet first (:class:`Cube`, :class:`Tiles`, :class:`LightsOut`, :class:`Pyraminx`,
+:class:`Pancake`).
+
+A state holds its puzzle (from :mod:`exact.registry`, so equal options share one puzzle and one
+move table), its labels (a read-only uint8 ``(P,)`` copy) and, where it was reached from the goal
+by :meth:`State.apply` or :meth:`State.scramble`, the moves that reached it (:attr:`State.path`).
+Every operation returns a new state; nothing is changed in place. The path gives the time-indexed
+models their horizon when none is named (its inverse is a solution of that length).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from exact import registry
+from exact.errors import PuzzleoptError, StateError
+from exact.puzzle import Puzzle
+from exact.result import SolveResult
+
+
+class State:
+    """An immutable state of a puzzle.
+
+    Args:
+        puzzle: A registry name (``"cube3"``, ``"tiles15"``, ...) or a puzzle object.
+        labels: The state's labels ``(P,)`` (default: the goal).
+        options: The registry options when ``puzzle`` is a name (``metric="htm"``, ...).
+    """
+
+    __slots__ = ("_puzzle", "_labels", "_path")
+
+    def __init__(self, puzzle: str | Puzzle, labels: Any = None, **options: Any) -> None:
+        if isinstance(puzzle, str):
+            puzzle = registry.get(puzzle, **options)
+        elif options:
+            raise PuzzleoptError(f"State: options {sorted(options)} are for a registry name, not a puzzle object")
+        self._init(puzzle, puzzle.goal if labels is None else labels, () if labels is None else None)
+
+    def _init(self, puzzle: Puzzle, labels: Any, path: tuple[str, ...] | None) -> None:
+        arr = np.asarray(labels)
+        if arr.ndim != 1 or arr.size != puzzle.num_positions or arr.dtype.kind not in "iu":
+            raise StateError(
+                f"{puzzle.name}: a state is {puzzle.num_positions} integer labels (P,), got {arr.dtype} {arr.shape}"
+            )
+        if arr.size and (arr.min() < 0 or arr.max() >= puzzle.num_labels):
+            raise StateError(
+                f"{puzzle.name}: labels must lie in 0..{puzzle.num_labels - 1}, got {arr.min()}..{arr.max()}"
+            )
+        arr = arr.astype(np.uint8)
+        arr.flags.writeable = False
+        object.__setattr__(self, "_puzzle", puzzle)
+        object.__setattr__(self, "_labels", arr)
+        object.__setattr__(self, "_path", path)
+
+    @classmethod
+    def _make(cls, puzzle: Puzzle, labels: np.ndarray, path: tuple[str, ...] | None) -> State:
+        obj = object.__new__(cls)
+        obj._init(puzzle, labels, path)
+        return obj
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: apply() and scramble() return new states")
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def puzzle(self) -> Puzzle:
+        """The puzzle (its move table, goal and protocol)."""
+        return self._puzzle
+
+    @property
+    def labels(self) -> np.ndarray:
+        """uint8 ``(P,)``, read-only."""
+        return self._labels
+
+    @property
+    def path(self) -> tuple[str, ...] | None:
+        """The moves from the goal to this state, where it was reached that way; else ``None``."""
+        return self._path
+
+    @property
+    def board(self) -> str:
+        """The state in the puzzle's text (what :meth:`from_board` reads back)."""
+        return self._puzzle.format_state(self._labels)
+
+    @classmethod
+    def from_board(cls, puzzle: str | Puzzle, text: str, **options: Any) -> State:
+        """The state of ``puzzle`` written as ``text`` (the puzzle's own notation)."""
+        p = registry.get(puzzle, **options) if isinstance(puzzle, str) else puzzle
+        return cls._make(p, p.parse_state(text), None)
+
+    @property
+    def is_solved(self) -> bool:
+        return bool(self._puzzle.is_goal(self._labels[None])[0])
+
+    # ------------------------------------------------------------------ moving
+    def apply(self, moves: str | Sequence[str] | Sequence[int]) -> State:
+        """The state after ``moves`` (notation such as ``"R U R'"``, names, or table rows).
+
+        Raises:
+            NotationError: an unknown move, quoted with its position and the puzzle's moves, or a
+                guarded move that does not apply here.
+        """
+        table = self._puzzle.table
+        if isinstance(moves, str) or (len(moves) and isinstance(moves[0], str)):
+            rows = table.parse(moves, self._labels)
+        else:
+            rows = [int(m) for m in moves]
+        labels = table.apply(self._labels, rows) if rows else self._labels
+        path = None if self._path is None else self._path + tuple(table.names[r] for r in rows)
+        return self._make(self._puzzle, labels, path)
+
+    def scramble(self, n: int, rng: np.random.Generator | int) -> State:
+        """The state after ``n`` random applicable moves, none undoing the one before.
+
+        Args:
+            n: Number of moves (>= 0).
+            rng: A ``numpy.random.Generator`` or a seed (the only source of randomness).
+        """
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise PuzzleoptError(f"scramble: n must be a whole number >= 0, got {n!r}")
+        gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        table = self._puzzle.table
+        s, rows, last = self._labels, [], -1
+        for _ in range(int(n)):
+            _, applicable = self._puzzle.expand(s[None])
+            ok = [int(r) for r in applicable[0] if r >= 0 and (last < 0 or int(table.inverse[last]) != int(r))]
+            if not ok:
+                break  # a dead end (no move applies): the scramble stops here
+            last = ok[int(gen.integers(len(ok)))]
+            rows.append(last)
+            s = table.apply(s, [last])
+        path = None if self._path is None else self._path + tuple(table.names[r] for r in rows)
+        return self._make(self._puzzle, s, path)
+
+    # ------------------------------------------------------------------ solving
+    def solve(
+        self, method: str = "auto", *, time_limit: float | None = None, node_limit: int | None = None, **options: Any
+    ) -> SolveResult:
+        """Solve from this state (:func:`puzzleopt.solving.solve`)."""
+        from puzzleopt.solving import solve
+
+        return solve(self, method=method, time_limit=time_limit, node_limit=node_limit, **options)
+
+    def certify(
+        self, solution: str | Sequence[str], method: str = "auto", *, time_limit: float | None = None, **options: Any
+    ) -> SolveResult:
+        """Prove ``solution`` optimal, or find a shorter one (:func:`puzzleopt.solving.certify`)."""
+        from puzzleopt.solving import certify
+
+        return certify(self, solution, method=method, time_limit=time_limit, **options)
+
+    def to_pyomo(self, T: int, formulation: str = "tight"):
+        """The time-indexed MIP of this start within ``T`` moves, unsolved: a Pyomo
+        ``ConcreteModel`` to inspect, change and solve (:func:`exact.mip.build_mip`)."""
+        from exact.mip import build_mip
+
+        p = self._puzzle
+        return build_mip(p.table, self._labels, p.goal_spec(self._labels), T, formulation, num_labels=p.num_labels)
+
+    def to_cpsat(self, T: int):
+        """The CP-SAT model of this start within ``T`` moves, unsolved
+        (:func:`exact.cpsat.build_cpsat`; its ``.model`` is the ``CpModel``)."""
+        from exact.cpsat import build_cpsat
+
+        p = self._puzzle
+        return build_cpsat(p.table, self._labels, p.goal_spec(self._labels), T, p.num_labels)
+
+    # ------------------------------------------------------------------ showing
+    def svg(self) -> str:
+        """The state as an SVG picture.
+
+        Raises:
+            PuzzleoptError: the puzzle draws no picture.
+        """
+        out = self._puzzle.svg(self._labels)
+        if out is None:
+            raise PuzzleoptError(f"{self._puzzle.name} has no picture; its text: {self.board!r}")
+        return out
+
+    def _repr_svg_(self) -> str | None:
+        return self._puzzle.svg(self._labels)
+
+    def __repr__(self) -> str:
+        spec = getattr(self._puzzle, "spec", None)
+        return f"{type(self).__name__}({spec or self._puzzle.name}: {self.board!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple:
+        spec = getattr(self._puzzle, "spec", None)
+        return (str(spec) if spec is not None else id(self._puzzle), self._labels.tobytes())
+
+
+def _given(**options: Any) -> dict[str, Any]:
+    """The options that were given (``None`` leaves the registry's default)."""
+    return {k: v for k, v in options.items() if v is not None}
+
+
+class Cube(State):
+    """An NxNxN cube, solved unless ``facelets`` are given.
+
+    Args:
+        n: Size (2-7).
+        moves: ``"faces"`` (default), ``"layers"`` or ``"wide"`` (:func:`exact.moves.cube_moves`).
+        metric: ``"qtm"`` (default) or ``"htm"``.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, n: int = 3, *, moves: str | None = None, metric: str | None = None) -> None:
+        super().__init__(f"cube{n}", **_given(moves=moves, metric=metric))
+
+    @property
+    def facelets(self) -> str:
+        """The facelet string (kociemba's format, faces URFDLB)."""
+        return self.board
+
+    @classmethod
+    def from_facelets(cls, facelets: str, *, moves: str | None = None, metric: str | None = None) -> Cube:
+        """The cube of a facelet string (``6*n*n`` letters URFDLB; its size from its length)."""
+        n = int(round((len(facelets.strip()) / 6) ** 0.5))
+        return cls.from_board(f"cube{n}", facelets, **_given(moves=moves, metric=metric))
+
+
+class Tiles(State):
+    """A sliding-tile board, solved (Korf's goal: blank top-left) unless built from a board.
+
+    Args:
+        n: Tiles: 8, 15, 24, 35 or 48.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, n: int = 15) -> None:
+        super().__init__(f"tiles{n}")
+
+    @classmethod
+    def from_board(cls, text: str) -> Tiles:  # type: ignore[override]
+        """The board of ``text`` (``"0 1 2 ..."``, row-major, 0 the blank; its size from its count)."""
+        n = len(text.replace(",", " ").split()) - 1
+        return super().from_board(f"tiles{n}", text)
+
+
+class LightsOut(State):
+    """A Lights Out board, all lights off unless built from a board.
+
+    Args:
+        rows, cols: Board shape (default 7 x 7; ``cols`` defaults to ``rows``).
+    """
+
+    __slots__ = ()
+
+    def __init__(self, rows: int = 7, cols: int | None = None) -> None:
+        super().__init__("lightsout", **_given(rows=rows, cols=cols))
+
+    @property
+    def lights(self) -> np.ndarray:
+        """bool ``(rows, cols)``: which cells are lit."""
+        return self._puzzle.lights(self._labels)
+
+    @classmethod
+    def from_board(cls, text: str, rows: int | None = None, cols: int | None = None) -> LightsOut:  # type: ignore[override]
+        """The board of a lights string (``"0101..."``, row-major, ``1`` lit); square unless
+        ``rows``/``cols`` say otherwise."""
+        cells = len("".join(text.split()))
+        if rows is None:
+            rows = int(round(cells**0.5)) if cols is None else cells // max(cols, 1)
+        if cols is None:
+            cols = cells // max(rows, 1)
+        return super().from_board("lightsout", text, **_given(rows=rows, cols=cols))
+
+
+class Pyraminx(State):
+    """The Pyraminx, solved (``tips=False``: without its tips)."""
+
+    __slots__ = ()
+
+    def __init__(self, tips: bool | None = None) -> None:
+        super().__init__("pyraminx", **_given(tips=tips))
+
+
+class Pancake(State):
+    """A sorted stack of ``n`` pancakes (``burnt=True``: burnt sides down)."""
+
+    __slots__ = ()
+
+    def __init__(self, n: int | None = None, burnt: bool | None = None) -> None:
+        super().__init__("pancake", **_given(n=n, burnt=burnt))

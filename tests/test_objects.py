@@ -1,0 +1,212 @@
+"""The notebook API (puzzleopt): immutable states that agree with the functional API, pictures
+whose stickers carry the state's colours, result cards, and the kociemba-style one-liner."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact import registry, solvers
+from exact.moves import cube_moves
+from exact.puzzles.cube import scramble, solved_state, to_facelets
+from puzzleopt import Cube, LightsOut, Pancake, Pyraminx, State, Tiles, certify, solve, solve_facelets
+
+ROOT = Path(__file__).resolve().parents[1]
+SVG = "{http://www.w3.org/2000/svg}"
+# The WCA's Western scheme, written out here rather than read from the code under test.
+STANDARD = {"U": "#ffffff", "R": "#b71234", "F": "#009b48", "D": "#ffd500", "L": "#ff5800", "B": "#0046ad"}
+
+
+def _rects(svg: str) -> list[ET.Element]:
+    return list(ET.fromstring(svg).iter(SVG + "rect"))
+
+
+# ---------------------------------------------------------------- the object and functional APIs
+def test_apply_matches_the_move_table():
+    seq = "R U R' U' F2 D' L B2"
+    table = cube_moves(3, "faces", "qtm")
+    assert np.array_equal(Cube(3).apply(seq).labels, table.apply(solved_state(3), seq))
+    assert Cube(3).apply(seq).facelets == to_facelets(table.apply(solved_state(3), seq))
+    htm = cube_moves(4, "faces", "htm")
+    assert np.array_equal(Cube(4, metric="htm").apply("R2 U F'").labels, htm.apply(solved_state(4), "R2 U F'"))
+
+
+@pytest.mark.parametrize(
+    ("state", "method", "options"),
+    [
+        (lambda: Cube(2).apply("R U F'"), "bfs", {}),
+        (lambda: Tiles(8).apply("R D L D R"), "cp-sat", {"horizon": 6}),
+        (lambda: Tiles(8).apply("R D L D R"), "ida*", {}),
+        (lambda: LightsOut(5).apply("a1 c3 e5"), "lightsout", {}),
+        (lambda: Pancake(6).apply("f4 f6 f3"), "ida*", {}),
+    ],
+)
+def test_solve_gives_what_the_functional_api_gives(state, method, options):
+    s = state()
+    mine = s.solve(method=method, time_limit=60, **options)
+    theirs = solvers.solve(s.puzzle, s.labels, method=method, limits=solvers.Limits(time=60), **options)
+    assert (mine.status, mine.moves, mine.length, mine.lower_bound) == (
+        theirs.status, theirs.moves, theirs.length, theirs.lower_bound,
+    )  # fmt: skip
+    assert mine.status.value == "optimal"
+    assert s.apply(list(mine.moves)).is_solved
+    assert solve(s, method=method, time_limit=60, **options).moves == mine.moves
+
+
+def test_the_models_take_their_horizon_from_the_path():
+    s = Cube(3).apply("R U")
+    assert s.solve(method="mip").moves == ("U'", "R'")
+    assert s.solve(method="cpsat").length == 2
+    refused = Cube.from_facelets(s.facelets)
+    assert refused.path is None
+    with pytest.raises(ValueError, match="horizon"):
+        refused.solve(method="mip")
+    assert refused.solve(method="mip", horizon=3).length == 2
+
+
+def test_to_pyomo_and_to_cpsat_return_unsolved_models():
+    pyo = pytest.importorskip("pyomo.environ")
+    s = Cube(2).apply("R U")
+    m = s.to_pyomo(2)
+    assert isinstance(m, pyo.ConcreteModel) and m.nvariables() > 0
+    res = pyo.SolverFactory("appsi_highs").solve(m)
+    assert str(res.solver.termination_condition) == "optimal"
+    assert hasattr(s.to_cpsat(2), "model")
+
+
+def test_certify_proves_or_shortens():
+    s = Cube(2).apply("R U")
+    assert certify(s, "U' R'", method="bfs").extra["verdict"] == "optimal"
+    long = s.certify("R R' U' R'", method="bfs")
+    assert long.extra["verdict"] == "suboptimal" and long.extra["gap"] == 2 and long.length == 2
+
+
+# ---------------------------------------------------------------- immutability
+def test_states_are_immutable():
+    s = Cube(3)
+    t = s.apply("R")
+    assert s.is_solved and not t.is_solved and s != t
+    with pytest.raises(AttributeError, match="immutable"):
+        s._labels = t.labels
+    with pytest.raises(ValueError):
+        t.labels[0] = 0
+    assert t.path == ("R",) and s.path == ()
+    assert s == Cube(3).apply("R R'") and hash(s) == hash(Cube(3).apply("U U'"))
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(2, 4), seed=st.integers(0, 2**32 - 1), length=st.integers(0, 12))
+def test_a_scramble_undone_is_solved(n, seed, length):
+    s = Cube(n).scramble(length, seed)
+    assert len(s.path) == length and s == Cube(n).scramble(length, np.random.default_rng(seed))
+    table = s.puzzle.table
+    undo = [table.names[table.inverse[table.names.index(m)]] for m in reversed(s.path)]
+    assert s.apply(undo).is_solved
+    assert Cube.from_facelets(s.facelets) == s
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), length=st.integers(0, 30))
+def test_boards_round_trip(seed, length):
+    t = Tiles(15).scramble(length, seed)
+    assert Tiles.from_board(t.board) == t
+    lo = LightsOut(5, 6).scramble(length, seed)
+    assert LightsOut.from_board(lo.board, rows=5) == lo and lo.lights.shape == (5, 6)
+
+
+def test_bad_states_are_refused_with_the_reason():
+    with pytest.raises(ValueError, match="54 integer labels"):
+        State("cube3", np.zeros(10, np.uint8))
+    with pytest.raises(ValueError, match="0..5"):
+        State("cube3", np.full(54, 7))
+    with pytest.raises(ValueError, match="unknown move 'Q'"):
+        Cube(3).apply("R Q")
+    with pytest.raises(ValueError, match="whole number"):
+        Cube(3).scramble(-1, 0)
+
+
+# ---------------------------------------------------------------- pictures
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7])
+def test_the_net_shows_each_stickers_colour(n):
+    s = Cube(n).scramble(25, n)
+    letters = s.facelets  # kociemba's string: face f, row r, column c at f*n*n + r*n + c
+    rects = _rects(s.svg())
+    assert len(rects) == 6 * n * n
+    where = {}
+    for r in rects:
+        f, row, col = r.get("data-face"), int(r.get("data-row")), int(r.get("data-col"))
+        i = "URFDLB".index(f) * n * n + row * n + col
+        assert r.get("fill") == STANDARD[letters[i]], (f, row, col)
+        where[f, row, col] = (float(r.get("x")), float(r.get("y")))
+    # the cross: L F R B left to right on one band, U above F, D below it; rows go down, columns right
+    x = {f: where[f, 0, 0][0] for f in "URFDLB"}
+    y = {f: where[f, 0, 0][1] for f in "URFDLB"}
+    assert x["L"] < x["F"] == x["U"] == x["D"] < x["R"] < x["B"]
+    assert y["U"] < y["F"] == y["L"] == y["R"] == y["B"] < y["D"]
+    assert where["F", n - 1, 0][1] > where["F", 0, 0][1] and where["F", 0, n - 1][0] > where["F", 0, 0][0]
+    assert s._repr_svg_() == s.svg()
+
+
+def test_boards_are_drawn_cell_by_cell():
+    t = Tiles(8).apply("R D")
+    cells = _rects(t.svg())
+    assert len(cells) == 9
+    labels = [x.text for x in ET.fromstring(t.svg()).iter(SVG + "text")]
+    assert sorted(int(v) for v in labels) == list(range(1, 9))
+    blank = int(np.flatnonzero(t.labels == 0)[0])
+    assert [c.get("fill") for c in cells].count(cells[blank].get("fill")) == 1
+    lo = LightsOut(3).apply("b2")
+    lit = {c.get("data-name") for c in _rects(lo.svg()) if c.get("fill") == "#ffd84d"}
+    assert lit == {"b1", "a2", "b2", "c2", "b3"}
+
+
+def test_a_puzzle_without_a_picture_says_so():
+    p = Pyraminx()
+    assert p._repr_svg_() is None
+    with pytest.raises(ValueError, match="no picture"):
+        p.svg()
+
+
+def test_the_result_card_is_well_formed_and_complete():
+    r = Cube(3).apply("R U").solve(method="mip")
+    card = ET.fromstring(r._repr_html_())
+    text = "".join(card.itertext())
+    for word in ("optimal", "U' R'", "lower bound", "highs", "no solution shorter than 2 moves"):
+        assert word in text
+    assert str(r).startswith("cube3: optimal, 2 moves: U' R'")
+    limit = Tiles(15).apply("R R D D L U R D D L L U").solve(method="cp-sat", horizon=2)
+    assert "no solution of at most 2 moves" in "".join(ET.fromstring(limit._repr_html_()).itertext())
+
+
+# ---------------------------------------------------------------- the one-liner
+def test_solve_facelets_solves_and_agrees_with_kociemba():
+    kociemba = pytest.importorskip("kociemba")
+    assert solve_facelets(to_facelets(solved_state(3)), method="bfs") == ""
+    state, text = scramble(3, 5, np.random.default_rng(3), "faces", "htm")
+    facelets = to_facelets(state)
+    ours = solve_facelets(facelets, method="bfs")
+    theirs = kociemba.solve(facelets)
+    table = cube_moves(3, "faces", "htm")
+    for answer in (ours, theirs):  # the same notation: both solve the cube here
+        assert registry.get("cube3", metric="htm").solved(table.apply(state, answer))
+    assert len(ours.split()) <= min(5, len(theirs.split()))
+
+
+# ---------------------------------------------------------------- matplotlib's backend
+def test_importing_the_project_leaves_the_backend_alone():
+    code = (
+        "import matplotlib\nmatplotlib.use('svg')\n"
+        "import exact, exact.plots, hybrid, hybrid.verify, puzzleopt\n"
+        "from puzzleopt import Cube\nCube(2).apply('R')\n"
+        "try:\n    import learned.evaluate, learned.davi\nexcept ImportError:\n    pass\n"
+        "assert matplotlib.get_backend().lower() == 'svg', matplotlib.get_backend()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
