@@ -23,8 +23,7 @@ from exact.result import SolveResult
 
 
 def _meta(puzzle: Any) -> dict:
-    table = getattr(puzzle, "table", None)
-    return dict(table.metadata) if table is not None else {}
+    return dict(getattr(getattr(puzzle, "table", None), "metadata", None) or {})
 
 
 def _table_puzzle(puzzle: Any) -> bool:

@@ -64,6 +64,21 @@ def text(parent: ET.Element, x: float, y: float, s: str, size: float, **attrs: o
     return el
 
 
+def polygon(parent: ET.Element, points: list[tuple[float, float]], fill: str, **attrs: object) -> ET.Element:
+    """A closed polygon through ``points`` with a thin dark outline."""
+    a: dict[str, object] = {"points": " ".join(f"{_fmt(float(x))},{_fmt(float(y))}" for x, y in points)}
+    a.update({"fill": fill, "stroke": "#222", "stroke-width": 1, "stroke-linejoin": "round"})
+    a.update({k.replace("_", "-"): v for k, v in attrs.items()})
+    return ET.SubElement(parent, "polygon", {k: _fmt(v) for k, v in a.items()})
+
+
+def circle(parent: ET.Element, x: float, y: float, r: float, fill: str, **attrs: object) -> ET.Element:
+    """A circle of radius ``r`` centred on ``(x, y)``."""
+    a: dict[str, object] = {"cx": x, "cy": y, "r": r, "fill": fill}
+    a.update({k.replace("_", "-"): v for k, v in attrs.items()})
+    return ET.SubElement(parent, "circle", {k: _fmt(v) for k, v in a.items()})
+
+
 def group(parent: ET.Element, attrs: Mapping[str, object] | None = None) -> ET.Element:
     """A ``<g>`` (for a frame of an animation, or a board's cells)."""
     return ET.SubElement(parent, "g", {k.replace("_", "-"): _fmt(v) for k, v in (attrs or {}).items()})

@@ -185,6 +185,12 @@ class FreeCellPuzzle:
         rows = [s] if s.ndim == 1 else list(s)
         return np.array([decode_board(r).is_solved() for r in rows], dtype=bool)
 
+    def svg(self, state: np.ndarray | Board) -> str:
+        """The board as a picture (:func:`exact.puzzles.freecell.svg.board_svg`)."""
+        from exact.puzzles.freecell.svg import board_svg
+
+        return board_svg(state if isinstance(state, Board) else decode_board(state))
+
     def format_state(self, state: np.ndarray | Board) -> str:
         """The board text (fc-solve's layout) of a board or board vector."""
         return format_board(state if isinstance(state, Board) else decode_board(state))

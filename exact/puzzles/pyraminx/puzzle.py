@@ -36,6 +36,12 @@ class PyraminxPuzzle(Puzzle):
         all_ = stickers(self.tips)
         return "".join(COLOURS[all_[int(v)].face] for v in np.asarray(state))
 
+    def svg(self, state: np.ndarray) -> str:
+        """The net in the WCA colours (:func:`exact.puzzles.pyraminx.svg.net_svg`)."""
+        from exact.puzzles.pyraminx.svg import net_svg
+
+        return net_svg(state, self.tips)
+
     def format_state(self, state: np.ndarray) -> str:
         """The colours, face by face (F L R D), e.g. ``"ggggggggg rrrrrrrrr bbbbbbbbb yyyyyyyyy"``."""
         text = self.colours(self.states(state)[0])

@@ -162,6 +162,12 @@ class SokobanPuzzle(Puzzle):
             name,
         )
 
+    def svg(self, state: np.ndarray) -> str:
+        """The level as a picture (:func:`exact.puzzles.sokoban.svg.level_svg`)."""
+        from exact.puzzles.sokoban.svg import level_svg
+
+        return level_svg(self.level_of(state))
+
     def format_state(self, state: np.ndarray) -> str:
         """The XSB rows of a state (see :func:`~exact.puzzles.sokoban.text.format_level`)."""
         return format_level(self.level_of(state))
