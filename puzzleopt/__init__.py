@@ -27,6 +27,8 @@ _EXPORTS = {
     "LightsOut": "puzzleopt.states",
     "Pyraminx": "puzzleopt.states",
     "Pancake": "puzzleopt.states",
+    "Sokoban": "puzzleopt.states",
+    "FreeCell": "puzzleopt.states",
     "solve": "puzzleopt.solving",
     "certify": "puzzleopt.solving",
     "solve_facelets": "puzzleopt.facelets",

@@ -56,8 +56,11 @@ def solve(
                 "from the goal so that its path bounds the moves"
             )
         options["horizon"] = max(len(state.path), 1)
+    own = getattr(state.puzzle, "own_method", None)
+    if name == "auto" and own is not None and not any(m.proves for m in solvers.methods(state.puzzle)):
+        name = own  # FreeCell: its own solver finds a solution or proves there is none, not the shortest
     limits = solvers.Limits(time=time_limit, nodes=node_limit)
-    return solvers.solve(state.puzzle, state.labels, method=name, limits=limits, **options)
+    return solvers.solve(state.puzzle, state.start, method=name, limits=limits, **options)
 
 
 def _bwas(state, time_limit, node_limit, *, model=None, weight=None, batch=None, quality=None) -> SolveResult:

@@ -1,6 +1,6 @@
 """Immutable puzzle states: :class:`State` for any registered puzzle, and named ones for the
 puzzles users meet first (:class:`Cube`, :class:`Tiles`, :class:`LightsOut`, :class:`Pyraminx`,
-:class:`Pancake`).
+:class:`Pancake`, :class:`Sokoban`, :class:`FreeCell`).
 
 A state holds its puzzle (from :mod:`exact.registry`, so equal options share one puzzle and one
 move table), its labels (a read-only uint8 ``(P,)`` copy) and, where it was reached from the goal
@@ -41,6 +41,15 @@ class State:
         self._init(puzzle, puzzle.goal if labels is None else labels, () if labels is None else None)
 
     def _init(self, puzzle: Puzzle, labels: Any, path: tuple[str, ...] | None) -> None:
+        arr = self._checked(puzzle, labels)
+        arr.flags.writeable = False
+        object.__setattr__(self, "_puzzle", puzzle)
+        object.__setattr__(self, "_labels", arr)
+        object.__setattr__(self, "_path", path)
+
+    @staticmethod
+    def _checked(puzzle: Puzzle, labels: Any) -> np.ndarray:
+        """A fresh uint8 copy of ``labels``, checked against the puzzle's positions and labels."""
         arr = np.asarray(labels)
         if arr.ndim != 1 or arr.size != puzzle.num_positions or arr.dtype.kind not in "iu":
             raise StateError(
@@ -50,11 +59,7 @@ class State:
             raise StateError(
                 f"{puzzle.name}: labels must lie in 0..{puzzle.num_labels - 1}, got {arr.min()}..{arr.max()}"
             )
-        arr = arr.astype(np.uint8)
-        arr.flags.writeable = False
-        object.__setattr__(self, "_puzzle", puzzle)
-        object.__setattr__(self, "_labels", arr)
-        object.__setattr__(self, "_path", path)
+        return arr.astype(np.uint8)
 
     @classmethod
     def _make(cls, puzzle: Puzzle, labels: np.ndarray, path: tuple[str, ...] | None) -> State:
@@ -80,6 +85,11 @@ class State:
     def path(self) -> tuple[str, ...] | None:
         """The moves from the goal to this state, where it was reached that way; else ``None``."""
         return self._path
+
+    @property
+    def start(self) -> Any:
+        """The start as the solvers take it (the labels; FreeCell: the board)."""
+        return self._labels
 
     @property
     def board(self) -> str:
@@ -122,6 +132,8 @@ class State:
         """
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
             raise PuzzleoptError(f"scramble: n must be a whole number >= 0, got {n!r}")
+        if not hasattr(self._puzzle, "expand"):
+            raise PuzzleoptError(f"{self._puzzle.name} has no random scramble; build its state from a board")
         gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
         table = self._puzzle.table
         s, rows, last = self._labels, [], -1
@@ -198,7 +210,7 @@ class State:
 
     def _key(self) -> tuple:
         spec = getattr(self._puzzle, "spec", None)
-        return (str(spec) if spec is not None else id(self._puzzle), self._labels.tobytes())
+        return (str(spec) if spec is not None else self._puzzle.name, self._labels.tobytes())
 
 
 def _given(**options: Any) -> dict[str, Any]:
@@ -296,3 +308,65 @@ class Pancake(State):
 
     def __init__(self, n: int | None = None, burnt: bool | None = None) -> None:
         super().__init__("pancake", **_given(n=n, burnt=burnt))
+
+
+class Sokoban(State):
+    """A Sokoban level: XSB text (``#`` wall, ``$`` box, ``.`` goal, ``@`` player, ...), a
+    ``"FILE:N"`` reference to level ``N`` of a collection, or a
+    :class:`~exact.puzzles.sokoban.Level`. Moves are LURD letters (``"rrUl"``)."""
+
+    __slots__ = ()
+
+    def __init__(self, level: Any) -> None:
+        from exact.puzzles.sokoban import Level, load_level, parse_level
+
+        if isinstance(level, str):
+            level = parse_level(level) if "\n" in level.strip() or "#" in level else load_level(level)
+        if not isinstance(level, Level):
+            raise PuzzleoptError(f"Sokoban takes XSB text, 'FILE:N' or a Level, got {type(level).__name__}")
+        puzzle = registry.get("sokoban", height=level.height, width=level.width, boxes=len(level.boxes))
+        self._init(puzzle, puzzle.state_of(level), None)
+
+    @classmethod
+    def from_board(cls, text: str) -> Sokoban:  # type: ignore[override]
+        """The level of XSB text."""
+        return cls(text)
+
+
+class FreeCell(State):
+    """A FreeCell board: a Microsoft deal number, a board text (fc-solve's layout) or a
+    :class:`~exact.puzzles.freecell.Board`. Moves are in the standard notation (``"3a 54 h3"``)."""
+
+    __slots__ = ()
+
+    def __init__(self, deal: Any = 1, freecells: int = 4) -> None:
+        from exact.puzzles.freecell import Board
+        from exact.puzzles.freecell.puzzle import FreeCellPuzzle, encode_board
+
+        puzzle = FreeCellPuzzle(freecells)
+        if isinstance(deal, str):
+            vector = puzzle.parse_state(deal)
+        elif isinstance(deal, Board):
+            vector = encode_board(deal)
+        elif isinstance(deal, (int, np.integer)) and not isinstance(deal, bool):
+            vector = encode_board(puzzle.deal(int(deal)))
+        else:
+            raise PuzzleoptError(f"FreeCell takes a deal number, a board text or a Board, got {type(deal).__name__}")
+        self._init(puzzle, vector, None)
+
+    @staticmethod
+    def _checked(puzzle: Any, labels: Any) -> np.ndarray:
+        from exact.puzzles.freecell.puzzle import decode_board, encode_board
+
+        return encode_board(decode_board(labels))  # checks every rule of a board
+
+    @property
+    def start(self) -> Any:
+        from exact.puzzles.freecell.puzzle import decode_board
+
+        return decode_board(self._labels)
+
+    @classmethod
+    def from_board(cls, text: str, freecells: int = 4) -> FreeCell:  # type: ignore[override]
+        """The board of a text in fc-solve's layout."""
+        return cls(text, freecells)

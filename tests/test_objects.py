@@ -16,7 +16,20 @@ from hypothesis import strategies as st
 from exact import registry, solvers
 from exact.moves import cube_moves
 from exact.puzzles.cube import scramble, solved_state, to_facelets
-from puzzleopt import Cube, LightsOut, Pancake, Pyraminx, State, Tiles, certify, solve, solve_facelets
+from exact.puzzles.freecell.cards import NAMES
+from puzzleopt import (
+    Cube,
+    FreeCell,
+    LightsOut,
+    Pancake,
+    Pyraminx,
+    Sokoban,
+    State,
+    Tiles,
+    certify,
+    solve,
+    solve_facelets,
+)  # fmt: skip
 
 ROOT = Path(__file__).resolve().parents[1]
 SVG = "{http://www.w3.org/2000/svg}"
@@ -168,10 +181,51 @@ def test_boards_are_drawn_cell_by_cell():
 
 
 def test_a_puzzle_without_a_picture_says_so():
-    p = Pyraminx()
+    p = Pancake(5)
     assert p._repr_svg_() is None
     with pytest.raises(ValueError, match="no picture"):
         p.svg()
+
+
+@pytest.mark.parametrize("tips", [True, False])
+def test_the_pyraminx_net_keeps_each_tip_at_its_vertex(tips):
+    from exact.puzzles.pyraminx.geometry import COLOURS, OPPOSITE, stickers
+
+    solved = ET.fromstring(Pyraminx(tips).svg())
+    shown = [x for x in solved.iter(SVG + "polygon") if x.get("data-index") is not None]
+    assert len(shown) == (36 if tips else 24)
+    assert all(x.get("data-color") == COLOURS[x.get("data-face")] for x in shown)  # one colour per face
+    # Scrambled: a tip only twists in place, so the stickers at a vertex show the colours of the
+    # three faces that meet there, whatever the scramble (checked on the picture, by position).
+    p = Pyraminx(tips).scramble(30, 5)
+    colours = {int(x.get("data-index")): x.get("data-color") for x in ET.fromstring(p.svg()).iter(SVG + "polygon")
+               if x.get("data-index") is not None}  # fmt: skip
+    for v in "ULRB":
+        at = [i for i, st in enumerate(stickers(tips)) if st.kind in ("tip", "axial") and st.at == (v,)]
+        faces = {f for f, o in OPPOSITE.items() if o != v}
+        for kind in ("tip", "axial") if tips else ("axial",):
+            mine = {colours[i] for i in at if stickers(tips)[i].kind == kind}
+            assert mine == {COLOURS[f] for f in faces}, (v, kind)
+
+
+def test_sokoban_and_freecell_states_solve_and_draw():
+    s = Sokoban(str(ROOT.parent / "shared/data/sokoban/boxoban_unfiltered_test_000.txt") + ":0")
+    cells = _rects(s.svg())
+    level = s.puzzle.level_of(s.labels)
+    content = {int(c.get("data-cell")): c.get("data-content") for c in cells if c.get("data-cell")}
+    assert {i for i, ch in content.items() if ch in "$*"} == set(level.boxes)
+    assert {i for i, ch in content.items() if ch in "@+"} == {level.player}
+    r = s.solve(time_limit=60)
+    assert r.status.value == "optimal" and s.apply(list(r.moves)).is_solved
+    assert Sokoban.from_board(s.board) == s
+    f = FreeCell(617)
+    names = [c.get("data-card") for c in _rects(f.svg()) if c.get("data-card")]
+    assert sorted(names) == sorted(NAMES[c] for col in f.start.cascades for c in col) and len(names) == 52
+    r = f.solve(time_limit=60)  # auto: FreeCell's own solver (a solution, not proven shortest)
+    assert r.status.value == "feasible" and f.apply(list(r.moves)).is_solved
+    assert FreeCell.from_board(f.board) == f
+    with pytest.raises(ValueError, match="no random scramble"):
+        f.scramble(3, 0)
 
 
 def test_the_result_card_is_well_formed_and_complete():
