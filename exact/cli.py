@@ -25,6 +25,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from exact.errors import PuzzleoptError
 
@@ -124,6 +125,33 @@ def parser(prog: str, description: str) -> argparse.ArgumentParser:
     p = OneLineParser(prog=prog, description=description, epilog=EPILOG)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the human report")
     return p
+
+
+def add_svg(p: argparse.ArgumentParser, what: str = "the start") -> None:
+    """The shared ``--svg FILE`` option: also write a picture of ``what``."""
+    p.add_argument("--svg", metavar="FILE", help=f"also write a picture of {what} to FILE (SVG)")
+
+
+def svg_target(args: argparse.Namespace) -> Path | None:
+    """The checked ``--svg`` path (before any work, so that a bad path fails at once), or ``None``."""
+    from exact.userfiles import output_file
+
+    return None if getattr(args, "svg", None) is None else output_file(args.svg, "--svg")
+
+
+def write_svg(path: Path | None, picture: str | None) -> None:
+    """Write ``picture`` to ``path`` atomically (nothing without a path).
+
+    Raises:
+        PuzzleoptError: there is a path but the puzzle draws no picture.
+    """
+    if path is None:
+        return
+    if picture is None:
+        raise PuzzleoptError(f"--svg {str(path)!r}: this puzzle has no picture")
+    from exact.atomic import write_chunks
+
+    write_chunks(path, [picture.encode()])
 
 
 def run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None = None) -> int:

@@ -86,6 +86,7 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     )
     p.add_argument("--verbose", action="store_true", help="show the solver log")
     p.add_argument("--color", action="store_true", help="draw the net with ANSI colours")
+    cli.add_svg(p, "the start (a cube's net, a board)")
     p.add_argument(
         "--model", help="--turns auto (puzzleopt mip/cpsat): a model.safetensors (default: the shipped cube model)"
     )
@@ -165,8 +166,10 @@ def main_for(
 
     def main(argv: Sequence[str] | None = None) -> int:
         args = parser(prog, description, mip).parse_args(argv)
+        svg_path = cli.svg_target(args)
         T = horizon(args.turns)
         puzzle, start, text = _start(args, T)
+        cli.write_svg(svg_path, puzzle.svg(start))
         method = _horizon_method(args, auto, puzzle) if T is None else None
         table = puzzle.table
         split = mip and args.split and args.formulation != "seed" and args.solver == "highs"

@@ -51,7 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--export-csv", metavar="FILE", help="write the case study's lm(m,f_i,r_i,c_i,f_j,r_j,c_j) CSV")
     p.add_argument("--include-fixed", action="store_true", help="CSV: list facelets a move leaves in place too")
     p.add_argument("--color", action="store_true", help="draw the net with ANSI colours")
+    cli.add_svg(p, "the net")
     args = p.parse_args(argv)
+    svg_path = cli.svg_target(args)
 
     table = cube_moves(args.size, args.moves, args.metric)
     start = solved_state(args.size)
@@ -69,6 +71,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.export_csv is not None:
         path = output_file(args.export_csv, "--export-csv")
         written.append(str(write_atomic(path, to_lm_csv(table, args.include_fixed))))
+    if svg_path is not None:
+        from exact.puzzles.cube.svg import net_svg
+
+        cli.write_svg(svg_path, net_svg(state, args.size))
+        written.append(str(svg_path))
     if args.json:
         print(
             json.dumps(

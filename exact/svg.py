@@ -16,6 +16,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 
 SVG_NS = "http://www.w3.org/2000/svg"
+ET.register_namespace("", SVG_NS)  # written as the default namespace, once, on the root
+
+
+def _q(tag: str) -> str:
+    return f"{{{SVG_NS}}}{tag}"
 
 
 def _fmt(v: object) -> str:
@@ -27,16 +32,15 @@ def _fmt(v: object) -> str:
 def document(width: float, height: float, title: str | None = None) -> ET.Element:
     """An empty ``<svg>`` of ``width`` x ``height`` units (with a ``<title>`` when given)."""
     root = ET.Element(
-        "svg",
+        _q("svg"),
         {
-            "xmlns": SVG_NS,
             "width": _fmt(width),
             "height": _fmt(height),
             "viewBox": f"0 0 {_fmt(width)} {_fmt(height)}",
         },
     )
     if title:
-        ET.SubElement(root, "title").text = title
+        ET.SubElement(root, _q("title")).text = title
     return root
 
 
@@ -45,7 +49,7 @@ def rect(parent: ET.Element, x: float, y: float, w: float, h: float, fill: str, 
     ``data-face``; ``rx`` rounds the corners)."""
     a = {"x": x, "y": y, "width": w, "height": h, "fill": fill, "stroke": "#222", "stroke-width": 1}
     a.update({k.replace("_", "-"): v for k, v in attrs.items()})
-    return ET.SubElement(parent, "rect", {k: _fmt(v) for k, v in a.items()})
+    return ET.SubElement(parent, _q("rect"), {k: _fmt(v) for k, v in a.items()})
 
 
 def text(parent: ET.Element, x: float, y: float, s: str, size: float, **attrs: object) -> ET.Element:
@@ -59,7 +63,7 @@ def text(parent: ET.Element, x: float, y: float, s: str, size: float, **attrs: o
         "dominant-baseline": "central",
     }
     a.update({k.replace("_", "-"): v for k, v in attrs.items()})
-    el = ET.SubElement(parent, "text", {k: _fmt(v) for k, v in a.items()})
+    el = ET.SubElement(parent, _q("text"), {k: _fmt(v) for k, v in a.items()})
     el.text = s
     return el
 
@@ -69,19 +73,19 @@ def polygon(parent: ET.Element, points: list[tuple[float, float]], fill: str, **
     a: dict[str, object] = {"points": " ".join(f"{_fmt(float(x))},{_fmt(float(y))}" for x, y in points)}
     a.update({"fill": fill, "stroke": "#222", "stroke-width": 1, "stroke-linejoin": "round"})
     a.update({k.replace("_", "-"): v for k, v in attrs.items()})
-    return ET.SubElement(parent, "polygon", {k: _fmt(v) for k, v in a.items()})
+    return ET.SubElement(parent, _q("polygon"), {k: _fmt(v) for k, v in a.items()})
 
 
 def circle(parent: ET.Element, x: float, y: float, r: float, fill: str, **attrs: object) -> ET.Element:
     """A circle of radius ``r`` centred on ``(x, y)``."""
     a: dict[str, object] = {"cx": x, "cy": y, "r": r, "fill": fill}
     a.update({k.replace("_", "-"): v for k, v in attrs.items()})
-    return ET.SubElement(parent, "circle", {k: _fmt(v) for k, v in a.items()})
+    return ET.SubElement(parent, _q("circle"), {k: _fmt(v) for k, v in a.items()})
 
 
 def group(parent: ET.Element, attrs: Mapping[str, object] | None = None) -> ET.Element:
     """A ``<g>`` (for a frame of an animation, or a board's cells)."""
-    return ET.SubElement(parent, "g", {k.replace("_", "-"): _fmt(v) for k, v in (attrs or {}).items()})
+    return ET.SubElement(parent, _q("g"), {k.replace("_", "-"): _fmt(v) for k, v in (attrs or {}).items()})
 
 
 def to_string(root: ET.Element) -> str:

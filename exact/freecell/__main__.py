@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from exact import cli
 from exact.freecell.solve import prove
 from exact.puzzles.freecell import MAX_FREECELLS, format_board, ms_deal
+from exact.puzzles.freecell.svg import board_svg
 from exact.puzzles.freecell.text import read_board_file
 
 _PER_LINE = 10  # moves per line of the human report
@@ -31,15 +32,18 @@ def _parser():
     p.add_argument("--freecells", type=int, default=4, help=f"free cells, 0..{MAX_FREECELLS} (default 4)")
     p.add_argument("--time-limit", type=cli.seconds, help="seconds before giving up (default: none)")
     p.add_argument("--max-states", type=cli.count(1), help="distinct positions before giving up (default: none)")
+    cli.add_svg(p, "the board")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    svg_path = cli.svg_target(args)
     if args.deal is not None:
         board, what = ms_deal(args.deal, args.freecells), f"Microsoft deal {args.deal}"
     else:
         board, what = read_board_file(args.board, args.freecells), f"board {args.board}"
+    cli.write_svg(svg_path, board_svg(board))
     extra = {} if args.deal is None else {"deal": args.deal}
     res = prove(board, time_limit=args.time_limit, max_states=args.max_states, extra=extra)
     if args.json:

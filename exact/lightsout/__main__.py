@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from exact import cli
 from exact.lightsout.solve import METHODS, get_method, solve_lightsout
 from exact.puzzles.lightsout import LightsOutPuzzle, draw_lights, format_lights
+from exact.puzzles.lightsout.svg import board_svg
 
 
 def _parser():
@@ -33,6 +34,7 @@ def _parser():
         help="; ".join(f"{k}: {get_method(k).description}" for k in METHODS) + " (default gf2)",
     )
     p.add_argument("--time-limit", type=cli.seconds, help="seconds for mip/cpsat (default: none)")
+    cli.add_svg(p, "the board")
     p.add_argument(
         "--threads", type=cli.count(1, cli.MAX_THREADS), default=1, help="solver threads for mip/cpsat (default 1)"
     )
@@ -41,10 +43,12 @@ def _parser():
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    svg_path = cli.svg_target(args)
     rows = args.size if args.rows is None else args.rows
     cols = args.size if args.cols is None else args.cols
     puzzle = LightsOutPuzzle(rows, cols)
     lights = puzzle.lights(args.lights)
+    cli.write_svg(svg_path, board_svg(lights))
     res = solve_lightsout(puzzle, lights, method=args.method, time_limit=args.time_limit, threads=args.threads)
     if args.json:
         print(res.to_json(lights=format_lights(lights), rows=rows, cols=cols))

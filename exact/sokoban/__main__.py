@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from exact import cli
 from exact.kernels import notice_first_compile
 from exact.puzzles.sokoban import format_level, load_level
+from exact.puzzles.sokoban.svg import level_svg
 from exact.sokoban import search
 from exact.sokoban.solve import OPTIMIZE, solve_sokoban
 
@@ -30,12 +31,15 @@ def _parser():
     p.add_argument("--optimize", default="moves", choices=OPTIMIZE, help="what to minimise (default moves)")
     p.add_argument("--time-limit", type=cli.seconds, help="seconds (default: none)")
     p.add_argument("--node-limit", type=cli.count(1), help="expanded nodes (default: none)")
+    cli.add_svg(p, "the level")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    svg_path = cli.svg_target(args)
     level = load_level(args.level)
+    cli.write_svg(svg_path, level_svg(level))
     notice_first_compile(search)
     res = solve_sokoban(level, optimize=args.optimize, time_limit=args.time_limit, node_limit=args.node_limit)
     if args.json:
