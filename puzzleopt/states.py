@@ -193,6 +193,16 @@ class State:
             raise PuzzleoptError(f"{self._puzzle.name} has no picture; its text: {self.board!r}")
         return out
 
+    def animate(self, moves: str | Sequence[str] | SolveResult, seconds: float = 0.8):
+        """The positions along ``moves`` (notation, names, or a :class:`SolveResult` of this
+        state) as an :class:`exact.animation.Animation`: a player in Jupyter, ``.svg()`` a
+        looping picture, ``.save(path)`` a file."""
+        from exact.animation import Animation
+
+        if isinstance(moves, SolveResult):
+            moves = list(moves.moves)
+        return Animation.of(self._puzzle, self._labels, moves, seconds)
+
     def _repr_svg_(self) -> str | None:
         return self._puzzle.svg(self._labels)
 

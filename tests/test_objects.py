@@ -264,3 +264,47 @@ def test_importing_the_project_leaves_the_backend_alone():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+# ---------------------------------------------------------------- animations and --svg
+def test_an_animation_shows_each_position_in_turn(tmp_path):
+    s = Cube(2).apply("R U F'")
+    r = s.solve(method="bfs")
+    a = s.animate(r)
+    assert a.captions == ("start", *(f"{k + 1}. {m}" for k, m in enumerate(r.moves)))
+    assert ET.fromstring(a.pictures[-1]) is not None and len(a.pictures) == r.length + 1
+    last = {(x.get("data-face"), x.get("data-color")) for x in _rects(a.pictures[-1])}
+    assert all(face == colour for face, colour in last)  # the last frame is solved
+    doc = ET.fromstring(a.svg())
+    groups = [g for g in doc if g.get("data-frame") is not None]
+    assert len(groups) == len(a.pictures) and [g.get("visibility") for g in groups].count("visible") == 1
+    assert all(g.find(SVG + "animate") is not None for g in groups)
+    ET.fromstring(a.html())  # the player is well formed (XHTML)
+    assert a.save(tmp_path / "a.svg").read_text() == a.svg()
+    assert "<!DOCTYPE html>" in a.save(tmp_path / "a.html").read_text()
+    with pytest.raises(ValueError, match=r"\.svg .* or \.html"):
+        a.save(tmp_path / "a.gif")
+
+
+@pytest.mark.parametrize(
+    ("module", "argv"),
+    [
+        ("exact.moves", ["--scramble", "R U"]),
+        ("exact.cpsat", ["--size", "2", "--turns", "3", "--scramble", "R U F"]),
+        ("exact.lightsout", ["--size", "3", "--lights", "110001000"]),
+        ("exact.freecell", ["--deal", "617", "--time-limit", "60"]),
+        ("exact.sokoban", ["--level", str(ROOT.parent / "shared/data/sokoban/boxoban_unfiltered_test_000.txt") + ":0"]),
+    ],
+)
+def test_the_clis_write_the_picture_they_print(module, argv, tmp_path, capsys):
+    import importlib
+
+    main = importlib.import_module(module if module == "exact.moves" else module + ".__main__").main
+    out = tmp_path / "p.svg"
+    assert main([*argv, "--svg", str(out)]) == 0
+    assert len(_rects(out.read_text())) > 8
+    capsys.readouterr()
+    from exact import cli
+
+    assert cli.run(main, [*argv, "--svg", str(tmp_path / "missing" / "p.svg")]) == cli.EXIT_BAD_INPUT
+    assert "--svg" in capsys.readouterr().err
