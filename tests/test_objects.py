@@ -308,3 +308,27 @@ def test_the_clis_write_the_picture_they_print(module, argv, tmp_path, capsys):
 
     assert cli.run(main, [*argv, "--svg", str(tmp_path / "missing" / "p.svg")]) == cli.EXIT_BAD_INPUT
     assert "--svg" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 7])
+def test_the_net_rendered_to_png_shows_the_facelet_strings_colours(n, tmp_path):
+    """The picture as pixels: each sticker's centre in the PNG has the standard colour of the
+    facelet string's letter there (and the PNG is kept in tmp_path to look at)."""
+    import io
+
+    from matplotlib.image import imread
+
+    from exact.plots import png_bytes, svg_figure
+
+    s = Cube(n).scramble(40, 100 + n)
+    png = png_bytes(svg_figure(s.svg()))
+    (tmp_path / f"cube{n}.png").write_bytes(png)
+    pixels = imread(io.BytesIO(png))[:, :, :3]
+    letters = s.facelets
+    for r in _rects(s.svg()):
+        i = "URFDLB".index(r.get("data-face")) * n * n + int(r.get("data-row")) * n + int(r.get("data-col"))
+        cx = float(r.get("x")) + float(r.get("width")) / 2
+        cy = float(r.get("y")) + float(r.get("height")) / 2
+        got = pixels[int(cy), int(cx)]
+        want = np.array([int(STANDARD[letters[i]][k : k + 2], 16) / 255 for k in (1, 3, 5)])
+        assert np.abs(got - want).max() < 0.02, (i, letters[i], got, want)
