@@ -27,8 +27,9 @@ def png_bytes(fig, dpi: int = 100) -> bytes:
     return buf.getvalue()
 
 
-def histogram_png(values: Sequence[int], xlabel: str, title: str) -> bytes:
-    """A histogram of whole numbers, one bar per value, as PNG bytes (empty axes without values)."""
+def histogram(values: Sequence[int], xlabel: str, title: str):
+    """A :class:`~matplotlib.figure.Figure`: a histogram of whole numbers, one bar per value
+    (empty axes without values); in a notebook it shows as the cell's result."""
     fig = new_figure(6, 4)
     ax = fig.subplots()
     if len(values):
@@ -36,7 +37,12 @@ def histogram_png(values: Sequence[int], xlabel: str, title: str) -> bytes:
     ax.set_xlabel(xlabel)
     ax.set_ylabel("instances")
     ax.set_title(title)
-    return png_bytes(fig)
+    return fig
+
+
+def histogram_png(values: Sequence[int], xlabel: str, title: str) -> bytes:
+    """:func:`histogram` as PNG bytes (for an atomic write)."""
+    return png_bytes(histogram(values, xlabel, title))
 
 
 def svg_figure(svg_text: str, scale: float = 1.0):

@@ -360,11 +360,21 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step) -> dict:
 
 
 def plot_curves(log: Path, out: Path) -> None:
-    """Loss and greedy solve rates against steps (as DeepCubeA's Fig. 3), written atomically."""
+    """:func:`curves_figure` of ``log``, written atomically to ``out`` as PNG (nothing for an
+    empty log)."""
+    fig = curves_figure(log)
+    if fig is not None:
+        write_chunks(out, [png_bytes(fig)])
+
+
+def curves_figure(log: str | Path):
+    """Loss and greedy solve rates against steps (as DeepCubeA's Fig. 3) from a run's
+    ``log.csv``: a :class:`~matplotlib.figure.Figure`, or ``None`` for an empty log."""
+    log = Path(log)
     with log.open(newline="") as fh:
         rows = list(csv.DictReader(fh))
     if not rows:
-        return
+        return None
     steps = [int(r["step"]) for r in rows]
     fig = new_figure(10, 4)
     a, b = fig.subplots(1, 2)
@@ -382,4 +392,4 @@ def plot_curves(log: Path, out: Path) -> None:
     if b.lines:
         b.legend()
     fig.suptitle(f"DAVI training ({log.parent})")
-    write_chunks(out, [png_bytes(fig)])
+    return fig

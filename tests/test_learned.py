@@ -449,6 +449,18 @@ def test_figures_leave_the_users_matplotlib_backend_alone() -> None:
         matplotlib.use(before)
 
 
+def test_plots_are_figures_a_notebook_shows(tmp_path) -> None:
+    from matplotlib.figure import Figure
+
+    from exact.plots import histogram
+    from learned.davi import LOG, curves_figure
+
+    assert isinstance(histogram([1, 2, 2, 3], "x", "t"), Figure)
+    train(_config(steps=2, batch=20, eval_every=0, log_every=1), tmp_path, progress=False)
+    fig = curves_figure(tmp_path / LOG)
+    assert isinstance(fig, Figure) and len(fig.axes) == 2
+
+
 def test_a_damaged_training_log_is_named(tmp_path) -> None:
     from learned.davi import LOG
 
