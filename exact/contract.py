@@ -55,6 +55,8 @@ class Method:
         description: One line for ``--help`` and the docs.
         ready: Whether the given options are enough to run (the models need a horizon);
             ``method="auto"`` passes over a method that is not ready.
+        goals: Whether it honours a partial goal (:mod:`exact.goals`); one that does not never
+            applies to a puzzle that has one.
     """
 
     name: str
@@ -64,3 +66,9 @@ class Method:
     options: tuple[str, ...] = ()
     description: str = ""
     ready: Callable[[Mapping[str, Any]], bool] = field(default=lambda options: True, repr=False)
+    goals: bool = False
+
+    def fits(self, puzzle: Any) -> bool:
+        """Whether it applies to ``puzzle``, partial goal included."""
+        partial = getattr(puzzle, "partial_goal", None) is not None
+        return (self.goals or not partial) and self.applies(puzzle)

@@ -285,6 +285,23 @@ def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=
                      threads=threads, formulation_name=formulation)  # fmt: skip
 
 
+def _ida_goal(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
+    from exact.goals import solve_partial
+
+    return solve_partial(puzzle, np.asarray(start), time_limit=limits.time, node_limit=limits.nodes, stop_at=stop_at,
+                         pdb_dir=pdb_dir, progress=progress)  # fmt: skip
+
+
+def _ida_goal_applies(puzzle) -> bool:
+    # pieces the mask fixes whole (exact.goals.pins); a mask that names part of a piece is the models'
+    if getattr(puzzle, "partial_goal", None) is None:
+        return False
+    try:
+        return puzzle.pinned is not None
+    except PuzzleoptError:
+        return False
+
+
 def _model_applies(puzzle) -> bool:
     # any move table whose goal a Goal states (one state, label groups, allowed labels: Sokoban too)
     from exact.movetable import MoveTable
@@ -319,11 +336,14 @@ BUILTINS: tuple[Method, ...] = (
            description="the cubical sliding puzzle by bidirectional BFS over configurations"),
     Method("sokoban", _own("sokoban"), True, _sokoban, ("optimize",),
            description="Sokoban by A* with deadlock tables (moves or pushes optimal)"),
-    Method("cp-sat", _model_applies, True, _cpsat, ("horizon", "threads"),
+    Method("ida*-goal", _ida_goal_applies, True, _ida_goal, goals=True,
+           description="IDA* to a partial goal (a cross, an F2L pair, a pattern) that fixes whole pieces, with "
+           "pattern databases over pairs of the pieces it fixes"),
+    Method("cp-sat", _model_applies, True, _cpsat, ("horizon", "threads"), goals=True,
            description="the time-indexed CP-SAT model within a horizon (or stop_at - 1)", ready=_model_ready),
     Method("bfs", _bfs_applies, True, _bfs, ("max_depth",),
            description="bidirectional BFS over the move table (guarded tables need inverse rows)"),
-    Method("mip", _model_applies, True, _mip, ("horizon", "threads", "formulation"),
+    Method("mip", _model_applies, True, _mip, ("horizon", "threads", "formulation"), goals=True,
            description="the time-indexed MIP (HiGHS) within a horizon (or stop_at - 1)", ready=_model_ready),
     Method("freecell", _own("freecell"), False, _freecell,
            description="FreeCell: a solution or a proof that none exists, not the shortest"),

@@ -21,6 +21,7 @@ from exact.errors import PuzzleoptError
 from exact.puzzles.cube import net, scramble, to_facelets
 from exact.puzzles.cube.facelets import from_facelets
 from exact.result import SolveResult
+from exact.solve import add_goal_option, goal_from
 from exact.timeindexed import check_hint, check_horizon
 
 
@@ -69,6 +70,7 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     )
     p.add_argument("--metric", choices=["qtm", "htm"], help="--size: metric (default qtm)")
     p.add_argument("--time-limit", type=float, default=None, help="seconds in all (default: none)")
+    add_goal_option(p)
     if mip:
         p.add_argument(
             "--threads",
@@ -169,6 +171,7 @@ def main_for(
         svg_path = cli.svg_target(args)
         T = horizon(args.turns)
         puzzle, start, text = _start(args, T)
+        puzzle = goal_from(puzzle, args)
         cli.write_svg(svg_path, puzzle.svg(start))
         method = _horizon_method(args, auto, puzzle) if T is None else None
         table = puzzle.table
@@ -184,7 +187,8 @@ def main_for(
                 check_hint(puzzle, start, hint, T)
         elif mip and text is not None and T is not None and len(text.split()) <= T:
             undo = table.inverse[table.parse(text, puzzle.goal)][::-1]
-            if (undo >= 0).all():  # a table without inverse rows gives no incumbent this way
+            # a table without inverse rows gives no incumbent this way, nor a --goal the solved state misses
+            if (undo >= 0).all() and puzzle.solved(puzzle.goal):
                 hint, source = [int(m) for m in undo], "the scramble's inverse"
         kwargs: dict[str, Any] = dict(time_limit=args.time_limit, threads=threads, hint=hint, verbose=args.verbose)
         if mip:

@@ -198,6 +198,15 @@ class Puzzle:
         """
         return Goal(state=self.goal)
 
+    def parse_goal(self, text: str) -> Goal:
+        """A partial goal the puzzle names in text (:mod:`exact.goals`; a cube reads ``"cross"``,
+        ``"f2l"`` or a facelet mask). Default: none are named.
+
+        Raises:
+            PuzzleoptError: always, here; puzzles that read goals override it.
+        """
+        raise StateError(f"{self.name} names no partial goals (got {text!r}); its goal is the solved state")
+
     def frame(self) -> tuple[np.ndarray, np.ndarray] | None:
         """Whole-puzzle rotations and reference positions, for goals up to rotation.
 

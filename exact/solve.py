@@ -83,6 +83,24 @@ def puzzle_from(args: argparse.Namespace):
         raise PuzzleoptError(f"--puzzle {args.puzzle} with --option {' '.join(args.option)}: {exc}") from None
 
 
+def add_goal_option(p: argparse.ArgumentParser) -> None:
+    """``--goal TEXT``: a partial goal (:mod:`exact.goals`)."""
+    p.add_argument(
+        "--goal",
+        help="a partial goal instead of the solved state: on a cube cross, f2l, pair-FR, layer-D (joined by +, "
+        "e.g. cross+pair-FR) or a facelet mask with '.' for any colour",
+    )
+
+
+def goal_from(puzzle, args: argparse.Namespace):
+    """The puzzle with the ``--goal`` it is given, else itself."""
+    if getattr(args, "goal", None) is None:
+        return puzzle
+    from exact.goals import with_goal
+
+    return with_goal(puzzle, args.goal)
+
+
 def add_start_options(p: argparse.ArgumentParser, group=None) -> None:
     """``--state``, ``--scramble``, ``--scramble-length`` (with ``--seed``)."""
     g = group if group is not None else p.add_mutually_exclusive_group(required=True)
@@ -110,6 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     add_start_options(p, src)
     src.add_argument("--instances", metavar="FILE", help="a file of starts: one state per line, or a TSV")
     p.add_argument("--method", default="auto", help="a registered method, or auto (see --list-methods)")
+    add_goal_option(p)
     add_method_options(p)
     p.add_argument("--list-methods", action="store_true", help="list the methods (for --puzzle: those that apply)")
     p.add_argument("--time-limit", type=cli.seconds, help="seconds per start (default: none)")
@@ -133,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise PuzzleoptError("give --puzzle (one of " + ", ".join(registry.names()) + ")")
     if args.state is None and args.scramble is None and args.scramble_length is None and args.instances is None:
         raise PuzzleoptError("give a start: --state, --scramble, --scramble-length or --instances")
-    puzzle = puzzle_from(args)
+    puzzle = goal_from(puzzle_from(args), args)
     options = {"progress": not args.no_progress}
     for key in ("horizon", "heuristic", "pdb_dir"):
         if getattr(args, key) is not None:
@@ -145,7 +164,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from instances.files import parse_states, read_instances
 
         items = read_instances(args.instances)
-        starts = [(x.id, s, x.optimal) for x, s in zip(items, parse_states(puzzle, items, args.instances))]
+        # a file's optimal lengths are to the solved state, not to a --goal
+        known = (lambda x: None) if args.goal is not None else (lambda x: x.optimal)
+        starts = [(x.id, s, known(x)) for x, s in zip(items, parse_states(puzzle, items, args.instances))]
     else:
         start, _ = start_from(puzzle, args)
         starts = [("1", start, None)]

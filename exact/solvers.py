@@ -54,7 +54,7 @@ def register_method(method: Method) -> None:
 def methods(puzzle: Any = None) -> list[Method]:
     """All registered methods in preference order, or those that apply to ``puzzle``."""
     _load_builtins()
-    return [m for m in _METHODS.values() if puzzle is None or m.applies(puzzle)]
+    return [m for m in _METHODS.values() if puzzle is None or m.fits(puzzle)]
 
 
 def get_method(name: str) -> Method:
@@ -71,11 +71,11 @@ def choose(puzzle: Any, name: str = "auto", options: Mapping[str, Any] | None = 
     _load_builtins()
     if name == "auto":
         for m in _METHODS.values():
-            if m.proves and m.applies(puzzle) and m.ready(dict(options or {})):
+            if m.proves and m.fits(puzzle) and m.ready(dict(options or {})):
                 return m
         raise PuzzleoptError(f"no registered method proves optimality on {_name(puzzle)}; name one with method=")
     method = get_method(name)
-    if not method.applies(puzzle):
+    if not method.fits(puzzle):
         known = [m.name for m in methods(puzzle)]
         raise PuzzleoptError(
             f"method {name!r} does not apply to {_name(puzzle)}; use 'auto' or one of {', '.join(known)}"

@@ -82,7 +82,7 @@ class Method:
     method: SolverMethod
 
     def applies(self, puzzle: Puzzle) -> bool:
-        return self.method.applies(puzzle)
+        return self.method.fits(puzzle)
 
     def search(self, puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
         solvers.check_options(self.method, budget.options)

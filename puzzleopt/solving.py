@@ -27,7 +27,13 @@ _HORIZON = ("mip", "cp-sat")
 
 
 def solve(
-    state, method: str = "auto", *, time_limit: float | None = None, node_limit: int | None = None, **options
+    state,
+    method: str = "auto",
+    *,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    goal=None,
+    **options,
 ) -> SolveResult:
     """Solve ``state`` (see the module docstring).
 
@@ -37,6 +43,10 @@ def solve(
             name (``exact.solvers.methods()``), ``"ida"``, ``"cpsat"`` or ``"bwas"``.
         time_limit: Seconds (``None``: none); a limit ends as ``limit`` with the proven bound.
         node_limit: Expanded nodes, for the searches that count them.
+        goal: A partial goal instead of the solved state (:func:`exact.goals.with_goal`: a
+            :class:`~exact.puzzle.Goal` of allowed labels, or text the puzzle reads, such as a
+            cube's ``"cross"``, ``"f2l"``, ``"cross+pair-FR"`` or a facelet mask). ``"auto"`` then
+            runs IDA* on the pieces the goal fixes; ``"mip"`` and ``"cp-sat"`` take any mask.
         options: The method's own options (``horizon=``, ``formulation=``, ``threads=``, ...; for
             ``"bwas"``: ``model=``, ``weight=``, ``batch=``, ``quality=``).
 
@@ -47,20 +57,28 @@ def solve(
     if not hasattr(state, "puzzle") or not hasattr(state, "labels"):
         raise PuzzleoptError(f"solve takes a puzzleopt State (e.g. Cube(3).apply(...)), got {type(state).__name__}")
     name = ALIASES.get(method, method)
+    puzzle = state.puzzle
+    if goal is not None:
+        from exact.goals import with_goal
+
+        puzzle = with_goal(puzzle, goal)
     if name == "bwas":
+        if goal is not None:
+            raise PuzzleoptError("method 'bwas' learned the solved state as its goal; use ida, mip or cpsat with goal=")
         return _bwas(state, time_limit, node_limit, **options)
     if name in _HORIZON and "horizon" not in options and "stop_at" not in options:
-        if state.path is None:
+        # the path's inverse reaches the solved state: a bound for any goal the solved state meets
+        if state.path is None or not puzzle.solved(puzzle.goal):
             raise PuzzleoptError(
                 f"method {method!r} needs a horizon: give horizon=T, or build the state with apply()/scramble() "
                 "from the goal so that its path bounds the moves"
             )
         options["horizon"] = max(len(state.path), 1)
-    own = getattr(state.puzzle, "own_method", None)
-    if name == "auto" and own is not None and not any(m.proves for m in solvers.methods(state.puzzle)):
+    own = getattr(puzzle, "own_method", None)
+    if name == "auto" and own is not None and not any(m.proves for m in solvers.methods(puzzle)):
         name = own  # FreeCell: its own solver finds a solution or proves there is none, not the shortest
     limits = solvers.Limits(time=time_limit, nodes=node_limit)
-    return solvers.solve(state.puzzle, state.start, method=name, limits=limits, **options)
+    return solvers.solve(puzzle, state.start, method=name, limits=limits, **options)
 
 
 def _bwas(state, time_limit, node_limit, *, model=None, weight=None, batch=None, quality=None) -> SolveResult:

@@ -18,7 +18,7 @@ import numpy as np
 
 from exact import registry
 from exact.errors import PuzzleoptError, StateError
-from exact.puzzle import Puzzle
+from exact.puzzle import Goal, Puzzle
 from exact.result import SolveResult
 
 
@@ -150,12 +150,25 @@ class State:
 
     # ------------------------------------------------------------------ solving
     def solve(
-        self, method: str = "auto", *, time_limit: float | None = None, node_limit: int | None = None, **options: Any
+        self,
+        method: str = "auto",
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        goal: str | Goal | None = None,
+        **options: Any,
     ) -> SolveResult:
-        """Solve from this state (:func:`puzzleopt.solving.solve`)."""
+        """Solve from this state (:func:`puzzleopt.solving.solve`); ``goal`` asks for a partial
+        goal instead of the solved state (a cube's ``"cross"``, ``"f2l"``, a facelet mask, ...)."""
         from puzzleopt.solving import solve
 
-        return solve(self, method=method, time_limit=time_limit, node_limit=node_limit, **options)
+        return solve(self, method=method, time_limit=time_limit, node_limit=node_limit, goal=goal, **options)
+
+    def meets(self, goal: str | Goal) -> bool:
+        """Whether this state meets a partial goal (:mod:`exact.goals`)."""
+        from exact.goals import with_goal
+
+        return with_goal(self._puzzle, goal).solved(self._labels)
 
     def certify(
         self, solution: str | Sequence[str], method: str = "auto", *, time_limit: float | None = None, **options: Any
@@ -165,21 +178,28 @@ class State:
 
         return certify(self, solution, method=method, time_limit=time_limit, **options)
 
-    def to_pyomo(self, T: int, formulation: str = "tight"):
+    def to_pyomo(self, T: int, formulation: str = "tight", goal: str | Goal | None = None):
         """The time-indexed MIP of this start within ``T`` moves, unsolved: a Pyomo
-        ``ConcreteModel`` to inspect, change and solve (:func:`exact.mip.build_mip`)."""
+        ``ConcreteModel`` to inspect, change and solve (:func:`exact.mip.build_mip`); ``goal``
+        as in :meth:`solve`."""
         from exact.mip import build_mip
 
-        p = self._puzzle
+        p = self._goal_puzzle(goal)
         return build_mip(p.table, self._labels, p.goal_spec(self._labels), T, formulation, num_labels=p.num_labels)
 
-    def to_cpsat(self, T: int):
+    def to_cpsat(self, T: int, goal: str | Goal | None = None):
         """The CP-SAT model of this start within ``T`` moves, unsolved
-        (:func:`exact.cpsat.build_cpsat`; its ``.model`` is the ``CpModel``)."""
+        (:func:`exact.cpsat.build_cpsat`; its ``.model`` is the ``CpModel``); ``goal`` as in
+        :meth:`solve`."""
         from exact.cpsat import build_cpsat
 
-        p = self._puzzle
+        p = self._goal_puzzle(goal)
         return build_cpsat(p.table, self._labels, p.goal_spec(self._labels), T, p.num_labels)
+
+    def _goal_puzzle(self, goal: str | Goal | None) -> Puzzle:
+        from exact.goals import with_goal
+
+        return self._puzzle if goal is None else with_goal(self._puzzle, goal)
 
     # ------------------------------------------------------------------ showing
     def svg(self) -> str:

@@ -29,6 +29,7 @@ from tqdm.auto import tqdm
 from exact import cli, registry, solvers
 from exact.errors import PuzzleoptError
 from exact.result import Status
+from exact.solve import add_goal_option, goal_from
 from exact.userfiles import output_folder
 from instances.files import parse_states, read_instances
 
@@ -44,6 +45,7 @@ def _parser():
     src.add_argument("--scramble", help="cube2/cube3: start from the solved cube turned by these face moves")
     src.add_argument("--facelets", help="cube2/cube3: the start as facelets (kociemba's URFDLB), centres home")
     p.add_argument("--metric", default="htm", choices=["htm", "qtm"], help="cube2/cube3: the metric (default htm)")
+    add_goal_option(p)
     src.add_argument("--instances", metavar="FILE", help="a file of boards: one per line, or a TSV with a tiles column")
     p.add_argument(
         "--heuristic",
@@ -67,10 +69,11 @@ def _parser():
     return p
 
 
-IDA_METHODS = ("cube3-optimal", "ida*", "table-walk")
+IDA_METHODS = ("cube3-optimal", "ida*", "ida*-goal", "table-walk")
 """The registered methods this command runs, the first that applies (:mod:`exact.solvers`): IDA*
-where it applies (the 3x3x3's own, :mod:`exact.cube.optimal`), else a complete distance table
-(the 2x2x2, whose colours give IDA* no projection)."""
+where it applies (the 3x3x3's own, :mod:`exact.cube.optimal`; to a ``--goal``,
+:mod:`exact.goals`), else a complete distance table (the 2x2x2, whose colours give IDA* no
+projection)."""
 
 CUBE_TABLES = {"flipslicesorted": "slicesorted", "flipslice": "slice"}
 """``--cube-table`` -> the ``edge`` option of ``cube3-optimal``."""
@@ -85,7 +88,7 @@ def _puzzle(args):
 
 def _method(puzzle) -> str:
     for name in IDA_METHODS:
-        if solvers.get_method(name).applies(puzzle):
+        if solvers.get_method(name).fits(puzzle):
             return name
     raise PuzzleoptError(
         f"--puzzle {puzzle.name}: exact.ida solves the puzzles one of {', '.join(IDA_METHODS)} applies to, "
@@ -97,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.pdb_dir is not None:
         output_folder(args.pdb_dir, "--pdb-dir")
-    puzzle = _puzzle(args)
+    puzzle = goal_from(_puzzle(args), args)
     method = _method(puzzle)
     options = {"pdb_dir": args.pdb_dir, "progress": not args.no_progress}
     if method == "ida*":

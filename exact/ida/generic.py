@@ -21,7 +21,7 @@ from exact.timeindexed import move_rules
 
 @njit(cache=True)
 def _search(
-    rows, depth, tried, path, acc, bound, budget, perms, gpos, gval, forbid, goal, hfun, hargs
+    rows, depth, tried, path, acc, bound, budget, perms, gpos, gval, forbid, goal, gidx, hfun, hargs
 ):  # pragma: no cover
     moves = perms.shape[0]
     p = rows.shape[1]
@@ -59,7 +59,8 @@ def _search(
         path[d] = m
         if h == 0:
             same = True
-            for i in range(p):
+            for j in range(gidx.shape[0]):
+                i = gidx[j]
                 if rows[d + 1, i] != goal[i]:
                     same = False
                     break
@@ -76,9 +77,12 @@ class GenericSearch(ResumableSearch):
 
     @classmethod
     def create(
-        cls, table: MoveTable, goal: np.ndarray, start: np.ndarray, kernel: tuple, max_depth: int = 200
-    ) -> GenericSearch:
-        """The search at the root of ``start``; ``kernel`` is the heuristic's ``(fn, args)``."""
+        cls, table: MoveTable, goal: np.ndarray, start: np.ndarray, kernel: tuple, max_depth: int = 200,
+        goal_positions: np.ndarray | None = None,
+    ) -> GenericSearch:  # fmt: skip
+        """The search at the root of ``start``; ``kernel`` is the heuristic's ``(fn, args)``; a
+        node whose ``h`` is 0 is a goal when its ``goal_positions`` (default: all) hold ``goal``'s
+        labels (a partial goal, :mod:`exact.goals`)."""
         self = cls()
         self.rows = np.zeros((max_depth + 2, table.num_positions), dtype=np.uint8)
         self.rows[0] = start
@@ -90,6 +94,8 @@ class GenericSearch(ResumableSearch):
         for a, b in move_rules(table).pairs:
             self.forbid[a, b] = True
         self.goal = np.asarray(goal, dtype=np.uint8)
+        every = np.arange(table.num_positions)
+        self.gidx = np.ascontiguousarray(every if goal_positions is None else goal_positions, dtype=np.int64)
         self.hfun, self.hargs = kernel
         self.root_h = int(self.hfun(self.rows[0], self.hargs))
         return self
@@ -97,7 +103,7 @@ class GenericSearch(ResumableSearch):
     def run(self, bound: int, budget: int) -> tuple[int, int]:
         code, nodes = _search(
             self.rows, self.depth, self.tried, self.path, self.acc, bound, budget,
-            self.perms, self.gpos, self.gval, self.forbid, self.goal, self.hfun, self.hargs,
+            self.perms, self.gpos, self.gval, self.forbid, self.goal, self.gidx, self.hfun, self.hargs,
         )  # fmt: skip
         return int(code), int(nodes)
 

@@ -85,6 +85,7 @@ def ida(
     node_limit: int | None = None,
     stop_at: int | None = None,
     max_depth: int = 200,
+    goal_positions: np.ndarray | None = None,
 ) -> SolveResult:
     """A shortest solution by IDA* over the puzzle's move table, with any heuristic that has a
     numba kernel (:mod:`exact.heuristic`).
@@ -97,6 +98,8 @@ def ida(
         stop_at: Stop with ``limit`` and the bound ``stop_at`` once every shorter threshold is
             exhausted (to prove a known solution of that length optimal).
         max_depth: The deepest solution searched for.
+        goal_positions: int ``(G,)``: the positions where a solution must show ``puzzle.goal``'s
+            labels (default: all); the heuristic must be 0 on every such state.
 
     Returns:
         ``optimal`` with the solution, or ``limit`` with the proven lower bound.
@@ -112,7 +115,7 @@ def ida(
     done = recorder(puzzle, start, settings, t0)
     if puzzle.solved(start):
         return done([], Status.OPTIMAL, 0, 0)
-    search = GenericSearch.create(puzzle.table, puzzle.goal, start, kernel, max_depth)
+    search = GenericSearch.create(puzzle.table, puzzle.goal, start, kernel, max_depth, goal_positions)
     if search.root_h >= UNREACHABLE:
         return done([], Status.UNSOLVABLE, None, 0, {"proof": f"{heuristic.name}: the abstract goal is out of reach"})
     search.parity = move_parity(puzzle.table, start, puzzle.goal_spec(start))

@@ -42,6 +42,13 @@ class CubePuzzle(Puzzle):
                 return Goal(state=self.goal)
         return Goal(groups=np.repeat(np.arange(6), self.n * self.n))
 
+    def parse_goal(self, text: str) -> Goal:
+        """A partial goal: ``cross``, ``f2l``, ``pair-FR``, ... or a facelet mask
+        (:mod:`exact.puzzles.cube.goals`)."""
+        from exact.puzzles.cube.goals import parse_goal
+
+        return parse_goal(text, self.n)
+
     def ranked_space(self):
         """The 2x2x2's positions with the DBL corner home (``7! * 3^6 = 3,674,160``,
         :class:`~exact.puzzles.cube.space.CornerSpace`), in the frame of :meth:`frame`: a complete
