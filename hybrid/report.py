@@ -3,15 +3,14 @@
 One certificate per instance (:class:`Certificate`); :func:`summarise` gives the shares of each
 verdict, the mean gap and the times, and checks every certificate against the optimal length the
 instance file knows (a contradiction is a bug, reported loudly); :func:`write_report` writes
-``certificates.jsonl``, ``summary.md`` and ``gaps.png`` atomically.
+``summary.md`` and ``gaps.png`` atomically (``hybrid.verify`` streams ``certificates.jsonl``).
 """
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -125,10 +124,9 @@ def markdown(summary: Mapping[str, Any]) -> str:
 
 
 def write_report(certs: Sequence[Certificate], out: Path, title: str, command: str) -> None:
-    """``certificates.jsonl``, ``summary.md`` and ``gaps.png`` (a histogram of exact gaps) in ``out``."""
+    """``summary.md`` and ``gaps.png`` (a histogram of exact gaps) in ``out`` (the certificates
+    themselves are streamed to ``certificates.jsonl`` by :mod:`exact.resultlog`)."""
     out.mkdir(parents=True, exist_ok=True)
-    lines = "".join(json.dumps(asdict(c), default=str) + "\n" for c in certs)
-    write_chunks(out / "certificates.jsonl", [lines.encode()])
     summary = summarise(certs)
     md = f"# {title}\n\nCommand: `{command}`\n\n{markdown(summary)}\n"
     invalid = [c for c in certs if c.verdict == INVALID]

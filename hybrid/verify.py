@@ -8,8 +8,13 @@ budget (``--time-limit``, ``--node-limit``) by the exact method chosen for the p
 (:mod:`hybrid.certify`): ``optimal``, ``suboptimal`` (with the gap) or ``unknown`` (with the
 proven lower bound); ``no_solution`` where BWAS found none; ``invalid`` where the given moves do
 not solve their start (a wrong answer: counted, listed with the reason, and the run goes on).
-Prints the summary table; with ``--out DIR`` writes ``certificates.jsonl``, ``summary.md`` and
-``gaps.png`` (also after Ctrl-C, for the instances done).
+Prints the summary table; with ``--out DIR`` writes ``certificates.jsonl`` (each certificate as it
+arrives, then in instance order), ``summary.md`` and ``gaps.png`` (also after Ctrl-C, for the
+instances done); ``--resume`` continues such a run, skipping the instances already certified.
+
+The instances run in this process (default), in ``--workers N`` local processes, or on Ray
+(``--ray auto`` or ``--ray ADDRESS``; :mod:`exact.executor`, ``docs/scale.md``); the first runs
+here so that its tables are built once before the workers read them.
 
 Exit codes: 0 done, every solution valid; 1 a certificate contradicts an optimal length the file
 gives (a bug; the summary lists it); 2 bad input; 5 done, but some solutions are invalid (the
@@ -22,12 +27,15 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from tqdm.auto import tqdm
-
-from exact import cli, solvers
+from exact import cli, registry, solvers
+from exact.batch import add_resume_option, open_log, run_batch
 from exact.errors import PuzzleoptError
+from exact.executor import add_executor_options, executor_from
 from exact.solve import add_method_options, add_puzzle_options, method_options_from, puzzle_from
 from exact.userfiles import output_folder, read_text
 from hybrid.certify import Budget, certifying_methods, choose_method, given_rows, verify_solution
@@ -79,11 +87,46 @@ def _parser():
     p.add_argument("--bwas-time-limit", type=cli.seconds, help="BWAS: seconds per instance")
     add_options(p, SEARCH_THREADS, prefix="BWAS: ")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_executor_options(p)
+    add_resume_option(p)
     return p
 
 
-def _learned_solver(puzzle, args):
-    """A function ``start -> (moves or None, seconds)`` running BWAS as the options ask."""
+@dataclass(frozen=True)
+class LearnedSettings:
+    """How a worker runs BWAS (it loads the network once, from ``model``: the shipped one when
+    ``None``; a path every worker can read)."""
+
+    model: str | None
+    key: str
+    device: str
+    threads: int
+    quality: str | None
+    weight: float | None
+    batch: int | None
+    max_nodes: int | None
+    time_limit: float | None
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What every certification task reads (sent once per worker)."""
+
+    spec: dict
+    method: str
+    budget: Budget
+    learned: LearnedSettings | None
+
+
+@lru_cache(maxsize=4)
+def _puzzle(spec_json: str):
+    return registry.rebuild(json.loads(spec_json))
+
+
+@lru_cache(maxsize=2)
+def _learned_solver(spec_json: str, ls: LearnedSettings):
+    """A function ``start -> (moves or None, seconds)`` running BWAS as the settings ask (built
+    once per process)."""
     try:
         from learned.bwas import bwas, quality_settings
         from learned.runtime import configure
@@ -92,24 +135,38 @@ def _learned_solver(puzzle, args):
         raise PuzzleoptError(
             f"running BWAS needs the learned extra ({exc}); install puzzleopt[learned] or give --solutions"
         ) from None
-    heuristic = load_heuristic(puzzle, args.model, configure(args.device, args.threads), key=args.puzzle)
-    settings = quality_settings(heuristic.card, args.quality)
-    weight = settings["weight"] if args.weight is None else args.weight
-    batch = settings["batch"] if args.batch is None else args.batch
+    puzzle = _puzzle(spec_json)
+    heuristic = load_heuristic(puzzle, ls.model, configure(ls.device, ls.threads), key=ls.key)
+    settings = quality_settings(heuristic.card, ls.quality)
+    weight = settings["weight"] if ls.weight is None else ls.weight
+    batch = settings["batch"] if ls.batch is None else ls.batch
 
     def solve(start):
-        res = bwas(
-            puzzle,
-            start,
-            heuristic,
-            weight=weight,
-            batch=batch,
-            max_nodes=args.max_nodes,
-            time_limit=args.bwas_time_limit,
-        )
+        res = bwas(puzzle, start, heuristic, weight=weight, batch=batch, max_nodes=ls.max_nodes,
+                   time_limit=ls.time_limit)  # fmt: skip
         return (list(res.moves) if res.status.has_solution else None), res.seconds
 
     return solve
+
+
+def certify_task(shared: Shared, task: tuple) -> Certificate:
+    """One instance: ``task = (Instance, start, given moves or None)``; BWAS finds the moves
+    where ``shared.learned`` says so."""
+    item, start, moves = task
+    spec_json = json.dumps(shared.spec, sort_keys=True)
+    puzzle = _puzzle(spec_json)
+    learned_seconds = None
+    if shared.learned is not None:
+        moves, learned_seconds = _learned_solver(spec_json, shared.learned)(start)
+    return _certify(puzzle, item, start, moves, learned_seconds, shared.method, shared.budget)
+
+
+def _record(c: Certificate) -> dict[str, Any]:
+    return asdict(c)
+
+
+def _from_record(d: dict[str, Any]) -> Certificate:
+    return Certificate(**d)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -123,29 +180,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     chosen = choose_method(puzzle, args.method)
     options = method_options_from(args)
     solvers.check_options(chosen.method, options)
-    budget = Budget(args.time_limit, args.node_limit, args.pdb_dir, progress=not args.no_progress, options=options)
-    if args.solutions is not None:
-        given = read_solutions(args.solutions, len(items))
-
-        def learned(i, _start):
-            return given[i], None
-    else:
-        solve = _learned_solver(puzzle, args)
-
-        def learned(_i, start):
-            return solve(start)
-
-    certs: list[Certificate] = []
+    pdb_dir = None if args.pdb_dir is None else str(args.pdb_dir)
+    budget = Budget(args.time_limit, args.node_limit, pdb_dir, progress=not args.no_progress, options=options)
+    given = read_solutions(args.solutions, len(items)) if args.solutions is not None else [None] * len(items)
+    learned = None
+    if args.solutions is None:
+        learned = LearnedSettings(
+            None if args.model is None else str(args.model), args.puzzle, args.device, args.threads, args.quality,
+            args.weight, args.batch, args.max_nodes, args.bwas_time_limit,
+        )  # fmt: skip
+        _learned_solver(json.dumps(puzzle.spec.to_dict(), sort_keys=True), learned)  # bad settings fail here, at once
+    log = open_log(args.out, "certificates.jsonl", "puzzleopt-certificate/1", args.resume)
+    executor = executor_from(args)
+    shared = Shared(puzzle.spec.to_dict(), args.method, budget, learned)
     command = "python -m hybrid.verify " + " ".join(sys.argv[1:] if argv is None else argv)
-    try:
-        for i, (item, start) in enumerate(
-            tqdm(list(zip(items, starts)), disable=args.no_progress, desc="certify", unit="instance")
-        ):
-            moves, learned_seconds = learned(i, start)
-            certs.append(_certify(puzzle, item, start, moves, learned_seconds, args.method, budget))
-    finally:  # also on Ctrl-C: the instances done are written, each file atomically
-        if args.out is not None and certs:
-            write_report(certs, args.out, f"Certified solutions of {args.instances} ({args.puzzle})", command)
+    tasks = list(zip(items, starts, given))
+    with executor:
+        run = run_batch(
+            executor, certify_task, tasks, [x.id for x in items], shared, log=log, to_record=_record,
+            from_record=_from_record, progress=not args.no_progress, desc="certify",
+        )  # fmt: skip
+    certs = run.in_order()
+    run.finish()  # the certificates in instance order, whatever order they came in
+    if args.out is not None and certs:  # also after Ctrl-C: the instances done
+        write_report(certs, args.out, f"Certified solutions of {args.instances} ({args.puzzle})", command)
+    if run.interrupted:
+        print(f"interrupted: {len(certs)} of {len(items)} instances certified; --resume continues", file=sys.stderr)
     summary = summarise(certs)
     print(json.dumps(summary) if args.json else markdown(summary))
     for why in summary["contradictions"]:
@@ -155,6 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"invalid: instance {c.id}: {c.reason}", file=sys.stderr)
     if summary["contradictions"]:
         return EXIT_CONTRADICTION
+    if run.interrupted:
+        return cli.EXIT_INTERRUPTED
     return EXIT_INVALID if summary["invalid"] else cli.EXIT_OK
 
 

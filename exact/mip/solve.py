@@ -69,6 +69,7 @@ def solve_mip(
     write_model: str | None = None,
     solver_options: dict[str, Any] | None = None,
     piece_links_on: bool = False,
+    executor: Any = "processes",
 ) -> SolveResult:
     """Shortest solution within ``T`` moves by the time-indexed MIP, with a proof status.
 
@@ -104,6 +105,9 @@ def solve_mip(
         write_model: Also write the model to this ``.lp`` or ``.mps`` file.
         solver_options: Options passed to the solver as they are (HiGHS: option names).
         piece_links_on: Add the piece links (T9) to the tight formulation.
+        executor: Where the split's pieces run: ``"processes"`` (``threads`` local worker
+            processes, the default), ``"in-process"`` (one at a time, here), ``"ray"`` (a local
+            Ray) or an :class:`exact.executor.Executor` (``Ray(address)`` to use a cluster).
 
     Returns:
         ``optimal`` (proven), ``feasible`` (limit hit with a solution; the bound is proven),
@@ -171,6 +175,7 @@ def solve_mip(
             settings=settings,
             version=run.version(),
             t0=t0,
+            executor=executor,
         )
     cutoff = None if hint is None else len(hint) - 1
     problem = prepare(puzzle, start, form.reduce_frame)
@@ -268,6 +273,7 @@ def _solve_split(
     settings: dict[str, Any],
     version: str,
     t0: float,
+    executor: Any = "processes",
 ) -> SolveResult:
     """``solve_mip`` by splitting (see :mod:`exact.mip.split` for the method)."""
     emit = progress or (lambda event: None)
@@ -294,7 +300,7 @@ def _solve_split(
 
     floor = 1  # the start is not solved
     phases: list[sp.Phase] = []
-    pool = sp.Pool(threads)
+    pool = sp.make_pool(executor, threads)
     interrupted = False
     ended = "refuted"
     pids: list[int] = []
@@ -357,6 +363,7 @@ def _solve_split(
             interrupted, ended = True, "interrupted"
         finally:
             pool.close()
+            getattr(pool, "shutdown", lambda: None)()
     if best is not None and floor >= len(best):
         status, bound = Status.OPTIMAL, len(best)
     elif best is not None:
@@ -374,6 +381,7 @@ def _solve_split(
         "pieces": pieces,
         "summary": _summary(status, bound, phases, ended, seconds),
         "worker_pids": pids,
+        "executor": f"{pool.name}, {pool.n} worker{'s' * (pool.n != 1)}",
     }
     size = phases[-1].size if phases else {}
     return SolveResult.build(

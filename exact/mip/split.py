@@ -174,30 +174,33 @@ def quiet_highs():
     return h
 
 
-def _worker(tasks, results) -> None:  # pragma: no cover - runs in the worker processes
-    """Solve pieces until stopped: load each phase's model once, then per piece
-    reset the bounds the last piece changed, fix the new ones and run."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops us
-    _die_with_parent()
-    import highspy
+class PieceSolver:
+    """Solves pieces one after the other in one process: loads each phase's model once, then per
+    piece resets the bounds the last piece changed, fixes the new ones and runs HiGHS."""
 
-    h = None
-    path = None
-    changed: list[int] = []
-    while True:
-        task = tasks.get()
+    def __init__(self) -> None:
+        self.h = None
+        self.path: str | None = None
+        self.changed: list[int] = []
+
+    def solve(self, task: tuple) -> tuple:
+        """``task = (phase, piece, model_path, fixed, limit, options, confirm)`` -> ``(phase, piece,
+        kind, seconds, dual bound, values, nodes, confirmed)``."""
+        import highspy
+
         phase, piece, model_path, fixed, limit, options, confirm = task
-        if model_path != path:
-            h = quiet_highs()
-            h.readModel(model_path)
-            path, changed = model_path, []
-            lp = h.getLp()
-            lower, upper = np.array(lp.col_lower_), np.array(lp.col_upper_)
-        for c in changed:
-            h.changeColBounds(c, lower[c], upper[c])
+        if model_path != self.path:
+            self.h = quiet_highs()
+            self.h.readModel(model_path)
+            self.path, self.changed = model_path, []
+            lp = self.h.getLp()
+            self.lower, self.upper = np.array(lp.col_lower_), np.array(lp.col_upper_)
+        h = self.h
+        for c in self.changed:
+            h.changeColBounds(c, self.lower[c], self.upper[c])
         for c in fixed:
             h.changeColBounds(c, 0.0, 0.0)
-        changed = list(fixed)
+        self.changed = list(fixed)
         for key, value in options.items():
             h.setOptionValue(key, value)
         h.setOptionValue("time_limit", float(limit))
@@ -224,7 +227,16 @@ def _worker(tasks, results) -> None:  # pragma: no cover - runs in the worker pr
         else:
             kind = LIMIT
         bound = float(info.mip_dual_bound) if kind == LIMIT else None
-        results.put((phase, piece, kind, time.perf_counter() - t0, bound, values, int(info.mip_node_count), confirmed))
+        return phase, piece, kind, time.perf_counter() - t0, bound, values, int(info.mip_node_count), confirmed
+
+
+def _worker(tasks, results) -> None:  # pragma: no cover - runs in the worker processes
+    """Solve pieces until stopped."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops us
+    _die_with_parent()
+    solver = PieceSolver()
+    while True:
+        results.put(solver.solve(tasks.get()))
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the worker processes
@@ -249,6 +261,8 @@ def _context():
 
 class Pool:
     """``n`` worker processes solving pieces; :meth:`close` stops them all, whatever happens."""
+
+    name = "processes"
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -292,6 +306,128 @@ class Pool:
                 q.close()
                 q.cancel_join_thread()
         self._procs = []
+
+
+class LocalPool:
+    """The pieces one at a time in this process (the in-process executor): :meth:`result` solves
+    the next piece submitted."""
+
+    name = "in-process"
+    n = 1
+    pids: list[int] = []
+
+    def __init__(self) -> None:
+        self._todo: deque = deque()
+        self._solver = PieceSolver()
+
+    def start(self) -> None:
+        self._todo.clear()
+
+    def submit(self, task: tuple) -> None:
+        self._todo.append(task)
+
+    def result(self, timeout: float):
+        return self._solver.solve(self._todo.popleft()) if self._todo else None
+
+    def close(self) -> None:
+        self._todo.clear()
+
+
+_RAY_SOLVER: dict[str, Any] = {}
+
+
+def _ray_piece(model_key: str, model_ref: list, task: tuple) -> tuple:  # pragma: no cover - in Ray's workers
+    """One piece in a Ray worker: the phase's model comes from the object store once per worker
+    (``model_ref`` is wrapped in a list so that Ray does not fetch it for every task)."""
+    import ray
+
+    if _RAY_SOLVER.get("key") != model_key:
+        import tempfile
+
+        folder = _RAY_SOLVER.get("dir") or tempfile.mkdtemp(prefix="puzzleopt-piece-")
+        path = os.path.join(folder, f"{model_key}.lp")
+        with open(path, "wb") as fh:
+            fh.write(ray.get(model_ref[0]))
+        _RAY_SOLVER.update(key=model_key, dir=folder, path=path, solver=_RAY_SOLVER.get("solver") or PieceSolver())
+    phase, piece, _, fixed, limit, options, confirm = task
+    return _RAY_SOLVER["solver"].solve((phase, piece, _RAY_SOLVER["path"], fixed, limit, options, confirm))
+
+
+class RayPool:
+    """Pieces as Ray tasks (:class:`exact.executor.Ray`): each phase's model file goes to the
+    object store once; a piece Ray loses with its worker is run again by Ray (``max_retries``)."""
+
+    name = "ray"
+
+    def __init__(self, executor, own: bool = False) -> None:
+        self.executor = executor
+        self.own = own  # a Ray this pool's caller did not hand in is ended by shutdown()
+        self.n = 1
+        self.pids: list[int] = []
+        self._out: dict = {}
+        self._models: dict[str, tuple[str, list]] = {}
+
+    def start(self) -> None:
+        import ray
+
+        self.executor.start()
+        self.n = self.executor.workers
+        self._remote = ray.remote(_ray_piece).options(num_cpus=1, max_retries=3, retry_exceptions=False)
+
+    def submit(self, task: tuple) -> None:
+        import hashlib
+
+        import ray
+
+        path = task[2]
+        if path not in self._models:
+            data = open(path, "rb").read()
+            self._models[path] = (hashlib.sha256(data).hexdigest()[:16], [ray.put(data)])
+        key, ref = self._models[path]
+        self._out[self._remote.remote(key, ref, task)] = task
+
+    def result(self, timeout: float):
+        import ray
+
+        if not self._out:
+            time.sleep(min(timeout, 0.05))
+            return None
+        ready, _ = ray.wait(list(self._out), num_returns=1, timeout=timeout)
+        if not ready:
+            return None
+        self._out.pop(ready[0])
+        try:
+            return ray.get(ready[0])
+        except ray.exceptions.RayTaskError as exc:
+            raise exc.as_instanceof_cause() from None
+
+    def close(self) -> None:
+        import ray
+
+        for r in self._out:
+            ray.cancel(r, force=True)
+        self._out = {}
+
+    def shutdown(self) -> None:
+        if self.own:
+            self.executor.close()
+
+
+def make_pool(executor, workers: int):
+    """The pool of pieces for ``executor``: ``"processes"`` (:class:`Pool` of ``workers``),
+    ``"in-process"`` (:class:`LocalPool`), or ``"ray"`` / an :class:`exact.executor.Ray`
+    (:class:`RayPool`)."""
+    from exact.executor import InProcess, Processes, Ray
+
+    if executor in ("processes", None) or isinstance(executor, Processes):
+        return Pool(workers if not isinstance(executor, Processes) else executor.workers)
+    if executor == "in-process" or isinstance(executor, InProcess):
+        return LocalPool()
+    if executor == "ray":
+        return RayPool(Ray(), own=True)
+    if isinstance(executor, Ray):
+        return RayPool(executor)
+    raise ValueError(f"executor {executor!r}: use 'in-process', 'processes', 'ray' or an exact.executor.Executor")
 
 
 # ----------------------------------------------------------------------------- one phase
@@ -456,10 +592,14 @@ __all__ = [
     "Phase",
     "PhaseOutcome",
     "PieceRecord",
+    "LocalPool",
+    "PieceSolver",
     "Pool",
+    "RayPool",
     "SplitModel",
     "children",
     "first_prefix_length",
+    "make_pool",
     "prefix_bounds",
     "run_phase",
     "write_model",

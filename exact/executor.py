@@ -1,0 +1,318 @@
+"""One way to run many independent tasks: in this process, in local worker processes, or on Ray.
+
+The batch commands (``hybrid.verify``, ``learned.evaluate``, ``exact.ida --instances``,
+``exact.solve --instances``) hand their instances to an :class:`Executor` and take the results
+as they come, in any order:
+
+* :class:`InProcess` (the default): one task after the other, here.
+* :class:`Processes` (``--workers N``): ``N`` local worker processes (``forkserver`` where the
+  platform has it). A worker that dies takes the pool down; the tasks it may have held are run
+  again on a fresh pool, each at most ``retries`` more times, then :class:`WorkerLost` is raised.
+* :class:`Ray` (``--ray auto`` for a local Ray, ``--ray ADDRESS`` to join a cluster; the
+  ``scale`` extra): each task is a Ray task, retried by Ray (``max_retries``) when its worker
+  dies. Ctrl-C cancels the tasks still out.
+
+A task is ``fn(shared, item)``: ``fn`` a module-level function (pickled by reference), ``item``
+small and picklable, and ``shared`` what every task reads (the puzzle's spec, the budget, a
+network's weights). ``shared`` travels once per worker, never once per task: in the worker
+processes' initializer, or through Ray's object store (``ray.put`` once; a node's workers read
+its one copy). Tables too large to ship (pattern databases) are read from a memory-mapped file
+in the pattern-database store, which the workers of one machine share through the page cache.
+
+Worker processes run their numeric kernels on ``threads`` threads each (numba's and torch's),
+default 1: the workers, not the threads, use the cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from exact.errors import PuzzleoptError
+
+RETRIES = 3
+"""How many times a task whose worker died is run again before :class:`WorkerLost`."""
+
+
+class WorkerLost(RuntimeError):
+    """A task's worker died every time it ran (``retries + 1`` times): a crash, not bad input."""
+
+
+def set_threads(threads: int) -> None:
+    """numba's threads (and torch's, where torch is already imported) in this process."""
+    import sys
+
+    import numba
+
+    numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(max(1, int(threads)))
+
+
+class Executor:
+    """Runs ``fn(shared, item)`` for each item (see the module docstring); a context manager.
+
+    Attributes:
+        name: ``"in-process"``, ``"processes"`` or ``"ray"``.
+        workers: How many tasks run at once (for Ray: the CPUs it was started with or found).
+    """
+
+    name = "executor"
+    workers = 1
+
+    def map(
+        self, fn: Callable[[Any, Any], Any], items: Sequence[Any], shared: Any = None, *, retries: int = RETRIES
+    ) -> Iterator[tuple[int, Any]]:
+        """Yield ``(index, fn(shared, items[index]))`` as each task finishes, in any order.
+
+        An exception a task raises is raised here (the tasks still out are cancelled).
+
+        Raises:
+            WorkerLost: a task's worker died more than ``retries`` times.
+        """
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stop the workers (tasks still running are abandoned)."""
+
+    def describe(self) -> str:
+        return f"{self.name}, {self.workers} worker{'s' * (self.workers != 1)}"
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class InProcess(Executor):
+    """The tasks one after the other in this process."""
+
+    name = "in-process"
+
+    def map(self, fn, items, shared=None, *, retries=RETRIES):
+        for i, item in enumerate(items):
+            yield i, fn(shared, item)
+
+
+# ----------------------------------------------------------------------------- processes
+_SHARED: Any = None
+
+
+def _init_worker(shared: Any, threads: int) -> None:  # pragma: no cover - runs in the workers
+    global _SHARED
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops us
+    _SHARED = shared
+    set_threads(threads)
+
+
+def _run_task(fn, item):  # pragma: no cover - runs in the workers
+    return fn(_SHARED, item)
+
+
+def process_context():
+    """``forkserver`` where the platform has it (no solver threads of the caller are forked, and
+    the server does not import the caller's ``__main__``), else ``spawn``."""
+    if "forkserver" in mp.get_all_start_methods():
+        return mp.get_context("forkserver")
+    return mp.get_context("spawn")  # pragma: no cover - not Linux/macOS
+
+
+class Processes(Executor):
+    """``workers`` local worker processes (see the module docstring).
+
+    Args:
+        workers: Processes (>= 1).
+        threads: numba/torch threads in each (default 1).
+    """
+
+    name = "processes"
+
+    def __init__(self, workers: int, threads: int = 1) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise PuzzleoptError(f"--workers {workers!r} must be a whole number >= 1")
+        self.workers = workers
+        self.threads = threads
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _start(self, shared: Any) -> ProcessPoolExecutor:
+        self._pool = ProcessPoolExecutor(
+            self.workers, mp_context=process_context(), initializer=_init_worker, initargs=(shared, self.threads)
+        )
+        return self._pool
+
+    def map(self, fn, items, shared=None, *, retries=RETRIES):
+        todo = list(range(len(items)))
+        tries = dict.fromkeys(todo, 0)
+        try:
+            while todo:
+                pool = self._start(shared)
+                running = {pool.submit(_run_task, fn, items[i]): i for i in todo}
+                todo = []
+                while running:
+                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                    broken = False
+                    for fut in finished:
+                        i = running.pop(fut)
+                        try:
+                            value = fut.result()
+                        except BrokenProcessPool:
+                            broken = True
+                            todo.append(i)
+                            continue
+                        yield i, value
+                    if broken:  # every task still out is lost with the pool: run them again
+                        todo += list(running.values())
+                        running = {}
+                for i in todo:
+                    tries[i] += 1
+                    if tries[i] > retries:
+                        raise WorkerLost(f"task {i}: its worker died {tries[i]} times; not tried again")
+                self.close()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        # terminate rather than wait: on Ctrl-C or an error the running tasks' answers are unwanted
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join(timeout=5)
+
+
+# ----------------------------------------------------------------------------- Ray
+_RAY_THREADS: int | None = None
+
+
+def _ray_task(fn, shared, item, threads):  # pragma: no cover - runs in Ray's workers
+    global _RAY_THREADS
+    if _RAY_THREADS != threads:
+        set_threads(threads)
+        _RAY_THREADS = threads
+    return fn(shared, item)
+
+
+def ray_module():
+    """``ray``, or a :class:`PuzzleoptError` saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise PuzzleoptError("--ray needs Ray: pip install 'puzzleopt[scale]'") from None
+    return ray
+
+
+class Ray(Executor):
+    """Tasks on Ray (see the module docstring).
+
+    Args:
+        address: ``"auto"`` or ``None``: a local Ray (one already running on this machine, else a
+            new one with ``num_cpus``); otherwise a cluster's address (``"ray://host:10001"`` or
+            ``"host:6379"``) to join.
+        num_cpus: CPUs of a new local Ray (default: this machine's).
+        threads: numba/torch threads in each task (default 1; each task asks Ray for one CPU).
+    """
+
+    name = "ray"
+
+    def __init__(self, address: str | None = "auto", num_cpus: int | None = None, threads: int = 1) -> None:
+        self.address = None if address in (None, "auto") else address
+        self.num_cpus = num_cpus
+        self.threads = threads
+        self._started = False
+        self._owned = False  # whether this executor started (or joined) Ray, and so ends it
+        self.workers = num_cpus or 1
+
+    def start(self) -> Ray:
+        """Connect (or start a local Ray); the map calls this when it has not been called."""
+        if self._started:
+            return self
+        ray = ray_module()
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            if self.address is None and self.num_cpus is not None:
+                kwargs["num_cpus"] = self.num_cpus
+            try:
+                ray.init(address=self.address, **kwargs)
+            except (ConnectionError, ValueError) as exc:
+                raise PuzzleoptError(f"--ray {self.address or 'auto'}: cannot start or join Ray: {exc}") from None
+            self._owned = True
+        self._started = True
+        self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        return self
+
+    def map(self, fn, items, shared=None, *, retries=RETRIES):
+        ray = ray_module()
+        self.start()
+        remote = ray.remote(_ray_task).options(num_cpus=1, max_retries=retries, retry_exceptions=False)
+        ref = ray.put(shared)  # once: every task reads the object store's copy
+        out = {remote.remote(fn, ref, item, self.threads): i for i, item in enumerate(items)}
+        try:
+            while out:
+                ready, _ = ray.wait(list(out), num_returns=1)
+                for r in ready:
+                    i = out.pop(r)
+                    try:
+                        value = ray.get(r)
+                    except ray.exceptions.RayTaskError as exc:
+                        raise exc.as_instanceof_cause() from None
+                    except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as exc:
+                        raise WorkerLost(f"task {i}: its worker died {retries + 1} times ({exc})") from None
+                    yield i, value
+        finally:
+            for r in out:  # Ctrl-C or an error: the tasks still out are not wanted
+                ray.cancel(r, force=True)
+
+    def close(self) -> None:
+        if self._owned:  # a Ray the caller started (a notebook's, a test's) is left running
+            ray_module().shutdown()
+        self._started = self._owned = False
+
+    def describe(self) -> str:
+        return f"ray ({self.address or 'local'}), {self.workers} CPUs"
+
+
+# ----------------------------------------------------------------------------- command lines
+def add_executor_options(p: argparse.ArgumentParser) -> None:
+    """``--workers N`` and ``--ray [ADDRESS]`` (exclusive)."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="local worker processes (default 1: in this process); each runs one task at a time",
+    )
+    g.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        metavar="ADDRESS",
+        help="run the tasks on Ray: 'auto' (the default value) starts or finds a local Ray, an address joins a "
+        "cluster (needs puzzleopt[scale]; docs/scale.md)",
+    )
+
+
+def executor_from(args: argparse.Namespace, threads: int = 1) -> Executor:
+    """The executor ``--workers`` / ``--ray`` name (not started: Ray starts on the first map)."""
+    if getattr(args, "ray", None) is not None:
+        ray_module()  # fail at once, before any work, where Ray is missing
+        return Ray(args.ray, threads=threads)
+    if args.workers < 1:
+        raise PuzzleoptError(f"--workers {args.workers} must be at least 1")
+    if args.workers == 1:
+        return InProcess()
+    if args.workers > 4 * (os.cpu_count() or 1):
+        raise PuzzleoptError(f"--workers {args.workers} is far more than this machine's {os.cpu_count()} cores")
+    return Processes(args.workers, threads)

@@ -1,0 +1,212 @@
+"""The executor (in-process, local processes, Ray) and the batch commands on it: the same results
+on every backend, workers killed mid-task, Ctrl-C and --resume. Ray is real: a local Ray with
+two CPUs, started once for the module."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from exact import registry
+from exact.batch import run_batch
+from exact.errors import PuzzleoptError
+from exact.executor import InProcess, Processes, Ray, WorkerLost
+from exact.resultlog import ResultLog
+
+ray = pytest.importorskip("ray", reason="Ray is the optional extra puzzleopt[scale]")
+
+# the timing fields differ from run to run; everything else must not
+TIMES = {"seconds", "certify_seconds", "learned_seconds", "build_seconds", "solve_seconds", "incumbent_seconds"}
+
+
+def _timeless(x):
+    if isinstance(x, dict):
+        return {k: _timeless(v) for k, v in x.items() if k not in TIMES and k not in ("worker_pids", "sha256")}
+    if isinstance(x, list):
+        return [_timeless(v) for v in x]
+    return x
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    import ray.cloudpickle
+
+    # the tasks below live in this test module, which Ray's workers cannot import by name
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def _square(shared, item):
+    return shared["k"] * item * item
+
+
+def _die_once(shared, item):
+    """Kill this worker process the first time item 2 runs (a marker file remembers)."""
+    marker = Path(shared["dir"]) / f"died-{item}"
+    if item == 2 and not marker.exists():
+        marker.write_text("x")
+        os._exit(9)
+    return item + 100
+
+
+def _always_die(shared, item):
+    os._exit(9)
+
+
+@pytest.mark.parametrize("backend", ["in-process", "processes", "ray"])
+def test_every_backend_gives_every_result_once(backend, request):
+    if backend == "ray":
+        request.getfixturevalue("local_ray")
+    ex = {"in-process": InProcess, "processes": lambda: Processes(2), "ray": lambda: Ray()}[backend]()
+    with ex:
+        got = dict(ex.map(_square, list(range(12)), {"k": 3}))
+    assert got == {i: 3 * i * i for i in range(12)}
+
+
+@pytest.mark.parametrize("backend", ["processes", "ray"])
+def test_a_worker_killed_mid_task_is_retried(backend, tmp_path, request):
+    if backend == "ray":
+        request.getfixturevalue("local_ray")
+    ex = Processes(2) if backend == "processes" else Ray()
+    with ex:
+        got = list(ex.map(_die_once, list(range(6)), {"dir": str(tmp_path)}))
+    assert sorted(i for i, _ in got) == list(range(6))  # every task once
+    assert dict(got) == {i: i + 100 for i in range(6)} and (tmp_path / "died-2").exists()
+
+
+def test_a_task_that_always_kills_its_worker_is_reported():
+    with Processes(1) as ex, pytest.raises(WorkerLost, match="died 2 times"):
+        list(ex.map(_always_die, [0], None, retries=1))
+
+
+# ----------------------------------------------------------------------------- hybrid.verify
+def _walk(p, rng, k):
+    rows, s = [], p.goal.copy()
+    for _ in range(k):
+        ok = [m for m in range(p.table.num_moves) if p.table.applicable(s[None])[0][m]]
+        ok = [m for m in ok if not rows or m != p.table.inverse[rows[-1]]] or ok
+        m = int(rng.choice(ok))
+        rows.append(m)
+        s = p.table.apply(s, [m])
+    undo = [int(p.table.inverse[m]) for m in reversed(rows)]
+    return s, undo
+
+
+@pytest.fixture(scope="module")
+def boards(tmp_path_factory):
+    """Ten 8-puzzle boards and the walks back (optimal or not: the certificates say)."""
+    p = registry.get("tiles8")
+    rng = np.random.default_rng(11)
+    d = tmp_path_factory.mktemp("boards")
+    walks = [_walk(p, rng, 6 + 2 * i) for i in range(10)]
+    inst = d / "boards.tsv"
+    inst.write_text("id\tstate\n" + "".join(f"b{i}\t{p.format_state(s)}\n" for i, (s, _) in enumerate(walks)))
+    sols = d / "solutions.txt"
+    sols.write_text("".join(p.table.format(u) + "\n" for _, u in walks))
+    return inst, sols
+
+
+def _verify(tmp_path, boards, name, *extra):
+    from hybrid.verify import main
+
+    inst, sols = boards
+    out = tmp_path / name
+    argv = ["--puzzle", "tiles8", "--instances", str(inst), "--solutions", str(sols), "--out", str(out)]
+    code = main([*argv, "--no-progress", "--json", *extra])
+    return code, [json.loads(ln) for ln in (out / "certificates.jsonl").read_text().splitlines()]
+
+
+def test_verify_on_ray_and_processes_equals_in_process(tmp_path, boards, local_ray, capsys):
+    code, here = _verify(tmp_path, boards, "here")
+    assert code == 0 and [c["id"] for c in here] == [f"b{i}" for i in range(10)]
+    assert {c["verdict"] for c in here} <= {"optimal", "suboptimal"}
+    for name, extra in (("ray", ["--ray", "auto"]), ("procs", ["--workers", "2"])):
+        code, there = _verify(tmp_path, boards, name, *extra)
+        assert code == 0 and len(there) == len(here), name
+        for a, b in zip(_timeless(there), _timeless(here)):
+            assert a == b, (name, {k: (a[k], b.get(k)) for k in a if a[k] != b.get(k)})
+    assert ray.is_initialized()  # the test's Ray is left running: the command did not start it
+
+
+def test_ctrl_c_then_resume_completes_every_instance_once(tmp_path, boards, monkeypatch, capsys):
+    import hybrid.verify as verify
+
+    _, full = _verify(tmp_path, boards, "full")
+    real, calls = verify._certify, []
+
+    def interrupted_on_the_fourth(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(verify, "_certify", interrupted_on_the_fourth)
+    code, part = _verify(tmp_path, boards, "cut")
+    assert code == 130 and [c["id"] for c in part] == ["b0", "b1", "b2"]
+    monkeypatch.setattr(verify, "_certify", real)
+    with pytest.raises(PuzzleoptError, match="already holds results; add --resume"):
+        _verify(tmp_path, boards, "cut")
+    log = tmp_path / "cut" / "certificates.jsonl"
+    log.write_bytes(log.read_bytes() + b'{"format": "puzzleopt-certif')  # a write cut short
+    code, done = _verify(tmp_path, boards, "cut", "--resume", "--workers", "2")
+    assert code == 0 and _timeless(done) == _timeless(full)
+    assert "cut short" in capsys.readouterr().err
+
+
+def test_a_damaged_or_foreign_results_file_fails_clearly(tmp_path):
+    log = ResultLog(tmp_path / "r.jsonl", "puzzleopt-certificate/1")
+    log.start()
+    log.append({"id": "1", "x": 1})
+    log.append({"id": "2", "x": 2})
+    log.close()
+    lines = log.path.read_text().splitlines()
+    log.path.write_text(lines[0].replace('"x": 1', '"x": 7') + "\n" + lines[1] + "\n")
+    with pytest.raises(PuzzleoptError, match="line 1 is damaged"):
+        log.read()
+    with pytest.raises(PuzzleoptError, match="not 'other/1'"):
+        _foreign(tmp_path, lines)
+
+
+def _foreign(tmp_path, lines):
+    (tmp_path / "f.jsonl").write_text("\n".join(lines) + "\n")
+    return ResultLog(tmp_path / "f.jsonl", "other/1").read()
+
+
+def test_the_batch_loop_writes_as_results_arrive(tmp_path):
+    log = ResultLog(tmp_path / "r.jsonl", "t/1")
+    seen = []
+
+    def on_result(ident, value):
+        seen.append(len(log.path.read_text().splitlines()))  # already on disk when reported
+
+    run = run_batch(InProcess(), _square, [1, 2, 3], ["a", "b", "c"], {"k": 1}, log=log,
+                    to_record=lambda v: {"id": str(v), "v": v}, on_result=on_result, progress=False)  # fmt: skip
+    assert seen == [1, 2, 3] and run.in_order() == [1, 4, 9]
+
+
+# ----------------------------------------------------------------------------- the MIP split
+def test_the_mip_split_on_ray_equals_in_process(local_ray):
+    from exact.mip import solve_mip
+
+    p = registry.get("cube2", moves="faces", metric="qtm")
+    start = p.table.apply(p.goal, "R U F' R")
+    here = solve_mip(p, start, 5, split=True, threads=1, incumbent="mip", executor="in-process")
+    there = solve_mip(p, start, 5, split=True, threads=2, incumbent="mip", executor="ray")
+    assert here.status.value == there.status.value == "optimal"
+    assert (here.length, here.lower_bound) == (there.length, there.lower_bound) == (4, 4)
+    assert there.extra["proof"]["executor"].startswith("ray")
+
+
+def test_certificates_are_dataclass_records():
+    from hybrid.report import Certificate
+
+    c = Certificate("1", "optimal", 3, 3, 3, 0, True, "bfs", 3, None, 0.1, None)
+    assert Certificate(**asdict(c)) == c
