@@ -11,9 +11,11 @@ rewrites the log in instance order (:meth:`BatchRun.finish`).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +43,7 @@ class BatchRun:
     interrupted: bool = False
     resumed: int = 0  # how many results came from the output of an earlier run
     log: ResultLog | None = None
-    to_record: Callable[[Any], dict] | None = None
+    to_record: Callable[[str, Any], dict] | None = None
 
     def in_order(self) -> list[Any]:
         """The results there are, in instance order."""
@@ -50,7 +52,7 @@ class BatchRun:
     def finish(self) -> None:
         """Rewrite the output in instance order (atomically)."""
         if self.log is not None and self.to_record is not None:
-            self.log.rewrite(order((self.to_record(r) for r in self.results.values()), self.ids))
+            self.log.rewrite(order((self.to_record(i, r) for i, r in self.results.items()), self.ids))
 
 
 def open_log(out: Path | None, name: str, format: str, resume: bool) -> ResultLog | None:
@@ -76,7 +78,7 @@ def run_batch(
     shared: Any = None,
     *,
     log: ResultLog | None = None,
-    to_record: Callable[[Any], dict] | None = None,
+    to_record: Callable[[str, Any], dict] | None = None,
     from_record: Callable[[dict], Any] | None = None,
     on_result: Callable[[str, Any], None] | None = None,
     progress: bool = True,
@@ -84,8 +86,8 @@ def run_batch(
     first_here: bool = True,
 ) -> BatchRun:
     """Run ``fn(shared, item)`` for each item whose id is not yet in ``log`` (see the module
-    docstring). ``to_record``/``from_record`` turn a result into the log's dict and back (the
-    record must hold ``"id"``); ``on_result(id, result)`` is called as each arrives (JSON Lines
+    docstring). ``to_record(id, result)``/``from_record`` turn a result into the log's dict
+    (which must hold ``"id"``) and back; ``on_result(id, result)`` is called as each arrives (JSON Lines
     on stdout, say). With ``first_here`` and an executor of other processes, the first instance
     runs in this process before the rest are handed out, so that the tables it needs are built
     (or loaded and checked) once, not by every worker at the same time.
@@ -110,7 +112,7 @@ def run_batch(
     def take(ident: str, value: Any) -> None:
         run.results[ident] = value
         if log is not None:
-            log.append(to_record(value) if to_record else value)
+            log.append(to_record(ident, value) if to_record else value)
         if on_result is not None:
             on_result(ident, value)
         bar.update(1)
@@ -128,3 +130,61 @@ def run_batch(
         if log is not None:
             log.close()
     return run
+
+
+# ----------------------------------------------------------------------------- solving a file
+@dataclass(frozen=True)
+class SolveShared:
+    """What every task of :func:`solve_task` reads: the puzzle (its registry spec, and a partial
+    goal's text), the method, the limits and the method's options."""
+
+    spec: dict
+    goal: str | None
+    method: str
+    limits: Any
+    options: dict
+
+
+@lru_cache(maxsize=4)
+def _puzzle(spec_json: str, goal: str | None):
+    from exact import registry
+
+    puzzle = registry.rebuild(json.loads(spec_json))
+    if goal is not None:
+        from exact.goals import with_goal
+
+        puzzle = with_goal(puzzle, goal)
+    return puzzle
+
+
+def solve_shared(puzzle, method: str, limits, options: dict) -> SolveShared:
+    """The :class:`SolveShared` of a registry puzzle (or one with a partial goal given as text)."""
+    spec = getattr(puzzle, "spec", None)
+    if spec is None:
+        raise PuzzleoptError(f"{puzzle.name}: only a registry puzzle can be solved by workers (it is rebuilt there)")
+    label = getattr(puzzle, "goal_label", None) if getattr(puzzle, "partial_goal", None) is not None else None
+    return SolveShared(spec.to_dict(), label, method, limits, dict(options))
+
+
+def shared_puzzle(shared: SolveShared):
+    """The puzzle of ``shared``, built once per process."""
+    return _puzzle(json.dumps(shared.spec, sort_keys=True), shared.goal)
+
+
+def solve_task(shared: SolveShared, start) -> Any:
+    """One start solved by the registered method (:func:`exact.solvers.solve`)."""
+    from exact import solvers
+
+    return solvers.solve(shared_puzzle(shared), start, method=shared.method, limits=shared.limits, **shared.options)
+
+
+def result_record(ident: str, result, **more) -> dict:
+    """A :class:`~exact.result.SolveResult` as a results-log record."""
+    return {"id": ident, **result.to_dict(), **more}
+
+
+def result_from_record(puzzle) -> Callable[[dict], Any]:
+    """Records back to results, each replayed on ``puzzle`` (:meth:`SolveResult.from_dict`)."""
+    from exact.result import SolveResult
+
+    return lambda d: SolveResult.from_dict(d, puzzle)

@@ -192,6 +192,19 @@ class SolveResult:
             _replayed=True,
         )
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], puzzle: Puzzle) -> SolveResult:
+        """The result :meth:`to_dict` wrote, replayed on ``puzzle`` (a record read back from a
+        file is checked like a fresh one; extra keys such as ``id`` are ignored)."""
+        start = np.asarray(d["start"])
+        moves = list(d.get("moves") or [])
+        rows = puzzle.table.parse(moves, start) if moves else []
+        return cls.build(
+            puzzle, start, rows, d["status"], lower_bound=d.get("lower_bound"), nodes=d.get("nodes"),
+            seconds=float(d.get("seconds") or 0.0), solver=d.get("solver", ""),
+            solver_version=d.get("solver_version", ""), settings=d.get("settings"), extra=d.get("extra"),
+        )  # fmt: skip
+
     @property
     def exit_code(self) -> int:
         return self.status.exit_code

@@ -10,7 +10,9 @@ Examples::
 The start is ``--state`` (the puzzle's own text), ``--scramble`` (moves applied to the goal) or
 ``--scramble-length`` (a seeded random walk). ``--instances`` reads a file of states (one per
 line, or a TSV with a state column and an optional ``optimal_length``, checked when present).
-``--json`` prints one result object per start (JSON Lines). Exit codes: 0 every start solved, 2
+``--json`` prints one result object per start (JSON Lines). A file's starts run here (default), in
+``--workers N`` processes or on Ray (``--ray``; :mod:`exact.executor`); ``--out DIR`` keeps each
+result in ``DIR/results.jsonl`` as it arrives and ``--resume`` continues such a run. Exit codes: 0 every start solved, 2
 bad input, 3 a start is proven without a solution (within the horizon), 4 a limit was reached
 (or a known optimal length was not matched), 130 interrupted.
 """
@@ -25,7 +27,17 @@ from collections.abc import Sequence
 import numpy as np
 
 from exact import cli, registry, solvers
+from exact.batch import (
+    add_resume_option,
+    open_log,
+    result_from_record,
+    result_record,
+    run_batch,
+    solve_shared,
+    solve_task,
+)
 from exact.errors import PuzzleoptError
+from exact.executor import add_executor_options, executor_from
 from exact.result import Status
 
 
@@ -138,6 +150,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--heuristic", help="ida*: a declared heuristic (e.g. gap), pdb or zero")
     p.add_argument("--pdb-dir", help="where pattern databases are kept (default: the user cache)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.add_argument("--out", help="--instances: keep each result in DIR/results.jsonl as it arrives")
+    add_executor_options(p)
+    add_resume_option(p)
     return p
 
 
@@ -170,20 +185,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         start, _ = start_from(puzzle, args)
         starts = [("1", start, None)]
-    code = cli.EXIT_OK
-    for ident, start, known in starts:
-        res = solvers.solve(puzzle, start, method=method.name, limits=limits, **options)
-        mismatch = known is not None and res.status is Status.OPTIMAL and res.length != known
+    if args.instances is None and (args.out or args.resume or args.workers != 1 or args.ray is not None):
+        raise PuzzleoptError("--out, --resume, --workers and --ray go with --instances (a file of starts)")
+    known = {ident: k for ident, _, k in starts}
+    texts = {ident: puzzle.format_state(start) for ident, start, _ in starts}
+
+    def shown(ident, res):
+        mismatch = known[ident] is not None and res.status is Status.OPTIMAL and res.length != known[ident]
         if args.json:
-            print(res.to_json(id=ident, state=puzzle.format_state(start), known_optimal=known), flush=True)
+            print(res.to_json(id=ident, state=texts[ident], known_optimal=known[ident]), flush=True)
         else:
             head = f"{ident}: " if len(starts) > 1 else ""
             what = f"{res.length} moves" if res.length is not None else f"lower bound {res.lower_bound}"
-            print(f"{head}{puzzle.name} by {method.name}: {res.status.value}, {what}; {res.seconds:.3f} s")
+            print(f"{head}{puzzle.name} by {method.name}: {res.status.value}, {what}; {res.seconds:.3f} s", flush=True)
             if res.moves:
-                print(" ".join(res.moves))
+                print(" ".join(res.moves), flush=True)
         if mismatch:
-            print(f"{ident}: length {res.length} but the file says {known}", file=sys.stderr)
+            print(f"{ident}: length {res.length} but the file says {known[ident]}", file=sys.stderr)
+
+    log = open_log(args.out, "results.jsonl", "puzzleopt-result/1", args.resume)
+    with executor_from(args) as executor:
+        run = run_batch(
+            executor, solve_task, [s for _, s, _ in starts], [i for i, _, _ in starts],
+            solve_shared(puzzle, method.name, limits, options), log=log,
+            to_record=lambda i, r: result_record(i, r, known_optimal=known[i]), from_record=result_from_record(puzzle),
+            on_result=shown, progress=False, desc=puzzle.name,
+        )  # fmt: skip
+    run.finish()
+    code = cli.EXIT_INTERRUPTED if run.interrupted else cli.EXIT_OK
+    for ident, res in run.results.items():
+        mismatch = known[ident] is not None and res.status is Status.OPTIMAL and res.length != known[ident]
         code = max(code, cli.EXIT_LIMIT if mismatch else res.exit_code)
     return code
 

@@ -161,7 +161,7 @@ def certify_task(shared: Shared, task: tuple) -> Certificate:
     return _certify(puzzle, item, start, moves, learned_seconds, shared.method, shared.budget)
 
 
-def _record(c: Certificate) -> dict[str, Any]:
+def _record(ident: str, c: Certificate) -> dict[str, Any]:
     return asdict(c)
 
 

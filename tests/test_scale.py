@@ -188,7 +188,7 @@ def test_the_batch_loop_writes_as_results_arrive(tmp_path):
         seen.append(len(log.path.read_text().splitlines()))  # already on disk when reported
 
     run = run_batch(InProcess(), _square, [1, 2, 3], ["a", "b", "c"], {"k": 1}, log=log,
-                    to_record=lambda v: {"id": str(v), "v": v}, on_result=on_result, progress=False)  # fmt: skip
+                    to_record=lambda i, v: {"id": i, "v": v}, on_result=on_result, progress=False)  # fmt: skip
     assert seen == [1, 2, 3] and run.in_order() == [1, 4, 9]
 
 
@@ -210,3 +210,46 @@ def test_certificates_are_dataclass_records():
 
     c = Certificate("1", "optimal", 3, 3, 3, 0, True, "bfs", 3, None, 0.1, None)
     assert Certificate(**asdict(c)) == c
+
+
+# ----------------------------------------------------------------------------- files of starts
+def _lines(path):
+    return [json.loads(ln) for ln in Path(path).read_text().splitlines()]
+
+
+def test_exact_ida_and_solve_over_a_file_on_every_backend(tmp_path, boards, local_ray, capsys):
+    from exact.ida.__main__ import main as ida_main
+    from exact.solve import main as solve_main
+
+    inst, _ = boards
+    runs = {}
+    for name, extra in (("here", []), ("procs", ["--workers", "2"]), ("ray", ["--ray"])):
+        out = tmp_path / f"ida-{name}"
+        assert (
+            ida_main(["--puzzle", "tiles8", "--instances", str(inst), "--no-progress", "--out", str(out), *extra]) == 0
+        )
+        runs[name] = _timeless(_lines(out / "results.jsonl"))
+    assert runs["procs"] == runs["here"] == runs["ray"]
+    assert [r["id"] for r in runs["here"]] == [f"b{i}" for i in range(10)]
+    capsys.readouterr()
+    out = tmp_path / "solve"
+    argv = ["--puzzle", "tiles8", "--instances", str(inst), "--method", "bfs", "--out", str(out), "--json"]
+    assert solve_main([*argv, "--workers", "2"]) == 0
+    streamed = [json.loads(ln) for ln in capsys.readouterr().out.splitlines()]
+    assert sorted(r["id"] for r in streamed) == [f"b{i}" for i in range(10)]
+    assert [r["length"] for r in _lines(out / "results.jsonl")] == [r["length"] for r in runs["here"]]
+    assert solve_main([*argv, "--resume"]) == 0  # everything is there already: nothing runs again
+    assert capsys.readouterr().out == ""
+
+
+def test_a_result_read_back_is_replayed():
+    from exact.result import SolveResult
+
+    p = registry.get("tiles8")
+    start = p.table.apply(p.goal, "R D L")
+    r = SolveResult.build(p, start, p.table.parse("R U L", start), "optimal", lower_bound=3, solver="t")
+    back = SolveResult.from_dict(r.to_dict(), p)
+    assert back == r
+    bad = r.to_dict() | {"moves": ["R", "U"], "length": 2, "lower_bound": 2}
+    with pytest.raises(Exception, match="do not reach the goal"):
+        SolveResult.from_dict(bad, p)

@@ -10,8 +10,10 @@ Examples::
 ``--instances`` reads one board per line (the tiles as numbers; a TSV with a ``tiles`` column and
 an optional ``optimal_length`` column, checked when present), shows a progress bar and ends with
 a summary table; with ``--json`` it prints JSON Lines: one object per board (the result, its
-``id`` and ``known_optimal``), then one ``{"summary": {...}}`` record. Ctrl-C reports the boards
-solved so far (the table, or the summary record) and exits 130. Exit codes: 0 every board
+``id`` and ``known_optimal``), then one ``{"summary": {...}}`` record. ``--out DIR`` keeps each
+result in ``DIR/results.jsonl`` as it arrives; ``--resume`` continues such a run. The boards run
+here (default), in ``--workers N`` processes or on Ray (``--ray``; :mod:`exact.executor`). Ctrl-C
+reports the boards solved so far (the table, or the summary record) and exits 130. Exit codes: 0 every board
 solved, 2 bad input, 3 a board is unsolvable, 4 a limit was reached (or a known optimal length
 was not matched: never expected, and loud), 130 interrupted.
 """
@@ -23,11 +25,20 @@ import statistics
 import sys
 from collections import Counter
 from collections.abc import Sequence
-
-from tqdm.auto import tqdm
+from pathlib import Path
 
 from exact import cli, registry, solvers
+from exact.batch import (
+    add_resume_option,
+    open_log,
+    result_from_record,
+    result_record,
+    run_batch,
+    solve_shared,
+    solve_task,
+)
 from exact.errors import PuzzleoptError
+from exact.executor import add_executor_options, executor_from
 from exact.result import Status
 from exact.solve import add_goal_option, goal_from
 from exact.userfiles import output_folder
@@ -66,6 +77,9 @@ def _parser():
     p.add_argument("--time-limit", type=cli.seconds, help="seconds per board (default: none)")
     p.add_argument("--node-limit", type=cli.count(1), help="expanded nodes per board (default: none)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
+    p.add_argument("--out", type=Path, help="--instances: keep each result in DIR/results.jsonl as it arrives")
+    add_executor_options(p)
+    add_resume_option(p)
     return p
 
 
@@ -120,6 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         boards = [("1", puzzle.parse_state(args.tiles if args.tiles is not None else args.facelets), None)]
     if args.instances is None:
+        _batch_only(args)
         res = solvers.solve(puzzle, boards[0][1], method=method, limits=limits, **options)
         if args.json:
             extra = (
@@ -137,21 +152,33 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"nodes {res.nodes or 0:,}, {res.seconds:.3f} s")
         return res.status.exit_code
     name = args.heuristic or method
-    results, worst, interrupted = [], cli.EXIT_OK, False
-    try:
-        for ident, board, known in tqdm(
-            boards, disable=args.no_progress, desc=f"{puzzle.name} {name}", file=sys.stderr
-        ):
-            res = solvers.solve(puzzle, board, method=method, limits=limits, **options)
-            mismatch = known is not None and res.status is Status.OPTIMAL and res.length != known
-            results.append((ident, res, known, mismatch))
-            code = cli.EXIT_LIMIT if mismatch else res.status.exit_code
-            worst = max(worst, code)
-            if args.json:
-                print(res.to_json(id=ident, known_optimal=known), flush=True)
-    except KeyboardInterrupt:  # report what was solved; the exit code says it was cut short
-        interrupted, worst = True, cli.EXIT_INTERRUPTED
-        print(f"interrupted after {len(results)} of {len(boards)} boards", file=sys.stderr)
+    known = {ident: k for ident, _, k in boards}
+    if args.goal is not None:
+        known = dict.fromkeys(known)  # the file's optimal lengths are to the solved state
+    log = open_log(args.out, "results.jsonl", "puzzleopt-result/1", args.resume)
+
+    def printed(ident, res):
+        if args.json:
+            print(res.to_json(id=ident, known_optimal=known[ident]), flush=True)
+
+    with executor_from(args) as executor:
+        run = run_batch(
+            executor, solve_task, [b for _, b, _ in boards], [i for i, _, _ in boards],
+            solve_shared(puzzle, method, limits, options), log=log,
+            to_record=lambda i, r: result_record(i, r, known_optimal=known[i]), from_record=result_from_record(puzzle),
+            on_result=printed, progress=not args.no_progress, desc=f"{puzzle.name} {name}",
+        )  # fmt: skip
+    run.finish()
+    interrupted = run.interrupted
+    if interrupted:
+        print(f"interrupted after {len(run.results)} of {len(boards)} boards", file=sys.stderr)
+    results, worst = [], cli.EXIT_INTERRUPTED if interrupted else cli.EXIT_OK
+    for ident, _, _ in boards:
+        if ident in run.results:
+            res, k = run.results[ident], known[ident]
+            mismatch = k is not None and res.status is Status.OPTIMAL and res.length != k
+            results.append((ident, res, k, mismatch))
+            worst = max(worst, cli.EXIT_LIMIT if mismatch else res.status.exit_code)
     summary = _summary(results, len(boards), interrupted)
     if args.json:
         print(json.dumps({"summary": summary}))
@@ -170,6 +197,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{summary['nodes'] / max(secs, 1e-9) / 1e6:.2f} M nodes/s"
     )
     return worst
+
+
+def _batch_only(args) -> None:
+    """``--out``, ``--resume``, ``--workers`` and ``--ray`` go with ``--instances``."""
+    given = [f for f, on in (("--out", args.out is not None), ("--resume", args.resume),
+                             ("--workers", args.workers != 1), ("--ray", args.ray is not None)) if on]  # fmt: skip
+    if given:
+        raise PuzzleoptError(f"{given[0]} goes with --instances (a file of starts)")
 
 
 def _summary(results: list, planned: int, interrupted: bool) -> dict:
