@@ -26,12 +26,14 @@ default 1: the workers, not the threads, use the cores.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import multiprocessing as mp
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any
 
 from exact.errors import PuzzleoptError
@@ -54,6 +56,22 @@ def set_threads(threads: int) -> None:
     torch = sys.modules.get("torch")
     if torch is not None:
         torch.set_num_threads(max(1, int(threads)))
+
+
+@dataclass(frozen=True)
+class Blob:
+    """Bytes every task may read (a network's weights): inline for the local backends, in Ray's
+    object store for Ray (``ref``, fetched by :meth:`get` only where a worker's cache lacks
+    ``key``, so a node's workers read its one copy and tasks never carry it)."""
+
+    key: str
+    data: bytes | None = None
+    ref: tuple | None = None
+
+    def get(self) -> bytes:
+        if self.data is not None:
+            return self.data
+        return ray_module().get(self.ref[0])
 
 
 class Executor:
@@ -81,6 +99,10 @@ class Executor:
 
     def close(self) -> None:
         """Stop the workers (tasks still running are abandoned)."""
+
+    def blob(self, data: bytes) -> Blob:
+        """``data`` as a :class:`Blob` for ``shared``."""
+        return Blob(hashlib.sha256(data).hexdigest(), data=data)
 
     def describe(self) -> str:
         return f"{self.name}, {self.workers} worker{'s' * (self.workers != 1)}"
@@ -279,6 +301,10 @@ class Ray(Executor):
         if self._owned:  # a Ray the caller started (a notebook's, a test's) is left running
             ray_module().shutdown()
         self._started = self._owned = False
+
+    def blob(self, data: bytes) -> Blob:
+        self.start()
+        return Blob(hashlib.sha256(data).hexdigest(), ref=(ray_module().put(data),))
 
     def describe(self) -> str:
         return f"ray ({self.address or 'local'}), {self.workers} CPUs"

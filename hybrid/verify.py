@@ -94,10 +94,10 @@ def _parser():
 
 @dataclass(frozen=True)
 class LearnedSettings:
-    """How a worker runs BWAS (it loads the network once, from ``model``: the shipped one when
-    ``None``; a path every worker can read)."""
+    """How a worker runs BWAS (it loads the network once, from ``blob``: the shipped one when
+    ``None``; :mod:`learned.remote`)."""
 
-    model: str | None
+    blob: Any
     key: str
     device: str
     threads: int
@@ -129,14 +129,13 @@ def _learned_solver(spec_json: str, ls: LearnedSettings):
     once per process)."""
     try:
         from learned.bwas import bwas, quality_settings
-        from learned.runtime import configure
-        from learned.solve import load_heuristic
+        from learned.remote import worker_heuristic
     except ImportError as exc:
         raise PuzzleoptError(
             f"running BWAS needs the learned extra ({exc}); install puzzleopt[learned] or give --solutions"
         ) from None
     puzzle = _puzzle(spec_json)
-    heuristic = load_heuristic(puzzle, ls.model, configure(ls.device, ls.threads), key=ls.key)
+    heuristic = worker_heuristic(spec_json, ls.key, ls.blob, ls.device, ls.threads)
     settings = quality_settings(heuristic.card, ls.quality)
     weight = settings["weight"] if ls.weight is None else ls.weight
     batch = settings["batch"] if ls.batch is None else ls.batch
@@ -183,15 +182,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     pdb_dir = None if args.pdb_dir is None else str(args.pdb_dir)
     budget = Budget(args.time_limit, args.node_limit, pdb_dir, progress=not args.no_progress, options=options)
     given = read_solutions(args.solutions, len(items)) if args.solutions is not None else [None] * len(items)
+    log = open_log(args.out, "certificates.jsonl", "puzzleopt-certificate/1", args.resume)
+    executor = executor_from(args)
     learned = None
     if args.solutions is None:
+        from learned.remote import network_blob
+
         learned = LearnedSettings(
-            None if args.model is None else str(args.model), args.puzzle, args.device, args.threads, args.quality,
+            network_blob(executor, args.model), args.puzzle, args.device, args.threads, args.quality,
             args.weight, args.batch, args.max_nodes, args.bwas_time_limit,
         )  # fmt: skip
         _learned_solver(json.dumps(puzzle.spec.to_dict(), sort_keys=True), learned)  # bad settings fail here, at once
-    log = open_log(args.out, "certificates.jsonl", "puzzleopt-certificate/1", args.resume)
-    executor = executor_from(args)
     shared = Shared(puzzle.spec.to_dict(), args.method, budget, learned)
     command = "python -m hybrid.verify " + " ".join(sys.argv[1:] if argv is None else argv)
     tasks = list(zip(items, starts, given))

@@ -3,8 +3,10 @@
 For each instance: solved or not, length, nodes, seconds; against the optimal lengths the file
 gives (``optimal_length``, ``optimal_qtm``, ...): the share solved optimally and the gaps. Prints a
 Markdown table and, with ``--out DIR``, writes ``results.jsonl`` (one :class:`SolveResult` per
-line), ``summary.md`` and ``lengths.png`` (a histogram of the gaps, or of the lengths without
-known optima).
+line, each as it arrives, then in instance order), ``summary.md`` and ``lengths.png`` (a
+histogram of the gaps, or of the lengths without known optima); ``--resume`` continues such a
+run. The instances run here (default), in ``--workers N`` processes or on Ray (``--ray``;
+:mod:`exact.executor`); the network goes to each worker once (:mod:`learned.remote`).
 
 A solution shorter than the optimal length the file gives contradicts the file (a wrong file,
 or a bug in the replay): such instances are listed on stderr and in ``summary.md``, their gap
@@ -27,14 +29,18 @@ from tqdm.auto import tqdm
 
 from exact import cli
 from exact.atomic import write_chunks
+from exact.batch import add_resume_option, open_log, result_from_record, result_record, run_batch
+from exact.executor import Blob, add_executor_options, executor_from
 from exact.plots import histogram_png
 from exact.puzzle import Puzzle
 from exact.result import SolveResult
+from exact.resultlog import ResultLog
 from exact.solve import puzzle_from
 from exact.userfiles import output_folder
 from instances.files import Instance, parse_states, read_instances
 from learned.bwas import bwas
 from learned.loading import load_heuristic, parser_with_search, search_settings
+from learned.remote import network_blob, worker_heuristic
 from learned.runtime import configure
 
 EXIT_CONTRADICTION = 1
@@ -134,10 +140,15 @@ def evaluate(
     return Evaluation(results, [x.optimal for x in done], [x.id for x in done], interrupted)
 
 
+RESULTS = ("results.jsonl", "puzzleopt-result/1")
+"""The results file of ``--out`` and its record format (:mod:`exact.resultlog`)."""
+
+
 def write_report(ev: Evaluation, out: Path, title: str, command: str) -> None:
     """``results.jsonl``, ``summary.md`` and ``lengths.png`` in ``out``, each written atomically."""
     out.mkdir(parents=True, exist_ok=True)
-    write_chunks(out / "results.jsonl", ["".join(r.to_json() + "\n" for r in ev.results).encode()])
+    ids = ev.ids or [str(i + 1) for i in range(len(ev.results))]
+    ResultLog(out / RESULTS[0], RESULTS[1]).rewrite(result_record(i, r) for i, r in zip(ids, ev.results))
     md = f"# {title}\n\nCommand: `{command}`\n\n{ev.markdown()}\n"
     if ev.interrupted:
         md += f"\nInterrupted (Ctrl-C) after {len(ev.results)} instances.\n"
@@ -152,11 +163,33 @@ def write_report(ev: Evaluation, out: Path, title: str, command: str) -> None:
     write_chunks(out / "lengths.png", [histogram_png(values, xlabel, title)])
 
 
+@dataclass(frozen=True)
+class EvalShared:
+    """What every BWAS task reads (sent once per worker; the network as a blob)."""
+
+    spec: dict
+    key: str
+    blob: Blob | None
+    device: str
+    threads: int
+    settings: dict
+
+
+def bwas_task(shared: EvalShared, start) -> SolveResult:
+    """BWAS on one start, with the network loaded once per process."""
+    h = worker_heuristic(
+        json.dumps(shared.spec, sort_keys=True), shared.key, shared.blob, shared.device, shared.threads
+    )
+    return bwas(h.puzzle, start, h, **shared.settings)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = parser_with_search("python -m learned.evaluate", __doc__.splitlines()[0])
     p.add_argument("--instances", required=True, help="instance file (one state per line, or a TSV)")
     p.add_argument("--first", type=cli.count(1), help="only the first N instances")
     p.add_argument("--out", type=Path, help="folder for results.jsonl, summary.md and lengths.png")
+    add_executor_options(p)
+    add_resume_option(p)
     args = p.parse_args(argv)
     puzzle = puzzle_from(args)
     if args.out is not None:
@@ -165,7 +198,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     states = parse_states(puzzle, items, args.instances)  # bad input fails before the model loads
     heuristic = load_heuristic(puzzle, args.model, configure(args.device, args.threads), key=args.puzzle)
     settings = search_settings(args, heuristic.card)
-    ev = evaluate(puzzle, items, heuristic, progress=not args.no_progress, states=states, **settings)
+    log = open_log(args.out, *RESULTS, args.resume)
+    with executor_from(args, threads=args.threads) as executor:
+        blob = network_blob(executor, args.model)
+        shared = EvalShared(puzzle.spec.to_dict(), args.puzzle, blob, args.device, args.threads, settings)
+        run = run_batch(
+            executor, bwas_task, states, [x.id for x in items], shared, log=log, to_record=result_record,
+            from_record=result_from_record(puzzle), progress=not args.no_progress, desc="BWAS",
+        )  # fmt: skip
+    run.finish()
+    done = [x for x in items if x.id in run.results]
+    ev = Evaluation(run.in_order(), [x.optimal for x in done], [x.id for x in done], run.interrupted)
     if args.out is not None:
         command = "python -m learned.evaluate " + " ".join(sys.argv[1:] if argv is None else argv)
         write_report(ev, args.out, f"BWAS on {args.instances} ({args.puzzle})", command)

@@ -253,3 +253,21 @@ def test_a_result_read_back_is_replayed():
     bad = r.to_dict() | {"moves": ["R", "U"], "length": 2, "lower_bound": 2}
     with pytest.raises(Exception, match="do not reach the goal"):
         SolveResult.from_dict(bad, p)
+
+
+def test_evaluate_sends_the_network_once_and_agrees(tmp_path, boards, local_ray, capsys):
+    """learned.evaluate with --model: the file goes to the workers as a blob (Ray's object store)."""
+    pytest.importorskip("torch")
+    from learned.evaluate import main
+
+    inst, _ = boards
+    model = Path(__file__).resolve().parents[1] / "learned" / "models" / "tiles8.safetensors"
+    runs = {}
+    for name, extra in (("here", []), ("ray", ["--ray"]), ("procs", ["--workers", "2"])):
+        out = tmp_path / f"eval-{name}"
+        argv = ["--puzzle", "tiles8", "--instances", str(inst), "--model", str(model), "--out", str(out)]
+        assert main([*argv, "--no-progress", "--threads", "1", *extra]) == 0
+        runs[name] = [
+            {k: r[k] for k in ("id", "status", "length", "moves", "nodes")} for r in _lines(out / "results.jsonl")
+        ]
+    assert runs["ray"] == runs["here"] == runs["procs"] and len(runs["here"]) == 10
