@@ -143,7 +143,10 @@ def process_context():
     """``forkserver`` where the platform has it (no solver threads of the caller are forked, and
     the server does not import the caller's ``__main__``), else ``spawn``."""
     if "forkserver" in mp.get_all_start_methods():
-        return mp.get_context("forkserver")
+        ctx = mp.get_context("forkserver")
+        # the server imports no __main__ (a script without a main guard would run again in it)
+        ctx.set_forkserver_preload(["exact.executor"])
+        return ctx
     return mp.get_context("spawn")  # pragma: no cover - not Linux/macOS
 
 
@@ -163,16 +166,23 @@ class Processes(Executor):
         self.workers = workers
         self.threads = threads
         self._pool: ProcessPoolExecutor | None = None
+        self._shared: Any = None
 
     def _start(self, shared: Any) -> ProcessPoolExecutor:
+        # a pool whose workers hold this same `shared` serves again (DAVI maps every step)
+        if self._pool is not None and (shared is self._shared or shared == self._shared):
+            return self._pool
+        self.close()
         self._pool = ProcessPoolExecutor(
             self.workers, mp_context=process_context(), initializer=_init_worker, initargs=(shared, self.threads)
         )
+        self._shared = shared
         return self._pool
 
     def map(self, fn, items, shared=None, *, retries=RETRIES):
         todo = list(range(len(items)))
         tries = dict.fromkeys(todo, 0)
+        ok = False
         try:
             while todo:
                 pool = self._start(shared)
@@ -197,12 +207,15 @@ class Processes(Executor):
                     tries[i] += 1
                     if tries[i] > retries:
                         raise WorkerLost(f"task {i}: its worker died {tries[i]} times; not tried again")
-                self.close()
+                if todo:
+                    self.close()  # the pool is broken: a fresh one for the tasks to run again
+            ok = True
         finally:
-            self.close()
+            if not ok:  # an error, Ctrl-C, or the caller stopped reading: the workers go
+                self.close()
 
     def close(self) -> None:
-        pool, self._pool = self._pool, None
+        pool, self._pool, self._shared = self._pool, None, None
         if pool is None:
             return
         # terminate rather than wait: on Ctrl-C or an error the running tasks' answers are unwanted
@@ -294,8 +307,12 @@ class Ray(Executor):
                         raise WorkerLost(f"task {i}: its worker died {retries + 1} times ({exc})") from None
                     yield i, value
         finally:
-            for r in out:  # Ctrl-C or an error: the tasks still out are not wanted
-                ray.cancel(r, force=True)
+            # Ctrl-C or an error: the tasks still out are not wanted. Not force=True: a forced
+            # cancel racing a task's completion can abort the driver (Ray 2.60, task_manager.cc);
+            # a plain cancel interrupts the task where it is next in Python, and a local Ray we
+            # started goes with close() anyway.
+            for r in out:
+                ray.cancel(r)
 
     def close(self) -> None:
         if self._owned:  # a Ray the caller started (a notebook's, a test's) is left running

@@ -124,6 +124,14 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
             "docs/mip.md, 'Infeasibility claims')",
         )
         p.add_argument(
+            "--ray",
+            nargs="?",
+            const="auto",
+            metavar="ADDRESS",
+            help="run the split's pieces as Ray tasks: 'auto' (the default value) starts or finds a local Ray, an "
+            "address joins a cluster (needs puzzleopt[scale]; docs/scale.md)",
+        )
+        p.add_argument(
             "--incumbent",
             default="bfs",
             choices=["bfs", "mip"],
@@ -176,6 +184,9 @@ def main_for(
         method = _horizon_method(args, auto, puzzle) if T is None else None
         table = puzzle.table
         split = mip and args.split and args.formulation != "seed" and args.solver == "highs"
+        if mip and args.ray is not None and not split:
+            raise PuzzleoptError("--ray runs the split's pieces: it needs the split (no --no-split, solver highs, "
+                                 "formulation tight or pairs)")  # fmt: skip
         # All cores only for the split's worker processes: HiGHS keeps one thread scheduler per
         # process, and a later run in the same process asking for fewer threads ends 'unknown'.
         threads = args.threads if args.threads is not None else (cli.cores() if split else 1)
@@ -201,6 +212,11 @@ def main_for(
                     confirm_infeasible=args.confirm_infeasible,
                     incumbent=args.incumbent,
                 )
+                if args.ray is not None:
+                    from exact.executor import Ray, ray_module
+
+                    ray_module()  # fail at once where Ray is missing
+                    kwargs["executor"] = Ray(args.ray)
             else:
                 kwargs.update(confirm_infeasible=args.confirm_infeasible)
         else:

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import copy
 import csv
+import functools
 import io
+import json
 import math
 import time
 from collections.abc import Callable
@@ -72,6 +74,12 @@ class DaviConfig:
             that gives no chance to save (SIGKILL, power loss) loses at most this much work.
         seed: Seed of the network's initial weights and of every random draw.
         device: Torch device (``cpu``, ``cuda``).
+        shards: ``1``: each step's states come from the run's one random generator (saved in
+            the checkpoint). ``k > 1``: the batch is ``k`` shards of ``batch / k`` states, shard
+            ``i`` of step ``t`` drawn from ``default_rng([seed, t, i])`` with its Bellman
+            targets, so that the shards can be made anywhere (an executor's workers, Ray,
+            ``torch.distributed`` ranks: :mod:`learned.distributed`) and the run is the same
+            wherever they are made.
     """
 
     puzzle: str
@@ -92,16 +100,19 @@ class DaviConfig:
     checkpoint_steps: int = 500
     seed: int = 0
     device: str = "cpu"
+    shards: int = 1
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "eval_depths", tuple(int(d) for d in self.eval_depths))
-        for name in ("steps", "batch", "max_scramble", "check_every", "log_every", "checkpoint_steps"):
+        for name in ("steps", "batch", "max_scramble", "check_every", "log_every", "checkpoint_steps", "shards"):
             if int(getattr(self, name)) < 1:
                 raise PuzzleoptError(f"DAVI setting {name}={getattr(self, name)} must be at least 1")
         if self.eval_every < 0 or self.eval_states < 1:
             raise PuzzleoptError(
                 f"DAVI evaluation: eval_every={self.eval_every} must be >= 0 and eval_states={self.eval_states} >= 1"
             )
+        if self.batch % self.shards:
+            raise PuzzleoptError(f"DAVI batch {self.batch} must be a multiple of shards={self.shards} (equal shards)")
         if any(d < 1 for d in self.eval_depths):
             shown = ",".join(map(str, self.eval_depths))
             raise PuzzleoptError(f"DAVI eval_depths (--eval-depths) {shown!r}: each depth must be at least 1")
@@ -231,16 +242,19 @@ def train(
     *,
     progress: bool = True,
     on_step: Callable[[int], None] | None = None,
+    executor=None,
 ) -> dict:
     """Train (or resume training) in ``folder``; returns a summary (steps, seconds, last loss,
     target updates, the last greedy solve rates, the model path).
 
-    ``on_step(step)`` is called after each step (tests use it to interrupt a run).
+    ``on_step(step)`` is called after each step (tests use it to interrupt a run). With
+    ``config.shards > 1``, ``executor`` (:mod:`exact.executor`; default in-process) makes the
+    shards of each step's batch; the target network goes to its workers once per update.
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     with _locked(folder):
-        return _train(config, folder, progress, on_step)
+        return _train(config, folder, progress, on_step, executor)
 
 
 class TrainingBusyError(PuzzleoptError):
@@ -266,10 +280,18 @@ def _locked(folder: Path):
         lock.release()
 
 
-def _train(config: DaviConfig, folder: Path, progress: bool, on_step) -> dict:
+def _train(config: DaviConfig, folder: Path, progress: bool, on_step, executor=None, rank=None) -> dict:
+    """The training loop; ``rank`` is ``(rank, world)`` under ``torch.distributed`` (the model
+    wrapped in DDP, this rank's shards only, files written by rank 0)."""
     run = _load_checkpoint(folder, config) if (folder / CHECKPOINT).exists() else _fresh(config)
-    _keep_log(folder, config, run.step)
+    lead = rank is None or rank[0] == 0
+    if lead:
+        _keep_log(folder, config, run.step)
     puzzle, net, target = run.puzzle, run.net, run.target
+    model = net
+    if rank is not None:
+        model = torch.nn.parallel.DistributedDataParallel(net)
+    shards = Shards(config, puzzle, executor, rank)
     target.eval()
     loss_fn = torch.nn.MSELoss()
 
@@ -288,27 +310,33 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step) -> dict:
             f"trained, and the model written is the checkpoint's (step {run.step}); raise --steps to train on"
         )
     t_start = time.perf_counter() - run.seconds
-    bar = tqdm(total=config.steps, initial=run.step, disable=not progress, desc=f"DAVI {config.puzzle}", unit="step")
+    bar = tqdm(
+        total=config.steps, initial=run.step, disable=not (progress and lead), desc=f"DAVI {config.puzzle}", unit="step"
+    )
     try:
         while run.step < config.steps:
-            depths = run.rng.integers(1, config.max_scramble + 1, size=config.batch)
-            states = puzzle.random_walk(config.batch, depths, run.rng)
-            y = torch.from_numpy(bellman_targets(puzzle, states, target_value)).float().to(config.device)
+            if config.shards == 1:
+                depths = run.rng.integers(1, config.max_scramble + 1, size=config.batch)
+                states = puzzle.random_walk(config.batch, depths, run.rng)
+                y_np = bellman_targets(puzzle, states, target_value)
+            else:
+                states, y_np = shards.batch(run.step, target, run.updates)
+            y = torch.from_numpy(y_np).float().to(config.device)
             lr = config.lr * config.lr_decay**run.step
             for group in run.opt.param_groups:
                 group["lr"] = lr
-            net.train()
-            pred = net(torch.from_numpy(puzzle.encode(states)).to(config.device))
+            model.train()
+            pred = model(torch.from_numpy(puzzle.encode(states)).to(config.device))
             loss = loss_fn(pred, y)
             run.opt.zero_grad(set_to_none=True)
-            loss.backward()
+            loss.backward()  # under DDP: the gradients averaged over the ranks
             run.opt.step()
             run.step += 1
-            recent = (recent + [loss.item()])[-100:]
+            recent = (recent + [_mean_over_ranks(loss.item(), rank)])[-100:]
             if run.step % config.check_every == 0 and float(np.mean(recent)) < config.threshold:
                 target.load_state_dict(net.state_dict())
                 run.updates += 1
-            evaluate = config.eval_every and (run.step % config.eval_every == 0 or run.step == config.steps)
+            evaluate = lead and config.eval_every and (run.step % config.eval_every == 0 or run.step == config.steps)
             if evaluate:
                 heur = NetHeuristic(puzzle, net, config.device)
                 rng = np.random.default_rng([config.seed, run.step])
@@ -316,7 +344,7 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step) -> dict:
                     d: greedy_solve_rate(puzzle, heur, d, config.eval_states, rng) for d in config.eval_depths
                 }
             run.seconds = time.perf_counter() - t_start
-            if run.step % config.log_every == 0 or evaluate or run.step == config.steps:
+            if lead and (run.step % config.log_every == 0 or evaluate or run.step == config.steps):
                 row = [run.step, f"{run.seconds:.1f}", f"{np.mean(recent):.5f}", f"{lr:.3g}", run.updates]
                 row += [f"{last_greedy[d]:.3f}" if evaluate else "" for d in config.eval_depths]
                 with (folder / LOG).open("a", newline="") as fh:
@@ -324,16 +352,20 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step) -> dict:
             bar.update(1)
             bar.set_postfix(loss=f"{np.mean(recent):.4f}", updates=run.updates)
             due = run.step - last_save_step >= config.checkpoint_steps
-            if due or time.perf_counter() - last_save >= config.checkpoint_seconds:
+            if lead and (due or time.perf_counter() - last_save >= config.checkpoint_seconds):
                 _save_checkpoint(folder, config, run)
                 last_save, last_save_step = time.perf_counter(), run.step
             if on_step is not None:
                 on_step(run.step)
     except KeyboardInterrupt:
-        _save_checkpoint(folder, config, run)
+        if lead:
+            _save_checkpoint(folder, config, run)
         raise
     finally:
         bar.close()
+        shards.close()
+    if not lead:
+        return {"steps": run.step, "rank": rank[0]}
     _save_checkpoint(folder, config, run)
     card = {
         "puzzle": config.puzzle,
@@ -357,6 +389,102 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step) -> dict:
         "model": str(folder / MODEL),
         "note": note,
     }
+
+
+def _mean_over_ranks(value: float, rank) -> float:
+    """``value`` averaged over the ranks (every rank then takes the same target-update decision)."""
+    if rank is None:
+        return value
+    t = torch.tensor([value], dtype=torch.float64)
+    torch.distributed.all_reduce(t)
+    return float(t.item()) / rank[1]
+
+
+@dataclass(frozen=True)
+class ShardShared:
+    """What every shard task reads: the puzzle, the sizes and the target network (a blob of its
+    safetensors bytes; a worker loads it once per target update)."""
+
+    spec: dict
+    net_config: dict
+    target: object  # exact.executor.Blob
+    per_shard: int
+    max_scramble: int
+    seed: int
+
+
+@functools.lru_cache(maxsize=2)
+def _shard_net(net_config: str, blob) -> CostToGo:
+    from safetensors.torch import load as load_tensors
+
+    from learned.nets import NetConfig
+
+    net = make_net(NetConfig(**json.loads(net_config)), 0)
+    net.load_state_dict(load_tensors(blob.get()))
+    return net.eval()
+
+
+def shard_data(puzzle: Puzzle, net: CostToGo, step: int, shard: int, per_shard: int, max_scramble: int, seed: int):
+    """Shard ``shard`` of step ``step``: ``per_shard`` states from ``default_rng([seed, step, shard])``
+    and their Bellman targets under ``net`` (uint8 ``(n, P)``, float64 ``(n,)``)."""
+    rng = np.random.default_rng([seed, step, shard])
+    depths = rng.integers(1, max_scramble + 1, size=per_shard)
+    states = puzzle.random_walk(per_shard, depths, rng)
+
+    @torch.no_grad()
+    def value(s: np.ndarray) -> np.ndarray:
+        return net(torch.from_numpy(puzzle.encode(s))).double().numpy()
+
+    return states, bellman_targets(puzzle, states, value)
+
+
+def shard_task(shared: ShardShared, item: tuple[int, int]):
+    """One shard in a worker (:func:`shard_data` with the target network of ``shared``)."""
+    step, shard = item
+    puzzle = registry.rebuild(shared.spec)
+    net = _shard_net(json.dumps(shared.net_config, sort_keys=True), shared.target)
+    return shard_data(puzzle, net, step, shard, shared.per_shard, shared.max_scramble, shared.seed)
+
+
+class Shards:
+    """Each step's batch made of ``config.shards`` shards: by an executor's workers, or (under
+    ``torch.distributed``) this rank's own shards, computed here."""
+
+    def __init__(self, config: DaviConfig, puzzle: Puzzle, executor, rank) -> None:
+        self.config, self.puzzle, self.executor, self.rank = config, puzzle, executor, rank
+        self._shared: ShardShared | None = None
+        self._updates = -1
+
+    def batch(self, step: int, target: CostToGo, updates: int) -> tuple[np.ndarray, np.ndarray]:
+        c = self.config
+        per = c.batch // c.shards
+        if self.rank is not None:  # this rank's shards, with its own copy of the target network
+            r, world = self.rank
+            mine = [
+                shard_data(self.puzzle, target, step, i, per, c.max_scramble, c.seed) for i in range(r, c.shards, world)
+            ]
+            return np.concatenate([m[0] for m in mine]), np.concatenate([m[1] for m in mine])
+        from safetensors.torch import save as save_tensors
+
+        from exact.executor import InProcess
+
+        if self.executor is None:
+            self.executor = InProcess()
+        if updates != self._updates:  # a new target network: to the workers once
+            weights = save_tensors({k: v.detach().cpu().contiguous() for k, v in target.state_dict().items()})
+            self._shared = ShardShared(
+                self.puzzle.spec.to_dict(), target.config.to_dict(), self.executor.blob(weights), per,
+                c.max_scramble, c.seed,
+            )  # fmt: skip
+            self._updates = updates
+        parts = dict(self.executor.map(shard_task, [(step, i) for i in range(c.shards)], self._shared))
+        return (
+            np.concatenate([parts[i][0] for i in range(c.shards)]),
+            np.concatenate([parts[i][1] for i in range(c.shards)]),
+        )
+
+    def close(self) -> None:
+        pass
 
 
 def plot_curves(log: Path, out: Path) -> None:

@@ -81,6 +81,12 @@ PRESETS = {
     "paper": Preset((5000, 1000), 4, about="DeepCubeA: 5000, 1000, four residual blocks of 1000"),
     "small": Preset((1000, 300), 2, about="DeepCubeA's shape, CPU-sized: 1000, 300, two residual blocks of 300"),
     "tiny": Preset((128, 64), 1, about="for tests: 128, 64, one residual block of 64"),
+    "tiny-nobn": Preset(
+        (128, 64),
+        1,
+        batch_norm=False,
+        about="tiny without batch norm: data-parallel training (DDP) then equals one process's, up to rounding",
+    ),
     "ann-distance": Preset(
         (1024, 1024, 512, 128, 64),
         0,

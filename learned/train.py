@@ -21,6 +21,7 @@ from pathlib import Path
 
 from exact import cli
 from exact.errors import PuzzleoptError
+from exact.executor import add_executor_options, executor_from
 from exact.solve import add_puzzle_options, options_from, puzzle_from
 from exact.userfiles import output_folder
 from learned.davi import DaviConfig, train
@@ -64,6 +65,21 @@ def _parser() -> argparse.ArgumentParser:
     add_options(p, TRAIN_THREADS)
     p.add_argument("--out", type=Path, help="training folder (default runs/<puzzle>)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--shards",
+        type=cli.count(1),
+        default=d.shards,
+        help="make each step's batch as this many shards, each from its own seeded generator, so that they can be "
+        "made in parallel (--workers, --ray, --ddp); 1 (default): one generator, in this process",
+    )
+    add_executor_options(p)
+    p.add_argument(
+        "--ddp",
+        type=cli.count(2),
+        metavar="N",
+        help="train on N processes with torch.distributed (DDP): one per GPU (nccl) where N GPUs are present, "
+        "else CPU processes (gloo); --shards a multiple of N",
+    )
     return p
 
 
@@ -95,13 +111,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         checkpoint_steps=args.checkpoint_steps,
         seed=args.seed,
         device=configure(args.device, args.threads),
+        shards=args.shards,
     )
     if config.preset not in PRESETS:
         raise PuzzleoptError(f"--preset {config.preset!r} is unknown; use one of {', '.join(PRESETS)}")
     out = output_folder(args.out or Path("runs") / args.puzzle, "--out")
     # `kill` (SIGTERM) stops like Ctrl-C: the checkpoint is saved first.
     signal.signal(signal.SIGTERM, _interrupt)
-    summary = train(config, out, progress=not args.no_progress)
+    if args.ddp is not None:
+        if args.workers != 1 or args.ray is not None:
+            raise PuzzleoptError("--ddp makes each rank's shards itself; drop --workers and --ray")
+        from learned.distributed import train_ddp
+
+        summary = train_ddp(config, out, args.ddp, progress=not args.no_progress, threads=args.threads)
+    else:
+        if config.shards == 1 and (args.workers != 1 or args.ray is not None):
+            raise PuzzleoptError("--workers and --ray make the shards of a batch: give --shards K (K > 1) too")
+        with executor_from(args, threads=1) as executor:
+            summary = train(config, out, progress=not args.no_progress, executor=executor)
     if summary.get("note"):
         print(f"note: {summary['note']}", file=sys.stderr)
     if args.json:

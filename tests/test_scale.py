@@ -271,3 +271,102 @@ def test_evaluate_sends_the_network_once_and_agrees(tmp_path, boards, local_ray,
             {k: r[k] for k in ("id", "status", "length", "moves", "nodes")} for r in _lines(out / "results.jsonl")
         ]
     assert runs["ray"] == runs["here"] == runs["procs"] and len(runs["here"]) == 10
+
+
+def test_ctrl_c_on_ray_keeps_the_finished_results_and_resume_completes(tmp_path):
+    """A real SIGINT to a command running its tasks on Ray: exit 130, the results that had come
+    back are in the file, and --resume (in this process) runs only the rest."""
+    import signal
+    import subprocess
+    import time
+
+    p = registry.get("tiles15")
+    rng = np.random.default_rng(3)
+    inst = tmp_path / "boards.tsv"
+    starts = [p.random_walk(1, 400, rng)[0] for _ in range(10)]
+    inst.write_text("id\tstate\n" + "".join(f"s{i}\t{p.format_state(s)}\n" for i, s in enumerate(starts)))
+    out = tmp_path / "out"
+    # IDA* with Manhattan distance on deep boards, 2 s each: most end at their limit
+    argv = ["--puzzle", "tiles15", "--instances", str(inst), "--method", "ida*", "--heuristic", "manhattan"]
+    argv += ["--time-limit", "2", "--out", str(out)]
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "exact.solve", *argv, "--ray"], cwd=root, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    log = out / "results.jsonl"
+    deadline = time.time() + 120
+    while time.time() < deadline and (not log.exists() or len(log.read_text().splitlines()) < 2):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=120) == 130, proc.stderr.read()
+    _kept = [json.loads(ln) for ln in log.read_text().splitlines()]
+    kept = [d["id"] for d in _kept]
+    assert 2 <= len(kept) < 10 and len(set(kept)) == len(kept)
+    from exact.solve import main
+
+    assert main([*argv, "--resume", "--workers", "2"]) in (0, 4)  # 4: a start ended at its limit
+    done = [json.loads(ln) for ln in log.read_text().splitlines()]
+    assert [d["id"] for d in done] == [f"s{i}" for i in range(10)]
+    assert {d["id"]: d for d in done if d["id"] in kept} == {d["id"]: d for d in _kept}
+
+
+# ----------------------------------------------------------------------------- DAVI
+def _davi(**kw):
+    from learned.davi import DaviConfig
+
+    base = dict(puzzle="tiles8", preset="tiny-nobn", steps=6, batch=120, max_scramble=10, eval_every=0,
+                check_every=2, threshold=10.0, shards=2, log_every=1)  # fmt: skip
+    return DaviConfig(**(base | kw))
+
+
+def _weights(folder):
+    from learned.weights import load_model
+
+    net, _ = load_model(Path(folder) / "model.safetensors")
+    return {k: v.double() for k, v in net.state_dict().items()}
+
+
+def test_davi_shards_are_the_same_wherever_they_are_made(tmp_path, local_ray):
+    """The batch's shards made here, by two processes, or on Ray: the same network, bit for bit
+    (the target network goes to the workers once per update: threshold 10 updates it every 2 steps)."""
+    pytest.importorskip("torch")
+    import torch
+
+    from learned.davi import train
+
+    here = train(_davi(), tmp_path / "here", progress=False)
+    assert here["target_updates"] == 3
+    for name, ex in (("procs", Processes(2)), ("ray", Ray())):
+        with ex:
+            train(_davi(), tmp_path / name, progress=False, executor=ex)
+        a, b = _weights(tmp_path / "here"), _weights(tmp_path / name)
+        assert all(torch.equal(a[k], b[k]) for k in a), name
+
+
+def test_ddp_on_two_cpu_processes_equals_one_process_and_resumes(tmp_path):
+    """torch.distributed with gloo, 2 ranks: gradients averaged over the ranks' shards equal the
+    one-process gradient of the whole batch (no batch norm in this preset); a run stopped at
+    step 3 and resumed with DDP ends where the uninterrupted one does."""
+    pytest.importorskip("torch")
+    import torch
+
+    from learned.davi import train
+    from learned.train import main
+
+    train(_davi(), tmp_path / "one", progress=False)
+    argv = ["--puzzle", "tiles8", "--preset", "tiny-nobn", "--batch", "120", "--max-scramble", "10"]
+    argv += ["--eval-every", "0", "--check-every", "2", "--threshold", "10", "--shards", "2"]
+    argv += ["--no-progress", "--threads", "1"]
+    assert main([*argv, "--steps", "3", "--ddp", "2", "--out", str(tmp_path / "ddp")]) == 0
+    assert main([*argv, "--steps", "6", "--ddp", "2", "--out", str(tmp_path / "ddp")]) == 0
+    a, b = _weights(tmp_path / "one"), _weights(tmp_path / "ddp")
+    assert all(torch.allclose(a[k], b[k], atol=1e-6) for k in a)
+    assert not all(torch.equal(a[k], _weights_of_fresh(tmp_path)[k]) for k in a)  # it did train
+
+
+def _weights_of_fresh(tmp_path):
+    from learned.davi import train
+
+    train(_davi(steps=1), tmp_path / "fresh", progress=False)
+    return _weights(tmp_path / "fresh")

@@ -405,7 +405,7 @@ class RayPool:
         import ray
 
         for r in self._out:
-            ray.cancel(r, force=True)
+            ray.cancel(r)
         self._out = {}
 
     def shutdown(self) -> None:
@@ -426,7 +426,7 @@ def make_pool(executor, workers: int):
     if executor == "ray":
         return RayPool(Ray(), own=True)
     if isinstance(executor, Ray):
-        return RayPool(executor)
+        return RayPool(executor, own=True)  # its close() ends only a Ray it started itself
     raise ValueError(f"executor {executor!r}: use 'in-process', 'processes', 'ray' or an exact.executor.Executor")
 
 
