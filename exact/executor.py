@@ -329,15 +329,14 @@ class Ray(Executor):
 
 # ----------------------------------------------------------------------------- command lines
 def add_executor_options(p: argparse.ArgumentParser) -> None:
-    """``--workers N`` and ``--ray [ADDRESS]`` (exclusive)."""
-    g = p.add_mutually_exclusive_group()
-    g.add_argument(
+    """``--workers N`` and ``--ray [ADDRESS]``."""
+    p.add_argument(
         "--workers",
         type=int,
-        default=1,
-        help="local worker processes (default 1: in this process); each runs one task at a time",
+        help="local worker processes, each running one task at a time (default: the tasks run in this process); "
+        "with --ray: the CPUs of a new local Ray",
     )
-    g.add_argument(
+    p.add_argument(
         "--ray",
         nargs="?",
         const="auto",
@@ -347,15 +346,23 @@ def add_executor_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def parallel_asked(args: argparse.Namespace) -> bool:
+    """Whether ``--workers`` or ``--ray`` was given."""
+    return getattr(args, "workers", None) is not None or getattr(args, "ray", None) is not None
+
+
 def executor_from(args: argparse.Namespace, threads: int = 1) -> Executor:
     """The executor ``--workers`` / ``--ray`` name (not started: Ray starts on the first map)."""
+    workers = getattr(args, "workers", None)
+    if workers is not None and workers < 1:
+        raise PuzzleoptError(f"--workers {workers} must be at least 1")
     if getattr(args, "ray", None) is not None:
         ray_module()  # fail at once, before any work, where Ray is missing
-        return Ray(args.ray, threads=threads)
-    if args.workers < 1:
-        raise PuzzleoptError(f"--workers {args.workers} must be at least 1")
-    if args.workers == 1:
+        if workers is not None and args.ray != "auto":
+            raise PuzzleoptError("--workers with --ray sets a new local Ray's CPUs; a cluster has its own")
+        return Ray(args.ray, num_cpus=workers, threads=threads)
+    if workers is None or workers == 1:
         return InProcess()
-    if args.workers > 4 * (os.cpu_count() or 1):
-        raise PuzzleoptError(f"--workers {args.workers} is far more than this machine's {os.cpu_count()} cores")
-    return Processes(args.workers, threads)
+    if workers > 4 * (os.cpu_count() or 1):
+        raise PuzzleoptError(f"--workers {workers} is far more than this machine's {os.cpu_count()} cores")
+    return Processes(workers, threads)

@@ -37,7 +37,7 @@ from exact.batch import (
     solve_task,
 )
 from exact.errors import PuzzleoptError
-from exact.executor import add_executor_options, executor_from
+from exact.executor import add_executor_options, executor_from, parallel_asked
 from exact.result import Status
 
 
@@ -185,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         start, _ = start_from(puzzle, args)
         starts = [("1", start, None)]
-    if args.instances is None and (args.out or args.resume or args.workers != 1 or args.ray is not None):
+    if args.instances is None and (args.out or args.resume or parallel_asked(args)):
         raise PuzzleoptError("--out, --resume, --workers and --ray go with --instances (a file of starts)")
     known = {ident: k for ident, _, k in starts}
     texts = {ident: puzzle.format_state(start) for ident, start, _ in starts}

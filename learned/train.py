@@ -21,7 +21,7 @@ from pathlib import Path
 
 from exact import cli
 from exact.errors import PuzzleoptError
-from exact.executor import add_executor_options, executor_from
+from exact.executor import add_executor_options, executor_from, parallel_asked
 from exact.solve import add_puzzle_options, options_from, puzzle_from
 from exact.userfiles import output_folder
 from learned.davi import DaviConfig, train
@@ -119,13 +119,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     # `kill` (SIGTERM) stops like Ctrl-C: the checkpoint is saved first.
     signal.signal(signal.SIGTERM, _interrupt)
     if args.ddp is not None:
-        if args.workers != 1 or args.ray is not None:
+        if parallel_asked(args):
             raise PuzzleoptError("--ddp makes each rank's shards itself; drop --workers and --ray")
         from learned.distributed import train_ddp
 
         summary = train_ddp(config, out, args.ddp, progress=not args.no_progress, threads=args.threads)
     else:
-        if config.shards == 1 and (args.workers != 1 or args.ray is not None):
+        if config.shards == 1 and parallel_asked(args):
             raise PuzzleoptError("--workers and --ray make the shards of a batch: give --shards K (K > 1) too")
         with executor_from(args, threads=1) as executor:
             summary = train(config, out, progress=not args.no_progress, executor=executor)

@@ -201,8 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _batch_only(args) -> None:
     """``--out``, ``--resume``, ``--workers`` and ``--ray`` go with ``--instances``."""
-    given = [f for f, on in (("--out", args.out is not None), ("--resume", args.resume),
-                             ("--workers", args.workers != 1), ("--ray", args.ray is not None)) if on]  # fmt: skip
+    flags = {"--out": args.out is not None, "--resume": args.resume, "--workers": args.workers is not None}
+    given = [f for f, on in (flags | {"--ray": args.ray is not None}).items() if on]
     if given:
         raise PuzzleoptError(f"{given[0]} goes with --instances (a file of starts)")
 
