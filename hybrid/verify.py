@@ -182,23 +182,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     pdb_dir = None if args.pdb_dir is None else str(args.pdb_dir)
     budget = Budget(args.time_limit, args.node_limit, pdb_dir, progress=not args.no_progress, options=options)
     given = read_solutions(args.solutions, len(items)) if args.solutions is not None else [None] * len(items)
+    # The tasks go to other processes by reference: take them from the module by its own name,
+    # not from __main__ (which a worker does not have when this runs as python -m hybrid.verify).
+    import hybrid.verify as this
+
     log = open_log(args.out, "certificates.jsonl", "puzzleopt-certificate/1", args.resume)
     executor = executor_from(args)
     learned = None
     if args.solutions is None:
         from learned.remote import network_blob
 
-        learned = LearnedSettings(
+        learned = this.LearnedSettings(
             network_blob(executor, args.model), args.puzzle, args.device, args.threads, args.quality,
             args.weight, args.batch, args.max_nodes, args.bwas_time_limit,
         )  # fmt: skip
-        _learned_solver(json.dumps(puzzle.spec.to_dict(), sort_keys=True), learned)  # bad settings fail here, at once
-    shared = Shared(puzzle.spec.to_dict(), args.method, budget, learned)
+        this._learned_solver(json.dumps(puzzle.spec.to_dict(), sort_keys=True), learned)  # bad settings fail at once
+    shared = this.Shared(puzzle.spec.to_dict(), args.method, budget, learned)
     command = "python -m hybrid.verify " + " ".join(sys.argv[1:] if argv is None else argv)
     tasks = list(zip(items, starts, given))
     with executor:
         run = run_batch(
-            executor, certify_task, tasks, [x.id for x in items], shared, log=log, to_record=_record,
+            executor, this.certify_task, tasks, [x.id for x in items], shared, log=log, to_record=_record,
             from_record=_from_record, progress=not args.no_progress, desc="certify",
         )  # fmt: skip
     certs = run.in_order()

@@ -198,12 +198,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     states = parse_states(puzzle, items, args.instances)  # bad input fails before the model loads
     heuristic = load_heuristic(puzzle, args.model, configure(args.device, args.threads), key=args.puzzle)
     settings = search_settings(args, heuristic.card)
+    # the task goes to other processes by reference: from the module by its name, not __main__
+    import learned.evaluate as this
+
     log = open_log(args.out, *RESULTS, args.resume)
     with executor_from(args, threads=args.threads) as executor:
         blob = network_blob(executor, args.model)
-        shared = EvalShared(puzzle.spec.to_dict(), args.puzzle, blob, args.device, args.threads, settings)
+        shared = this.EvalShared(puzzle.spec.to_dict(), args.puzzle, blob, args.device, args.threads, settings)
         run = run_batch(
-            executor, bwas_task, states, [x.id for x in items], shared, log=log, to_record=result_record,
+            executor, this.bwas_task, states, [x.id for x in items], shared, log=log, to_record=result_record,
             from_record=result_from_record(puzzle), progress=not args.no_progress, desc="BWAS",
         )  # fmt: skip
     run.finish()

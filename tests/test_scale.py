@@ -370,3 +370,21 @@ def _weights_of_fresh(tmp_path):
 
     train(_davi(steps=1), tmp_path / "fresh", progress=False)
     return _weights(tmp_path / "fresh")
+
+
+@pytest.mark.parametrize("module", ["hybrid.verify", "learned.evaluate"])
+def test_the_commands_run_as_python_m_on_ray(module, tmp_path, boards):
+    """Run as ``python -m``, a command is ``__main__``, which Ray's workers do not have: its tasks
+    must reach them by their module's own name."""
+    import subprocess
+
+    if module == "learned.evaluate":
+        pytest.importorskip("torch")
+    inst, sols = boards
+    argv = [sys.executable, "-m", module, "--puzzle", "tiles8", "--instances", str(inst), "--no-progress"]
+    argv += ["--out", str(tmp_path / "out"), "--ray", "--workers", "2"]
+    argv += ["--solutions", str(sols)] if module == "hybrid.verify" else ["--threads", "1"]
+    r = subprocess.run(argv, cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    name = "certificates.jsonl" if module == "hybrid.verify" else "results.jsonl"
+    assert [d["id"] for d in _lines(tmp_path / "out" / name)] == [f"b{i}" for i in range(10)]
