@@ -39,11 +39,14 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.common import machine, markdown_table  # noqa: E402
 from benchmarks.learned import SETS, walks  # noqa: E402
 from exact import registry  # noqa: E402
+from exact.batch import run_batch  # noqa: E402
 from exact.cpsat import solve_cpsat  # noqa: E402
+from exact.executor import InProcess, add_executor_options, executor_from  # noqa: E402
 from exact.mip import solve_mip  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
-from hybrid.certify import Budget, verify_solution  # noqa: E402
+from hybrid.certify import Budget  # noqa: E402
 from hybrid.horizon import solve_with_learned_horizon  # noqa: E402
+from hybrid.verify import Shared, certify_task  # noqa: E402
 from instances.files import Instance  # noqa: E402
 from learned.bwas import bwas  # noqa: E402
 from learned.solve import load_heuristic  # noqa: E402
@@ -69,7 +72,10 @@ def instances(spec: str) -> tuple[str, list[Instance]]:
 METHODS_OF = {"tiles15": ["auto"], "cube2": ["auto"], "cube3": ["auto", "cp-sat"]}
 
 
-def certify_set(spec: str, budget: Budget, model: str | None) -> list[dict]:
+def certify_set(spec: str, budget: Budget, model: str | None, executor=None) -> list[dict]:
+    """BWAS on each state here, then the certificates on ``executor`` (:mod:`exact.executor`;
+    default in-process): ``hybrid.verify``'s own task, so ``--workers``/``--ray`` run what the
+    command runs. ``certify_s`` sums the certificates' own seconds, wherever they ran."""
     puzzle_name, items = instances(spec)
     p = registry.get(puzzle_name)
     h = load_heuristic(p, model if puzzle_name == "cube3" else None)
@@ -79,21 +85,20 @@ def certify_set(spec: str, budget: Budget, model: str | None) -> list[dict]:
     out = []
     for method in METHODS_OF[puzzle_name]:
         verdicts, gaps, agree, known, cert_s, methods = [], [], 0, 0, [], set()
-        for item, start, sol in zip(items, starts, learned):
-            if not sol.status.has_solution:
-                verdicts.append("no_solution")
-                continue
-            t0 = time.perf_counter()
-            r = verify_solution(p, start, list(sol.moves), method=method, budget=budget)
-            cert_s.append(time.perf_counter() - t0)
-            x = r.extra
-            verdicts.append(x["verdict"])
-            methods.add(x["method"])
-            if x["gap_exact"]:
-                gaps.append(x["gap"])
-            if item.optimal is not None and x["gap_exact"]:
+        tasks = [(item, start, list(sol.moves)) for item, start, sol in zip(items, starts, learned)
+                 if sol.status.has_solution]  # fmt: skip
+        verdicts += ["no_solution"] * (len(items) - len(tasks))
+        shared = Shared(p.spec.to_dict(), method, budget, None)
+        run = run_batch(executor or InProcess(), certify_task, tasks, [t[0].id for t in tasks], shared, progress=False)
+        for (item, _, _), c in zip(tasks, run.in_order()):
+            cert_s.append(c.certify_seconds)
+            verdicts.append(c.verdict)
+            methods.add(c.method)
+            if c.gap_exact:
+                gaps.append(c.gap)
+            if item.optimal is not None and c.gap_exact:
                 known += 1
-                agree += r.length == item.optimal
+                agree += c.best_length == item.optimal
         n = len(items)
         out.append(
             {
@@ -202,12 +207,14 @@ def main(argv=None) -> int:
     ap.add_argument("--time-limit", type=float, help="seconds to certify each instance (default: none)")
     ap.add_argument("--pdb-dir", help="pattern databases and distance tables (default: the user cache)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "hybrid.md"))
+    add_executor_options(ap)
     args = ap.parse_args(argv)
     budget = Budget(time_limit=args.time_limit, pdb_dir=args.pdb_dir)
     t0 = time.perf_counter()
     cert_rows = []
     for spec in [] if args.sets == "none" else args.sets.split(","):
-        runs = [certify_set(spec, budget, args.model) for _ in range(args.repeats)]
+        with executor_from(args) as executor:
+            runs = [certify_set(spec, budget, args.model, executor) for _ in range(args.repeats)]
         for i, r in enumerate(runs[0]):
             same = [run[i] for run in runs]
             if args.time_limit is None:  # BWAS and the proofs are deterministic without a time limit
