@@ -145,8 +145,14 @@ class SolveShared:
     options: dict
 
 
+def rebuilt(spec: dict, goal: str | None = None):
+    """The registry puzzle of ``spec`` (with the partial goal ``goal``), built once per process:
+    how a worker gets the puzzle it was sent by name."""
+    return _rebuilt(json.dumps(spec, sort_keys=True), goal)
+
+
 @lru_cache(maxsize=4)
-def _puzzle(spec_json: str, goal: str | None):
+def _rebuilt(spec_json: str, goal: str | None):
     from exact import registry
 
     puzzle = registry.rebuild(json.loads(spec_json))
@@ -166,16 +172,12 @@ def solve_shared(puzzle, method: str, limits, options: dict) -> SolveShared:
     return SolveShared(spec.to_dict(), label, method, limits, dict(options))
 
 
-def shared_puzzle(shared: SolveShared):
-    """The puzzle of ``shared``, built once per process."""
-    return _puzzle(json.dumps(shared.spec, sort_keys=True), shared.goal)
-
-
 def solve_task(shared: SolveShared, start) -> Any:
     """One start solved by the registered method (:func:`exact.solvers.solve`)."""
     from exact import solvers
 
-    return solvers.solve(shared_puzzle(shared), start, method=shared.method, limits=shared.limits, **shared.options)
+    puzzle = rebuilt(shared.spec, shared.goal)
+    return solvers.solve(puzzle, start, method=shared.method, limits=shared.limits, **shared.options)
 
 
 def result_record(ident: str, result, **more) -> dict:
@@ -188,3 +190,34 @@ def result_from_record(puzzle) -> Callable[[dict], Any]:
     from exact.result import SolveResult
 
     return lambda d: SolveResult.from_dict(d, puzzle)
+
+
+def check_file_flags(args: argparse.Namespace) -> None:
+    """``--out``, ``--resume``, ``--workers`` and ``--ray`` go with ``--instances``."""
+    flags = {"--out": args.out is not None, "--resume": args.resume, "--workers": args.workers is not None}
+    given = [f for f, on in (flags | {"--ray": args.ray is not None}).items() if on]
+    if given:
+        raise PuzzleoptError(f"{given[0]} goes with --instances (a file of starts)")
+
+
+def solve_file(
+    args: argparse.Namespace, puzzle, method: str, limits, options: dict, starts: Sequence[tuple], *,
+    on_result: Callable[[str, Any], None] | None = None, progress: bool = True, desc: str = "instances",
+) -> BatchRun:  # fmt: skip
+    """A file's starts ``(id, state, known optimal length or None)`` solved on the executor
+    ``--workers``/``--ray`` name, each result kept in ``--out``/results.jsonl as it arrives
+    (``--resume`` skips those there), the file then rewritten in instance order: what
+    ``exact.solve --instances`` and ``exact.ida --instances`` share."""
+    from exact.executor import executor_from
+
+    known = {ident: k for ident, _, k in starts}
+    log = open_log(args.out, "results.jsonl", "puzzleopt-result/1", args.resume)
+    with executor_from(args) as executor:
+        run = run_batch(
+            executor, solve_task, [s for _, s, _ in starts], [i for i, _, _ in starts],
+            solve_shared(puzzle, method, limits, options), log=log,
+            to_record=lambda i, r: result_record(i, r, known_optimal=known[i]), from_record=result_from_record(puzzle),
+            on_result=on_result, progress=progress, desc=desc,
+        )  # fmt: skip
+    run.finish()
+    return run

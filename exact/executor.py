@@ -74,6 +74,17 @@ class Blob:
         return ray_module().get(self.ref[0])
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Whether two ``shared`` values are the same (equal values of one type; arrays, whose ``==``
+    is no answer, only as the same object)."""
+    if a is b:
+        return True
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except (ValueError, TypeError):
+        return False
+
+
 class Executor:
     """Runs ``fn(shared, item)`` for each item (see the module docstring); a context manager.
 
@@ -103,9 +114,6 @@ class Executor:
     def blob(self, data: bytes) -> Blob:
         """``data`` as a :class:`Blob` for ``shared``."""
         return Blob(hashlib.sha256(data).hexdigest(), data=data)
-
-    def describe(self) -> str:
-        return f"{self.name}, {self.workers} worker{'s' * (self.workers != 1)}"
 
     def __enter__(self) -> Executor:
         return self
@@ -170,7 +178,7 @@ class Processes(Executor):
 
     def _start(self, shared: Any) -> ProcessPoolExecutor:
         # a pool whose workers hold this same `shared` serves again (DAVI maps every step)
-        if self._pool is not None and (shared is self._shared or shared == self._shared):
+        if self._pool is not None and _same(shared, self._shared):
             return self._pool
         self.close()
         self._pool = ProcessPoolExecutor(
@@ -268,6 +276,7 @@ class Ray(Executor):
         self.threads = threads
         self._started = False
         self._owned = False  # whether this executor started (or joined) Ray, and so ends it
+        self._put: tuple = (None, None)  # the last `shared` and its object reference
         self.workers = num_cpus or 1
 
     def start(self) -> Ray:
@@ -292,7 +301,11 @@ class Ray(Executor):
         ray = ray_module()
         self.start()
         remote = ray.remote(_ray_task).options(num_cpus=1, max_retries=retries, retry_exceptions=False)
-        ref = ray.put(shared)  # once: every task reads the object store's copy
+        # once: every task reads the object store's copy (and a map with the same `shared` as the
+        # last, as DAVI's every step, reuses it)
+        if self._put[1] is None or not _same(shared, self._put[0]):
+            self._put = (shared, ray.put(shared))
+        ref = self._put[1]
         out = {remote.remote(fn, ref, item, self.threads): i for i, item in enumerate(items)}
         try:
             while out:
@@ -318,16 +331,26 @@ class Ray(Executor):
         if self._owned:  # a Ray the caller started (a notebook's, a test's) is left running
             ray_module().shutdown()
         self._started = self._owned = False
+        self._put = (None, None)
 
     def blob(self, data: bytes) -> Blob:
         self.start()
         return Blob(hashlib.sha256(data).hexdigest(), ref=(ray_module().put(data),))
 
-    def describe(self) -> str:
-        return f"ray ({self.address or 'local'}), {self.workers} CPUs"
-
 
 # ----------------------------------------------------------------------------- command lines
+def add_ray_option(p: argparse.ArgumentParser, what: str = "the tasks") -> None:
+    """``--ray [ADDRESS]``: 'auto' (the value when none is given) or a cluster's address."""
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        metavar="ADDRESS",
+        help=f"run {what} on Ray: 'auto' (the default value) starts a local Ray or joins the one this machine "
+        "runs, an address joins a cluster (needs puzzleopt[scale]; docs/scale.md)",
+    )
+
+
 def add_executor_options(p: argparse.ArgumentParser) -> None:
     """``--workers N`` and ``--ray [ADDRESS]``."""
     p.add_argument(
@@ -336,14 +359,7 @@ def add_executor_options(p: argparse.ArgumentParser) -> None:
         help="local worker processes, each running one task at a time (default: the tasks run in this process); "
         "with --ray: the CPUs of a new local Ray",
     )
-    p.add_argument(
-        "--ray",
-        nargs="?",
-        const="auto",
-        metavar="ADDRESS",
-        help="run the tasks on Ray: 'auto' (the default value) starts or finds a local Ray, an address joins a "
-        "cluster (needs puzzleopt[scale]; docs/scale.md)",
-    )
+    add_ray_option(p)
 
 
 def parallel_asked(args: argparse.Namespace) -> bool:

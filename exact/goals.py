@@ -63,6 +63,7 @@ class GoalPuzzle(Puzzle):
         self.partial_goal = Goal(allowed=allowed)
         self.goal_label = label
         self.spec = getattr(base, "spec", None)
+        self._tables: dict = {}  # pdb_dir -> (renamed puzzle, heuristic), filled on first search
 
     def is_goal(self, states: np.ndarray) -> np.ndarray:
         s = self.states(states).astype(np.int64)
@@ -94,6 +95,18 @@ class GoalPuzzle(Puzzle):
     def pinned(self) -> Pins:
         """The pieces the mask fixes (:func:`pins`)."""
         return pins(self.base, self.partial_goal.allowed)
+
+    def search_tables(self, pdb_dir=None, progress: bool = False) -> tuple[Puzzle, object]:
+        """The renamed puzzle and the pattern-database heuristic :func:`solve_partial` searches
+        with, loaded (or built) once per folder for all the starts this goal is asked of."""
+        from exact.pdb import projection
+
+        key = None if pdb_dir is None else str(pdb_dir)
+        if key not in self._tables:
+            renamed = _Renamed(self.base, self.pinned.positions)
+            pats = patterns(self.pinned, self.base.num_positions)
+            self._tables[key] = (renamed, projection.heuristic(renamed, pats, pdb_dir=pdb_dir, progress=progress))
+        return self._tables[key]
 
 
 def with_goal(puzzle: Puzzle, goal: Goal | str, label: str | None = None) -> GoalPuzzle:
@@ -246,7 +259,6 @@ def solve_partial(
             cannot be told apart (a 3x3 seen from another side: turn it so that its centres are home).
     """
     from exact.ida import ida
-    from exact.pdb import projection
 
     t0 = time.perf_counter()
     start = np.asarray(start)
@@ -267,8 +279,7 @@ def solve_partial(
         return done([], Status.UNSOLVABLE, None, 0, {"proof": f"positions {fixed} never move and show other labels"})
     if not pinned.slots:
         return done([], Status.OPTIMAL, 0, 0, {"proof": "the start meets the goal"})
-    renamed = _Renamed(base, pinned.positions)
-    h = projection.heuristic(renamed, patterns(pinned, base.num_positions), pdb_dir=pdb_dir, progress=progress)
+    renamed, h = puzzle.search_tables(pdb_dir, progress)
     left = None if time_limit is None else time_limit - (time.perf_counter() - t0)  # the tables' build counts
     if left is not None and left <= 0:
         return done([], Status.LIMIT, 0, 0, {"limit": f"{time_limit} s (building the tables)"})

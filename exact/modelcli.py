@@ -18,6 +18,7 @@ import numpy as np
 
 from exact import cli, registry, solvers
 from exact.errors import PuzzleoptError
+from exact.executor import add_ray_option
 from exact.puzzles.cube import net, scramble, to_facelets
 from exact.puzzles.cube.facelets import from_facelets
 from exact.result import SolveResult
@@ -123,14 +124,7 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
             help="accept HiGHS's infeasibility claims only when HiGHS without presolve agrees (slower; "
             "docs/mip.md, 'Infeasibility claims')",
         )
-        p.add_argument(
-            "--ray",
-            nargs="?",
-            const="auto",
-            metavar="ADDRESS",
-            help="run the split's pieces as Ray tasks: 'auto' (the default value) starts or finds a local Ray, an "
-            "address joins a cluster (needs puzzleopt[scale]; docs/scale.md)",
-        )
+        add_ray_option(p, "the split's pieces")
         p.add_argument(
             "--incumbent",
             default="bfs",

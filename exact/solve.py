@@ -27,17 +27,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from exact import cli, registry, solvers
-from exact.batch import (
-    add_resume_option,
-    open_log,
-    result_from_record,
-    result_record,
-    run_batch,
-    solve_shared,
-    solve_task,
-)
+from exact.batch import add_resume_option, check_file_flags, solve_file
 from exact.errors import PuzzleoptError
-from exact.executor import add_executor_options, executor_from, parallel_asked
+from exact.executor import add_executor_options
 from exact.result import Status
 
 
@@ -185,8 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         start, _ = start_from(puzzle, args)
         starts = [("1", start, None)]
-    if args.instances is None and (args.out or args.resume or parallel_asked(args)):
-        raise PuzzleoptError("--out, --resume, --workers and --ray go with --instances (a file of starts)")
+    if args.instances is None:
+        check_file_flags(args)
     known = {ident: k for ident, _, k in starts}
     texts = {ident: puzzle.format_state(start) for ident, start, _ in starts}
 
@@ -203,15 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if mismatch:
             print(f"{ident}: length {res.length} but the file says {known[ident]}", file=sys.stderr)
 
-    log = open_log(args.out, "results.jsonl", "puzzleopt-result/1", args.resume)
-    with executor_from(args) as executor:
-        run = run_batch(
-            executor, solve_task, [s for _, s, _ in starts], [i for i, _, _ in starts],
-            solve_shared(puzzle, method.name, limits, options), log=log,
-            to_record=lambda i, r: result_record(i, r, known_optimal=known[i]), from_record=result_from_record(puzzle),
-            on_result=shown, progress=False, desc=puzzle.name,
-        )  # fmt: skip
-    run.finish()
+    run = solve_file(args, puzzle, method.name, limits, options, starts, on_result=shown, progress=False)
     code = cli.EXIT_INTERRUPTED if run.interrupted else cli.EXIT_OK
     for ident, res in run.results.items():
         mismatch = known[ident] is not None and res.status is Status.OPTIMAL and res.length != known[ident]

@@ -32,8 +32,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from exact import cli, registry, solvers
-from exact.batch import add_resume_option, open_log, run_batch
+from exact import cli, solvers
+from exact.batch import add_resume_option, open_log, rebuilt, run_batch
 from exact.errors import PuzzleoptError
 from exact.executor import add_executor_options, executor_from
 from exact.solve import add_method_options, add_puzzle_options, method_options_from, puzzle_from
@@ -118,11 +118,6 @@ class Shared:
     learned: LearnedSettings | None
 
 
-@lru_cache(maxsize=4)
-def _puzzle(spec_json: str):
-    return registry.rebuild(json.loads(spec_json))
-
-
 @lru_cache(maxsize=2)
 def _learned_solver(spec_json: str, ls: LearnedSettings):
     """A function ``start -> (moves or None, seconds)`` running BWAS as the settings ask (built
@@ -134,8 +129,9 @@ def _learned_solver(spec_json: str, ls: LearnedSettings):
         raise PuzzleoptError(
             f"running BWAS needs the learned extra ({exc}); install puzzleopt[learned] or give --solutions"
         ) from None
-    puzzle = _puzzle(spec_json)
-    heuristic = worker_heuristic(spec_json, ls.key, ls.blob, ls.device, ls.threads)
+    spec = json.loads(spec_json)
+    puzzle = rebuilt(spec)
+    heuristic = worker_heuristic(spec, ls.key, ls.blob, ls.device, ls.threads)
     settings = quality_settings(heuristic.card, ls.quality)
     weight = settings["weight"] if ls.weight is None else ls.weight
     batch = settings["batch"] if ls.batch is None else ls.batch
@@ -152,11 +148,10 @@ def certify_task(shared: Shared, task: tuple) -> Certificate:
     """One instance: ``task = (Instance, start, given moves or None)``; BWAS finds the moves
     where ``shared.learned`` says so."""
     item, start, moves = task
-    spec_json = json.dumps(shared.spec, sort_keys=True)
-    puzzle = _puzzle(spec_json)
+    puzzle = rebuilt(shared.spec)
     learned_seconds = None
     if shared.learned is not None:
-        moves, learned_seconds = _learned_solver(spec_json, shared.learned)(start)
+        moves, learned_seconds = _learned_solver(json.dumps(shared.spec, sort_keys=True), shared.learned)(start)
     return _certify(puzzle, item, start, moves, learned_seconds, shared.method, shared.budget)
 
 

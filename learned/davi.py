@@ -36,6 +36,7 @@ from tqdm.auto import tqdm
 
 from exact import registry
 from exact.atomic import write_chunks
+from exact.batch import rebuilt
 from exact.errors import PuzzleoptError
 from exact.plots import new_figure, png_bytes
 from exact.puzzle import Puzzle
@@ -363,7 +364,6 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step, executor=N
         raise
     finally:
         bar.close()
-        shards.close()
     if not lead:
         return {"steps": run.step, "rank": rank[0]}
     _save_checkpoint(folder, config, run)
@@ -441,7 +441,7 @@ def shard_data(puzzle: Puzzle, net: CostToGo, step: int, shard: int, per_shard: 
 def shard_task(shared: ShardShared, item: tuple[int, int]):
     """One shard in a worker (:func:`shard_data` with the target network of ``shared``)."""
     step, shard = item
-    puzzle = registry.rebuild(shared.spec)
+    puzzle = rebuilt(shared.spec)
     net = _shard_net(json.dumps(shared.net_config, sort_keys=True), shared.target)
     return shard_data(puzzle, net, step, shard, shared.per_shard, shared.max_scramble, shared.seed)
 
@@ -482,9 +482,6 @@ class Shards:
             np.concatenate([parts[i][0] for i in range(c.shards)]),
             np.concatenate([parts[i][1] for i in range(c.shards)]),
         )
-
-    def close(self) -> None:
-        pass
 
 
 def plot_curves(log: Path, out: Path) -> None:

@@ -177,9 +177,7 @@ class EvalShared:
 
 def bwas_task(shared: EvalShared, start) -> SolveResult:
     """BWAS on one start, with the network loaded once per process."""
-    h = worker_heuristic(
-        json.dumps(shared.spec, sort_keys=True), shared.key, shared.blob, shared.device, shared.threads
-    )
+    h = worker_heuristic(shared.spec, shared.key, shared.blob, shared.device, shared.threads)
     return bwas(h.puzzle, start, h, **shared.settings)
 
 

@@ -10,8 +10,8 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from exact import registry
 from exact.atomic import write_chunks
+from exact.batch import rebuilt
 from exact.errors import PuzzleoptError
 from exact.executor import Blob, Executor
 from learned.loading import load_heuristic
@@ -32,10 +32,15 @@ def network_blob(executor: Executor, model: str | Path | None) -> Blob | None:
     return executor.blob(data)
 
 
+def worker_heuristic(spec: dict, key: str, blob: Blob | None, device: str, threads: int):
+    """The network heuristic for the registry puzzle ``spec`` in this process (built once): the
+    shipped model, or the blob's."""
+    return _worker_heuristic(json.dumps(spec, sort_keys=True), key, blob, device, threads)
+
+
 @lru_cache(maxsize=2)
-def worker_heuristic(spec_json: str, key: str, blob: Blob | None, device: str, threads: int):
-    """The network heuristic in this process (built once): the shipped model, or the blob's."""
-    puzzle = registry.rebuild(json.loads(spec_json))
+def _worker_heuristic(spec_json: str, key: str, blob: Blob | None, device: str, threads: int):
+    puzzle = rebuilt(json.loads(spec_json))
     device = configure(device, threads)
     if blob is None:
         return load_heuristic(puzzle, None, device, key=key)

@@ -28,17 +28,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from exact import cli, registry, solvers
-from exact.batch import (
-    add_resume_option,
-    open_log,
-    result_from_record,
-    result_record,
-    run_batch,
-    solve_shared,
-    solve_task,
-)
+from exact.batch import add_resume_option, check_file_flags, solve_file
 from exact.errors import PuzzleoptError
-from exact.executor import add_executor_options, executor_from
+from exact.executor import add_executor_options
 from exact.result import Status
 from exact.solve import add_goal_option, goal_from
 from exact.userfiles import output_folder
@@ -134,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         boards = [("1", puzzle.parse_state(args.tiles if args.tiles is not None else args.facelets), None)]
     if args.instances is None:
-        _batch_only(args)
+        check_file_flags(args)
         res = solvers.solve(puzzle, boards[0][1], method=method, limits=limits, **options)
         if args.json:
             extra = (
@@ -155,20 +147,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     known = {ident: k for ident, _, k in boards}
     if args.goal is not None:
         known = dict.fromkeys(known)  # the file's optimal lengths are to the solved state
-    log = open_log(args.out, "results.jsonl", "puzzleopt-result/1", args.resume)
 
     def printed(ident, res):
         if args.json:
             print(res.to_json(id=ident, known_optimal=known[ident]), flush=True)
 
-    with executor_from(args) as executor:
-        run = run_batch(
-            executor, solve_task, [b for _, b, _ in boards], [i for i, _, _ in boards],
-            solve_shared(puzzle, method, limits, options), log=log,
-            to_record=lambda i, r: result_record(i, r, known_optimal=known[i]), from_record=result_from_record(puzzle),
-            on_result=printed, progress=not args.no_progress, desc=f"{puzzle.name} {name}",
-        )  # fmt: skip
-    run.finish()
+    boards = [(i, b, known[i]) for i, b, _ in boards]
+    run = solve_file(
+        args, puzzle, method, limits, options, boards, on_result=printed, progress=not args.no_progress,
+        desc=f"{puzzle.name} {name}",
+    )  # fmt: skip
     interrupted = run.interrupted
     if interrupted:
         print(f"interrupted after {len(run.results)} of {len(boards)} boards", file=sys.stderr)
@@ -197,14 +185,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{summary['nodes'] / max(secs, 1e-9) / 1e6:.2f} M nodes/s"
     )
     return worst
-
-
-def _batch_only(args) -> None:
-    """``--out``, ``--resume``, ``--workers`` and ``--ray`` go with ``--instances``."""
-    flags = {"--out": args.out is not None, "--resume": args.resume, "--workers": args.workers is not None}
-    given = [f for f, on in (flags | {"--ray": args.ray is not None}).items() if on]
-    if given:
-        raise PuzzleoptError(f"{given[0]} goes with --instances (a file of starts)")
 
 
 def _summary(results: list, planned: int, interrupted: bool) -> dict:
