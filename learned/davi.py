@@ -296,10 +296,7 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step, executor=N
     target.eval()
     loss_fn = torch.nn.MSELoss()
 
-    @torch.no_grad()
-    def target_value(states: np.ndarray) -> np.ndarray:
-        x = torch.from_numpy(puzzle.encode(states)).to(config.device)
-        return target(x).double().cpu().numpy()
+    target_value = net_values(puzzle, target, config.device)
 
     recent: list[float] = []
     last_greedy: dict[int, float] = {}
@@ -391,6 +388,17 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step, executor=N
     }
 
 
+def net_values(puzzle: Puzzle, net: CostToGo, device) -> Callable[[np.ndarray], np.ndarray]:
+    """``states (B, P) -> float64 (B,)``: the network's cost-to-go (no gradients), as
+    :func:`~learned.values.bellman_targets` takes it."""
+
+    @torch.no_grad()
+    def value(states: np.ndarray) -> np.ndarray:
+        return net(torch.from_numpy(puzzle.encode(states)).to(device)).double().cpu().numpy()
+
+    return value
+
+
 def _mean_over_ranks(value: float, rank) -> float:
     """``value`` averaged over the ranks (every rank then takes the same target-update decision)."""
     if rank is None:
@@ -430,12 +438,7 @@ def shard_data(puzzle: Puzzle, net: CostToGo, step: int, shard: int, per_shard: 
     rng = np.random.default_rng([seed, step, shard])
     depths = rng.integers(1, max_scramble + 1, size=per_shard)
     states = puzzle.random_walk(per_shard, depths, rng)
-
-    @torch.no_grad()
-    def value(s: np.ndarray) -> np.ndarray:
-        return net(torch.from_numpy(puzzle.encode(s))).double().numpy()
-
-    return states, bellman_targets(puzzle, states, value)
+    return states, bellman_targets(puzzle, states, net_values(puzzle, net, next(net.parameters()).device))
 
 
 def shard_task(shared: ShardShared, item: tuple[int, int]):

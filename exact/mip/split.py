@@ -43,11 +43,13 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
 
+from exact.executor import RETRIES, InProcess, Processes, Ray, WorkerLost
 from exact.timeindexed import MoveRules, Problem
 
 # The options of every piece: interior point for the degenerate LPs of the flow model, one
@@ -336,26 +338,27 @@ class LocalPool:
 _RAY_SOLVER: dict[str, Any] = {}
 
 
-def _ray_piece(model_key: str, model_ref: list, task: tuple) -> tuple:  # pragma: no cover - in Ray's workers
-    """One piece in a Ray worker: the phase's model comes from the object store once per worker
-    (``model_ref`` is wrapped in a list so that Ray does not fetch it for every task)."""
-    import ray
-
-    if _RAY_SOLVER.get("key") != model_key:
+def _ray_piece(model, task: tuple) -> tuple:  # pragma: no cover - in Ray's workers
+    """One piece in a Ray worker. ``model`` is the phase's LP file as an
+    :class:`exact.executor.Blob`: fetched from the object store and written to this worker's
+    folder once per phase (the last phase's file removed)."""
+    if _RAY_SOLVER.get("key") != model.key:
         import tempfile
 
         folder = _RAY_SOLVER.get("dir") or tempfile.mkdtemp(prefix="puzzleopt-piece-")
-        path = os.path.join(folder, f"{model_key}.lp")
-        with open(path, "wb") as fh:
-            fh.write(ray.get(model_ref[0]))
-        _RAY_SOLVER.update(key=model_key, dir=folder, path=path, solver=_RAY_SOLVER.get("solver") or PieceSolver())
+        if _RAY_SOLVER.get("path"):
+            Path(_RAY_SOLVER["path"]).unlink(missing_ok=True)
+        path = os.path.join(folder, f"{model.key[:16]}.lp")
+        Path(path).write_bytes(model.get())
+        _RAY_SOLVER.update(key=model.key, dir=folder, path=path, solver=_RAY_SOLVER.get("solver") or PieceSolver())
     phase, piece, _, fixed, limit, options, confirm = task
     return _RAY_SOLVER["solver"].solve((phase, piece, _RAY_SOLVER["path"], fixed, limit, options, confirm))
 
 
 class RayPool:
     """Pieces as Ray tasks (:class:`exact.executor.Ray`): each phase's model file goes to the
-    object store once; a piece Ray loses with its worker is run again by Ray (``max_retries``)."""
+    object store once (a blob); a piece Ray loses with its worker is run again by Ray
+    (``max_retries``), and :class:`~exact.executor.WorkerLost` ends the proof after that."""
 
     name = "ray"
 
@@ -365,26 +368,20 @@ class RayPool:
         self.n = 1
         self.pids: list[int] = []
         self._out: dict = {}
-        self._models: dict[str, tuple[str, list]] = {}
+        self._models: dict[str, Any] = {}  # model path -> its blob
 
     def start(self) -> None:
         import ray
 
         self.executor.start()
         self.n = self.executor.workers
-        self._remote = ray.remote(_ray_piece).options(num_cpus=1, max_retries=3, retry_exceptions=False)
+        self._remote = ray.remote(_ray_piece).options(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)
 
     def submit(self, task: tuple) -> None:
-        import hashlib
-
-        import ray
-
         path = task[2]
         if path not in self._models:
-            data = open(path, "rb").read()
-            self._models[path] = (hashlib.sha256(data).hexdigest()[:16], [ray.put(data)])
-        key, ref = self._models[path]
-        self._out[self._remote.remote(key, ref, task)] = task
+            self._models[path] = self.executor.blob(Path(path).read_bytes())
+        self._out[self._remote.remote(self._models[path], task)] = task
 
     def result(self, timeout: float):
         import ray
@@ -400,12 +397,14 @@ class RayPool:
             return ray.get(ready[0])
         except ray.exceptions.RayTaskError as exc:
             raise exc.as_instanceof_cause() from None
+        except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as exc:
+            raise WorkerLost(f"a piece's worker died {RETRIES + 1} times ({exc})") from None
 
     def close(self) -> None:
         import ray
 
         for r in self._out:
-            ray.cancel(r)
+            ray.cancel(r)  # not force=True: see exact.executor.Ray.map
         self._out = {}
 
     def shutdown(self) -> None:
@@ -417,8 +416,6 @@ def make_pool(executor, workers: int):
     """The pool of pieces for ``executor``: ``"processes"`` (:class:`Pool` of ``workers``),
     ``"in-process"`` (:class:`LocalPool`), or ``"ray"`` / an :class:`exact.executor.Ray`
     (:class:`RayPool`)."""
-    from exact.executor import InProcess, Processes, Ray
-
     if executor in ("processes", None) or isinstance(executor, Processes):
         return Pool(workers if not isinstance(executor, Processes) else executor.workers)
     if executor == "in-process" or isinstance(executor, InProcess):
