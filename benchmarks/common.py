@@ -1,4 +1,5 @@
-"""What every benchmark page needs: the machine in words and Markdown tables."""
+"""What every benchmark page needs: the machine in words, Markdown tables, the load, and the
+instances run on the executor ``--workers``/``--ray`` name (:mod:`exact.executor`)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,62 @@ def load_meter():
         return f"load average {start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
 
     return report
+
+
+# ----------------------------------------------------------------------------- instances on workers
+def add_worker_options(ap) -> None:
+    """``--workers N`` and ``--ray [ADDRESS]`` (:mod:`exact.executor`): where the instances run.
+    The default, one after the other in this process, is what the recorded pages used unless
+    they say otherwise."""
+    from exact.executor import add_executor_options
+
+    add_executor_options(ap)
+
+
+def workers_text(args) -> str:
+    """How the instances ran, in words, for a page's header."""
+    workers = getattr(args, "workers", None)
+    if getattr(args, "ray", None) is not None:
+        where = "a new local Ray" if args.ray == "auto" else f"the Ray cluster at {args.ray}"
+        cpus = f" with {workers} CPUs" if workers else ""
+        return f"instances as Ray tasks on {where}{cpus} (seconds per instance are each task's own)"
+    if workers is not None and workers > 1:
+        return (
+            f"instances on {workers} worker processes, one each at a time (seconds per instance are each "
+            "worker's own, on cores the workers share)"
+        )
+    return "instances one after the other in this process"
+
+
+def run_instances(
+    args, fn, shared, items: list, ids: list | None = None, *, desc: str = "instances", on_result=None
+) -> list:
+    """``fn(shared, item)`` for every item on the executor ``--workers``/``--ray`` name
+    (:func:`exact.batch.run_batch`: results as they come, ``on_result(index, result)`` on each),
+    then the results in item order. ``fn`` must be a module-level function of an importable
+    module (``benchmarks.<name>``), ``shared`` and the items picklable. A Ctrl-C stops the
+    benchmark: KeyboardInterrupt is raised again once the tasks still out are cancelled."""
+    from exact.batch import run_batch
+    from exact.executor import executor_from
+
+    ids = [str(i) for i in (ids if ids is not None else range(len(items)))]
+    index = {ident: k for k, ident in enumerate(ids)}
+    with executor_from(args) as executor:
+        run = run_batch(
+            executor, fn, items, ids, shared, desc=desc,
+            on_result=None if on_result is None else (lambda ident, value: on_result(index[ident], value)),
+        )  # fmt: skip
+    if run.interrupted:
+        raise KeyboardInterrupt
+    return run.in_order()
+
+
+_ONCE: dict = {}
+
+
+def once(key, thunk):
+    """``thunk()`` the first time ``key`` is seen in this process (a worker's warm-up: tables
+    loaded, kernels compiled), so that no instance's seconds carry it; its value after."""
+    if key not in _ONCE:
+        _ONCE[key] = thunk()
+    return _ONCE[key]

@@ -30,13 +30,14 @@ import sys
 import time
 from datetime import date
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine  # noqa: E402
+from benchmarks.common import add_worker_options, machine, once, run_instances, workers_text  # noqa: E402
 from exact import registry, solvers  # noqa: E402
 from exact.pdb import default_dir  # noqa: E402
 from exact.pdb.store import load  # noqa: E402
@@ -54,6 +55,46 @@ SETS = {  # name -> (file, board side)
 PUBLISHED = {"pdb-663": "617,555 nodes, 0.163 s per instance", "pdb-78": "36,710 nodes, 0.034 s per instance"}
 
 
+class Case(NamedTuple):
+    """What every instance's task reads: the board's side, the heuristic and the limits."""
+
+    side: int
+    heuristic: str
+    pdb_dir: str | None
+    time_limit: float | None
+    repeats: int
+
+
+def case_solver(case: Case):
+    """The puzzle, its one-board solver and the heuristic's full name, made once per process: the
+    first call loads the tables and compiles the kernels on a board one move from the goal, so
+    that no instance's seconds carry them."""
+
+    def make():
+        p = registry.get(f"tiles{case.side * case.side - 1}")
+        limits = solvers.Limits(time=case.time_limit)
+
+        def ida_tiles(board):
+            # the registry picks the tiles' kernel (ida*) with this heuristic, mirror lookups on
+            return solvers.solve(p, board, method="ida*", heuristic=case.heuristic, pdb_dir=case.pdb_dir, limits=limits)
+
+        one_move = p.goal.copy()
+        one_move[[0, 1]] = one_move[[1, 0]]  # the blank (home: cell 0) one step away: runs the kernel
+        return p, ida_tiles, ida_tiles(one_move).settings["heuristic"]
+
+    return once(("ida", *case[:4]), make)
+
+
+def solve_board(case: Case, tiles: str) -> tuple:
+    """One board (the file's text) solved ``repeats`` times: status, length, nodes, median
+    seconds and lower bound."""
+    p, ida_tiles, _ = case_solver(case)
+    board = p.parse_state(tiles)
+    runs = [ida_tiles(board) for _ in range(case.repeats)]
+    r = runs[0]
+    return r.status, r.length, r.nodes, statistics.median(x.seconds for x in runs), r.lower_bound
+
+
 def instance_table(title: str, per: list[tuple], repeats: int) -> str:
     head = f"\n### {title}\n\n| id | length | nodes | seconds (median of {repeats}) |\n|---|---|---|---|\n"
     return head + "\n".join(
@@ -67,7 +108,7 @@ def write_page(args, t_all: float, summary: list[str], lines: list[str], partial
         "# Benchmark: IDA* with pattern databases on the sliding tiles",
         "",
         f"Command: `python benchmarks/ida.py {' '.join(sys.argv[1:])}`  ",
-        f"Machine: {machine()}, one core (numba, no threads)  ",
+        f"Machine: {machine()}, one core (numba, no threads) per solve; {workers_text(args)}  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s; "
         f"tables in {args.pdb_dir or default_dir()}",
         "",
@@ -96,7 +137,10 @@ def main() -> None:
     ap.add_argument("--sets", default="korf100")
     ap.add_argument("--pdb-dir", default=None)
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "ida.md"))
+    add_worker_options(ap)
     args = ap.parse_args()
+    import benchmarks.ida as this  # the tasks by an importable name (this file runs as __main__)
+
     t_all = time.perf_counter()
     lines = []
     summary = []
@@ -105,7 +149,6 @@ def main() -> None:
         rows = list(csv.DictReader((DATA / file).open(), delimiter="\t"))
         if args.first is not None or args.skip:
             rows = sorted(rows, key=lambda r: int(r["optimal_length"]))[args.skip : args.first]
-        p = registry.get(f"tiles{side * side - 1}")
         for name in args.heuristics.split(","):
             if name not in tile_heuristics(side, side):
                 continue
@@ -117,29 +160,25 @@ def main() -> None:
                 tables = [load(tile_spec(q), args.pdb_dir, progress=False) for q in patterns]
             build = f"{sum(t.meta['build_seconds'] for t in tables):.1f} s" if tables else "none"
             mem = f"{sum(t.data.nbytes for t in tables) / 1e6:.1f} MB" if tables else "none"
-            limits = solvers.Limits(time=args.time_limit)
+            case = Case(side, name, args.pdb_dir, args.time_limit, args.repeats)
+            shown = case_solver(case)[2]  # loads the heuristic, compiles the kernels
+            per = [None] * len(rows)
 
-            def ida_tiles(board, p=p, name=name, limits=limits):
-                # the registry picks the tiles' kernel (ida*) with this heuristic, mirror lookups on
-                return solvers.solve(p, board, method="ida*", heuristic=name, pdb_dir=args.pdb_dir, limits=limits)
-
-            one_move = p.goal.copy()
-            one_move[[0, 1]] = one_move[[1, 0]]  # the blank (home: cell 0) one step away: runs the kernel
-            shown = ida_tiles(one_move).settings["heuristic"]  # loads the heuristic, compiles the kernels
-            per = []
-            for row in rows:
-                board = p.parse_state(row["tiles"])
-                runs = [ida_tiles(board) for _ in range(args.repeats)]
-                r = runs[0]
-                if r.status is Status.OPTIMAL:
-                    assert r.length == int(row["optimal_length"]), row["id"]
-                else:
-                    assert r.status is Status.LIMIT and args.time_limit is not None, (row["id"], r.status)
-                per.append((row["id"], r.length, r.nodes, statistics.median(x.seconds for x in runs), r.lower_bound))
-                print(set_name, name, per[-1], flush=True)
+            def take(k, out, set_name=set_name, name=name, per=per, rows=rows):
+                per[k] = (rows[k]["id"], *out[1:])
+                print(set_name, name, per[k], flush=True)
                 # the page so far, so that a long run stopped midway still leaves its results
-                progress = f"{set_name}, {name}: {len(per)} of {len(rows)} so far (run not finished)"
-                write_page(args, t_all, summary, lines, instance_table(progress, per, args.repeats))
+                done = [x for x in per if x is not None]
+                progress = f"{set_name}, {name}: {len(done)} of {len(rows)} so far (run not finished)"
+                write_page(args, t_all, summary, lines, instance_table(progress, done, args.repeats))
+
+            outs = run_instances(args, this.solve_board, case, [r["tiles"] for r in rows], [r["id"] for r in rows],
+                                 desc=f"{set_name} {name}", on_result=take)  # fmt: skip
+            for row, (status, length, *_) in zip(rows, outs):
+                if status is Status.OPTIMAL:
+                    assert length == int(row["optimal_length"]), row["id"]
+                else:
+                    assert status is Status.LIMIT and args.time_limit is not None, (row["id"], status)
             solved = [x for x in per if x[1] is not None]
             nodes = [x[2] for x in solved]
             secs = [x[3] for x in solved]

@@ -175,6 +175,7 @@ class Processes(Executor):
         self.threads = threads
         self._pool: ProcessPoolExecutor | None = None
         self._shared: Any = None
+        self._busy = False  # tasks out whose answers are unwanted once close() is called
 
     def _start(self, shared: Any) -> ProcessPoolExecutor:
         # a pool whose workers hold this same `shared` serves again (DAVI maps every step)
@@ -191,6 +192,7 @@ class Processes(Executor):
         todo = list(range(len(items)))
         tries = dict.fromkeys(todo, 0)
         ok = False
+        self._busy = True
         try:
             while todo:
                 pool = self._start(shared)
@@ -221,10 +223,14 @@ class Processes(Executor):
         finally:
             if not ok:  # an error, Ctrl-C, or the caller stopped reading: the workers go
                 self.close()
+            self._busy = False
 
     def close(self) -> None:
         pool, self._pool, self._shared = self._pool, None, None
         if pool is None:
+            return
+        if not self._busy:  # idle workers: a clean shutdown, which also frees the pool's semaphores
+            pool.shutdown(wait=True)
             return
         # terminate rather than wait: on Ctrl-C or an error the running tasks' answers are unwanted
         procs = list((getattr(pool, "_processes", None) or {}).values())
