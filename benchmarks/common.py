@@ -47,6 +47,16 @@ def add_worker_options(ap) -> None:
     add_executor_options(ap)
 
 
+def worker_flags(args) -> str:
+    """``--workers``/``--ray`` as given (with a leading space), for a page's command line."""
+    out = ""
+    if getattr(args, "ray", None) is not None:
+        out += " --ray" if args.ray == "auto" else f" --ray {args.ray}"
+    if getattr(args, "workers", None) is not None:
+        out += f" --workers {args.workers}"
+    return out
+
+
 def workers_text(args) -> str:
     """How the instances ran, in words, for a page's header."""
     workers = getattr(args, "workers", None)
