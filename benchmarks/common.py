@@ -57,19 +57,19 @@ def worker_flags(args) -> str:
     return out
 
 
-def workers_text(args) -> str:
-    """How the instances ran, in words, for a page's header."""
+def workers_text(args, what: str = "instances") -> str:
+    """How ``what`` (the instances) ran, in words, for a page's header."""
     workers = getattr(args, "workers", None)
     if getattr(args, "ray", None) is not None:
         where = "a new local Ray" if args.ray == "auto" else f"the Ray cluster at {args.ray}"
         cpus = f" with {workers} CPUs" if workers else ""
-        return f"instances as Ray tasks on {where}{cpus} (seconds per instance are each task's own)"
+        return f"{what} as Ray tasks on {where}{cpus} (the seconds of each are its task's own)"
     if workers is not None and workers > 1:
         return (
-            f"instances on {workers} worker processes, one each at a time (seconds per instance are each "
-            "worker's own, on cores the workers share)"
+            f"{what} on {workers} worker processes, one each at a time (the seconds of each are its worker's "
+            "own, on cores the workers share)"
         )
-    return "instances one after the other in this process"
+    return f"{what} one after the other in this process"
 
 
 def run_instances(

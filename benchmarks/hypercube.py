@@ -4,7 +4,7 @@ Writes docs/benchmarks/hypercube.md. Usage:
 
     python benchmarks/hypercube.py --runs 5
     python benchmarks/hypercube.py --runs 150 --instances d5        # the paper's run count
-    python benchmarks/hypercube.py --runs 150 --runs-d3d4 50 --jobs 2   # cells in 2 processes
+    python benchmarks/hypercube.py --runs 150 --runs-d3d4 50 --workers 2   # cells in 2 processes
 
 For every shipped instance and every k from 1 to d-1: the exact optimum (bidirectional BFS:
 length or unsolvable, seconds), then EA and RL (their default settings, the paper's where it gives
@@ -21,14 +21,13 @@ import argparse
 import json
 import sys
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
 from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine, markdown_table  # noqa: E402
+from benchmarks.common import add_worker_options, machine, markdown_table, run_instances, workers_text  # noqa: E402
 from exact import solvers  # noqa: E402
 from exact.puzzles.hypercube import HypercubePuzzle, shipped_instances  # noqa: E402
 from learned.hypercube import EASettings, RLSettings, run_many  # noqa: E402
@@ -92,7 +91,7 @@ def write_page(args, t_all: float, rows: list[list[str]], paper: dict, partial: 
         "# Benchmark: the paper's EA and RL search on the cubical sliding puzzle",
         "",
         f"Command: `python benchmarks/hypercube.py {' '.join(sys.argv[1:])}`  ",
-        f"Machine: {machine()}, one core per cell, {args.jobs} cell(s) at a time (`--jobs`)  ",
+        f"Machine: {machine()}, one core per cell; {workers_text(args, 'cells (instance, k, method)')}  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
         "",
         f"Runs per method and row: **{args.runs}** for the d5 rows, **{args.runs_d3d4}** for the d3 and d4 rows",
@@ -127,44 +126,35 @@ def write_page(args, t_all: float, rows: list[list[str]], paper: dict, partial: 
     Path(args.out).write_text("\n".join(text))
 
 
-def exact_cell(name: str, k: int) -> tuple[int | None, str, float]:
-    """The exact optimum of one row: ``(length, status, seconds)`` (run in a worker)."""
+def cell(seed: int, item: tuple):
+    """One cell ``(method, instance name, k, runs)`` (a task: its CPU time is its own). The exact
+    optimum (bidirectional BFS) gives ``(length, status, seconds)``; ``ea`` and ``rl`` the
+    :func:`run_many` summary of ``runs`` seeded runs."""
+    method, name, k, runs = item
     inst = shipped_instances()[name]
-    t = time.perf_counter()
-    exact = solvers.solve(HypercubePuzzle.from_instance(inst, k), inst.state("start"), method="hypercube")
-    return exact.length, exact.status.value, time.perf_counter() - t
-
-
-def method_cell(method: str, name: str, k: int, runs: int, seed: int):
-    """``run_many`` of one (instance, k, method) cell (run in a worker: its CPU time is its own)."""
-    return run_many(method, shipped_instances()[name], k, runs=runs, seed=seed)
-
-
-class _Inline:
-    """A stand-in for the process pool when ``--jobs 1``: runs each cell when it is submitted."""
-
-    def submit(self, fn, *args) -> Future:
-        f: Future = Future()
-        f.set_result(fn(*args))
-        return f
-
-    def shutdown(self, cancel_futures: bool = False) -> None:
-        pass
+    if method == "exact":
+        t = time.perf_counter()
+        exact = solvers.solve(HypercubePuzzle.from_instance(inst, k), inst.state("start"), method="hypercube")
+        return exact.length, exact.status.value, time.perf_counter() - t
+    return run_many(method, inst, k, runs=runs, seed=seed)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=150, help="runs per method and row (paper: 150)")
     ap.add_argument("--runs-d3d4", type=int, default=None, help="runs for the d3 and d4 rows (default: --runs)")
-    ap.add_argument("--jobs", type=int, default=1, help="cells (instance, k, method) run in parallel processes")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--instances", default=None, help="comma-separated names (default: every shipped instance)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "hypercube.md"))
+    add_worker_options(ap)
+    ap.add_argument("--jobs", type=int, dest="workers", help="the same as --workers (its older name)")
     args = ap.parse_args()
+    import benchmarks.hypercube as this  # the tasks by an importable name (this file runs as __main__)
+
     if args.runs_d3d4 is None:
         args.runs_d3d4 = args.runs
-    if min(args.runs, args.runs_d3d4, args.jobs) < 1:
-        ap.error("--runs, --runs-d3d4 and --jobs must be at least 1")
+    if min(args.runs, args.runs_d3d4) < 1:
+        ap.error("--runs and --runs-d3d4 must be at least 1")
     paper = paper_results()
     t4 = paper.get("table4_ea_min_median_max_d5", {})
     t5 = paper.get("table5_rl_min_median_max_d5", {})
@@ -175,20 +165,23 @@ def main() -> None:
         ap.error(f"unknown instance(s) {', '.join(unknown)}; shipped: {', '.join(shipped)}")
     t_all = time.perf_counter()
     cells = [(name, k) for name in names for k in range(1, shipped[name].d)]
-    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else _Inline()
-    futures: dict[tuple[str, int], dict[str, Future]] = {}
-    try:
-        # the biggest puzzles first, so that the pool's last cells are short ones
-        for name, k in sorted(cells, key=lambda c: -shipped[c[0]].d) if args.jobs > 1 else cells:
-            runs = args.runs if shipped[name].d >= 5 else args.runs_d3d4
-            futures[name, k] = {"exact": pool.submit(exact_cell, name, k)} | {
-                m: pool.submit(method_cell, m, name, k, runs, args.seed) for m in ("ea", "rl")
-            }
-        rows: list[list[str]] = []
-        for name, k in cells:  # page order; the page is rewritten after every row
-            f = futures[name, k]
-            opt, status, secs = f["exact"].result()
-            ea, rl = f["ea"].result(), f["rl"].result()
+    # the biggest puzzles first, so that the workers' last cells are short ones
+    order = sorted(cells, key=lambda c: -shipped[c[0]].d)
+    items = [
+        (m, name, k, args.runs if shipped[name].d >= 5 else args.runs_d3d4)
+        for name, k in order
+        for m in ("exact", "ea", "rl")
+    ]
+    done: dict[tuple, object] = {}
+    rows: list[list[str]] = []
+
+    def take(i: int, value) -> None:
+        done[items[i][:3]] = value
+        rows[:] = []
+        for name, k in cells:  # page order; the page is rewritten as each cell arrives
+            if not all((m, name, k) in done for m in ("exact", "ea", "rl")):
+                continue
+            (opt, status, secs), ea, rl = (done[m, name, k] for m in ("exact", "ea", "rl"))
             for s in (ea, rl):
                 assert opt is not None or s.solved == 0, (name, k, s.method, "solved an unsolvable instance")
                 assert opt is None or all(x >= opt for x in s.lengths), (name, k, s.method, s.lengths, opt)
@@ -204,10 +197,11 @@ def main() -> None:
                     fmt_triple(t5.get(f"k{k}")) if name == "d5" else "-",
                 ]
             )
-            print(" | ".join(rows[-1]), flush=True)
-            write_page(args, t_all, rows, paper, f"(run not finished: {len(rows)} rows so far)")
-    finally:
-        pool.shutdown(cancel_futures=True)
+        if len(done) % 3 == 0:
+            print(f"{len(done)} of {len(items)} cells", flush=True)
+        write_page(args, t_all, rows, paper, f"(run not finished: {len(rows)} rows so far)")
+
+    run_instances(args, this.cell, args.seed, items, desc="cells", on_result=take)
     write_page(args, t_all, rows, paper)
 
 
