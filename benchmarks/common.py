@@ -72,24 +72,31 @@ def workers_text(args, what: str = "instances") -> str:
     return f"{what} one after the other in this process"
 
 
-def run_instances(
-    args, fn, shared, items: list, ids: list | None = None, *, desc: str = "instances", on_result=None
-) -> list:
-    """``fn(shared, item)`` for every item on the executor ``--workers``/``--ray`` name
-    (:func:`exact.batch.run_batch`: results as they come, ``on_result(index, result)`` on each),
-    then the results in item order. ``fn`` must be a module-level function of an importable
-    module (``benchmarks.<name>``), ``shared`` and the items picklable. A Ctrl-C stops the
-    benchmark: KeyboardInterrupt is raised again once the tasks still out are cancelled."""
-    from exact.batch import run_batch
+def open_executor(args):
+    """The executor ``--workers``/``--ray`` name (:func:`exact.executor.executor_from`), to be
+    used as a context manager around every :func:`run_instances` of one benchmark: a pool (or a
+    local Ray) is started once, not once per set."""
     from exact.executor import executor_from
+
+    return executor_from(args)
+
+
+def run_instances(
+    executor, fn, shared, items: list, ids: list | None = None, *, desc: str = "instances", on_result=None
+) -> list:
+    """``fn(shared, item)`` for every item on ``executor`` (:func:`exact.batch.run_batch`: results
+    as they come, ``on_result(index, result)`` on each), then the results in item order. ``fn``
+    must be a module-level function of an importable module (``benchmarks.<name>``), ``shared``
+    and the items picklable. A Ctrl-C stops the benchmark: KeyboardInterrupt is raised again
+    once the tasks still out are cancelled."""
+    from exact.batch import run_batch
 
     ids = [str(i) for i in (ids if ids is not None else range(len(items)))]
     index = {ident: k for k, ident in enumerate(ids)}
-    with executor_from(args) as executor:
-        run = run_batch(
-            executor, fn, items, ids, shared, desc=desc,
-            on_result=None if on_result is None else (lambda ident, value: on_result(index[ident], value)),
-        )  # fmt: skip
+    run = run_batch(
+        executor, fn, items, ids, shared, desc=desc,
+        on_result=None if on_result is None else (lambda ident, value: on_result(index[ident], value)),
+    )  # fmt: skip
     if run.interrupted:
         raise KeyboardInterrupt
     return run.in_order()

@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import add_worker_options, machine, markdown_table, run_instances, workers_text  # noqa: E402
+from benchmarks.common import add_worker_options, machine, markdown_table, open_executor, run_instances, workers_text  # noqa: E402
 from exact import solvers  # noqa: E402
 from exact.puzzles.hypercube import HypercubePuzzle, shipped_instances  # noqa: E402
 from learned.hypercube import EASettings, RLSettings, run_many  # noqa: E402
@@ -201,7 +201,8 @@ def main() -> None:
             print(f"{len(done)} of {len(items)} cells", flush=True)
         write_page(args, t_all, rows, paper, f"(run not finished: {len(rows)} rows so far)")
 
-    run_instances(args, this.cell, args.seed, items, desc="cells", on_result=take)
+    with open_executor(args) as ex:
+        run_instances(ex, this.cell, args.seed, items, desc="cells", on_result=take)
     write_page(args, t_all, rows, paper)
 
 

@@ -37,7 +37,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import add_worker_options, machine, once, run_instances, workers_text  # noqa: E402
+from benchmarks.common import add_worker_options, machine, once, open_executor, run_instances, workers_text  # noqa: E402
 from exact import registry, solvers  # noqa: E402
 from exact.pdb import default_dir  # noqa: E402
 from exact.pdb.store import load  # noqa: E402
@@ -144,62 +144,63 @@ def main() -> None:
     t_all = time.perf_counter()
     lines = []
     summary = []
-    for set_name in args.sets.split(","):
-        file, side = SETS[set_name]
-        rows = list(csv.DictReader((DATA / file).open(), delimiter="\t"))
-        if args.first is not None or args.skip:
-            rows = sorted(rows, key=lambda r: int(r["optimal_length"]))[args.skip : args.first]
-        for name in args.heuristics.split(","):
-            if name not in tile_heuristics(side, side):
-                continue
-            tables = []  # Manhattan distance needs none
-            if name.startswith("pdb-"):
-                # built or loaded here for their metadata on the page (memory-mapped: the solver's
-                # own load below shares the pages)
-                patterns = check_partition(side, side, PARTITIONS[(side, side)][name[4:]])
-                tables = [load(tile_spec(q), args.pdb_dir, progress=False) for q in patterns]
-            build = f"{sum(t.meta['build_seconds'] for t in tables):.1f} s" if tables else "none"
-            mem = f"{sum(t.data.nbytes for t in tables) / 1e6:.1f} MB" if tables else "none"
-            case = Case(side, name, args.pdb_dir, args.time_limit, args.repeats)
-            shown = case_solver(case)[2]  # loads the heuristic, compiles the kernels
-            per = [None] * len(rows)
+    with open_executor(args) as ex:
+        for set_name in args.sets.split(","):
+            file, side = SETS[set_name]
+            rows = list(csv.DictReader((DATA / file).open(), delimiter="\t"))
+            if args.first is not None or args.skip:
+                rows = sorted(rows, key=lambda r: int(r["optimal_length"]))[args.skip : args.first]
+            for name in args.heuristics.split(","):
+                if name not in tile_heuristics(side, side):
+                    continue
+                tables = []  # Manhattan distance needs none
+                if name.startswith("pdb-"):
+                    # built or loaded here for their metadata on the page (memory-mapped: the solver's
+                    # own load below shares the pages)
+                    patterns = check_partition(side, side, PARTITIONS[(side, side)][name[4:]])
+                    tables = [load(tile_spec(q), args.pdb_dir, progress=False) for q in patterns]
+                build = f"{sum(t.meta['build_seconds'] for t in tables):.1f} s" if tables else "none"
+                mem = f"{sum(t.data.nbytes for t in tables) / 1e6:.1f} MB" if tables else "none"
+                case = Case(side, name, args.pdb_dir, args.time_limit, args.repeats)
+                shown = case_solver(case)[2]  # loads the heuristic, compiles the kernels
+                per = [None] * len(rows)
 
-            def take(k, out, set_name=set_name, name=name, per=per, rows=rows):
-                per[k] = (rows[k]["id"], *out[1:])
-                print(set_name, name, per[k], flush=True)
-                # the page so far, so that a long run stopped midway still leaves its results
-                done = [x for x in per if x is not None]
-                progress = f"{set_name}, {name}: {len(done)} of {len(rows)} so far (run not finished)"
-                write_page(args, t_all, summary, lines, instance_table(progress, done, args.repeats))
+                def take(k, out, set_name=set_name, name=name, per=per, rows=rows):
+                    per[k] = (rows[k]["id"], *out[1:])
+                    print(set_name, name, per[k], flush=True)
+                    # the page so far, so that a long run stopped midway still leaves its results
+                    done = [x for x in per if x is not None]
+                    progress = f"{set_name}, {name}: {len(done)} of {len(rows)} so far (run not finished)"
+                    write_page(args, t_all, summary, lines, instance_table(progress, done, args.repeats))
 
-            outs = run_instances(args, this.solve_board, case, [r["tiles"] for r in rows], [r["id"] for r in rows],
-                                 desc=f"{set_name} {name}", on_result=take)  # fmt: skip
-            for row, (status, length, *_) in zip(rows, outs):
-                if status is Status.OPTIMAL:
-                    assert length == int(row["optimal_length"]), row["id"]
-                else:
-                    assert status is Status.LIMIT and args.time_limit is not None, (row["id"], status)
-            solved = [x for x in per if x[1] is not None]
-            nodes = [x[2] for x in solved]
-            secs = [x[3] for x in solved]
-            peer = PUBLISHED.get(name, "-") if set_name == "korf100" else "-"
-            if "pdb_seconds" in rows[0] and solved:
-                theirs = sum(float(r["pdb_seconds"]) for r in rows)
-                their_nodes = statistics.mean(float(r["pdb_nodes_generated"]) for r in rows)
-                peer = (
-                    f"their PDB solver: {theirs:.1f} s in all, {their_nodes:,.0f} nodes per state; "
-                    f"time ratio ours/theirs {sum(secs) / theirs:.2f}"
+                outs = run_instances(ex, this.solve_board, case, [r["tiles"] for r in rows], [r["id"] for r in rows],
+                                     desc=f"{set_name} {name}", on_result=take)  # fmt: skip
+                for row, (status, length, *_) in zip(rows, outs):
+                    if status is Status.OPTIMAL:
+                        assert length == int(row["optimal_length"]), row["id"]
+                    else:
+                        assert status is Status.LIMIT and args.time_limit is not None, (row["id"], status)
+                solved = [x for x in per if x[1] is not None]
+                nodes = [x[2] for x in solved]
+                secs = [x[3] for x in solved]
+                peer = PUBLISHED.get(name, "-") if set_name == "korf100" else "-"
+                if "pdb_seconds" in rows[0] and solved:
+                    theirs = sum(float(r["pdb_seconds"]) for r in rows)
+                    their_nodes = statistics.mean(float(r["pdb_nodes_generated"]) for r in rows)
+                    peer = (
+                        f"their PDB solver: {theirs:.1f} s in all, {their_nodes:,.0f} nodes per state; "
+                        f"time ratio ours/theirs {sum(secs) / theirs:.2f}"
+                    )
+                figures = (
+                    f"{sum(secs):.1f} s | {statistics.mean(secs):.3f} s | {statistics.mean(nodes):,.0f} | "
+                    f"{sum(nodes) / sum(secs) / 1e6:.1f} M/s"
+                    if solved
+                    else "- | - | - | -"  # none solved: no means
                 )
-            figures = (
-                f"{sum(secs):.1f} s | {statistics.mean(secs):.3f} s | {statistics.mean(nodes):,.0f} | "
-                f"{sum(nodes) / sum(secs) / 1e6:.1f} M/s"
-                if solved
-                else "- | - | - | -"  # none solved: no means
-            )
-            summary.append(
-                f"| {set_name} | {shown} | {len(solved)}/{len(rows)} | {figures} | {build} | {mem} | {peer} |"
-            )
-            lines.append(instance_table(f"{set_name}, {shown}", per, args.repeats))
+                summary.append(
+                    f"| {set_name} | {shown} | {len(solved)}/{len(rows)} | {figures} | {build} | {mem} | {peer} |"
+                )
+                lines.append(instance_table(f"{set_name}, {shown}", per, args.repeats))
     write_page(args, t_all, summary, lines)
     print("\n".join(summary))
 

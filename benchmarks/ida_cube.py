@@ -27,7 +27,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import add_worker_options, machine, once, run_instances, worker_flags, workers_text  # noqa: E402
+from benchmarks.common import (  # noqa: E402
+    add_worker_options,
+    machine,
+    once,
+    open_executor,
+    run_instances,
+    worker_flags,
+    workers_text,
+)
 from exact import registry, solvers  # noqa: E402
 from exact.cube.peers import ReidOptimal  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
@@ -113,8 +121,11 @@ def main() -> None:
         for seed in range(args.first_seed, args.first_seed + args.seeds)
     ]
     shared = (args.pdb_dir, args.time_limit, args.repeats)
-    outs = run_instances(args, this.solve_scramble, shared, items, desc="scrambles",
-                         on_result=lambda k, out: print(items[k], out[0], out[2].status.value, flush=True))  # fmt: skip
+    with open_executor(args) as ex:
+        outs = run_instances(
+            ex, this.solve_scramble, shared, items, desc="scrambles",
+            on_result=lambda k, out: print(items[k], out[0], out[2].status.value, flush=True),
+        )  # fmt: skip
     rows = []
     # the peer after ours, one state at a time in this process: its times are its own, alone
     for (metric, length, seed), (text, start, r, secs) in zip(items, outs):

@@ -24,7 +24,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import add_worker_options, machine, once, run_instances, worker_flags, workers_text  # noqa: E402
+from benchmarks.common import (  # noqa: E402
+    add_worker_options,
+    machine,
+    once,
+    open_executor,
+    run_instances,
+    worker_flags,
+    workers_text,
+)
 from exact import registry, solvers  # noqa: E402
 
 
@@ -60,8 +68,11 @@ def main() -> None:
     numba.set_num_threads(1)
     t_all = time.perf_counter()
     items = [(int(n), seed) for n in args.sizes.split(",") for seed in range(args.seeds)]
-    rows = run_instances(args, this.solve_stack, (args.repeats, args.time_limit), items, desc="stacks",
-                         on_result=lambda k, row: print(row, flush=True))  # fmt: skip
+    with open_executor(args) as ex:
+        rows = run_instances(
+            ex, this.solve_stack, (args.repeats, args.time_limit), items, desc="stacks",
+            on_result=lambda k, row: print(row, flush=True),
+        )  # fmt: skip
     page = [
         "# Benchmark: pancakes by IDA* with the gap heuristic",
         "",

@@ -3,14 +3,15 @@
 Writes docs/benchmarks/sokoban.md. Usage:
 
     python benchmarks/sokoban.py                        # 1,000 unfiltered test levels, 200 medium, 200 hard
-    python benchmarks/sokoban.py --jobs 2 --time-limit 60
+    python benchmarks/sokoban.py --workers 2 --time-limit 60
     python benchmarks/sokoban.py --limit 50             # the first 50 levels of each file
 
 Every level is solved twice, once move-optimal and once push-optimal, each with ``--time-limit``
 seconds (the target: 60 s a level on one core). Seconds are ``SolveResult.seconds``: the level's
 analysis, the search and turning the pushes into LURD (not the replay check that
-``SolveResult.build`` makes afterwards). Each worker process solves one level untimed first, so
-numba's compilation (or loading its cache) is not charged to a level. The page is rewritten
+``SolveResult.build`` makes afterwards). Levels run on the executor ``--workers``/``--ray`` name
+(default: in this process); each process solves one level untimed first, so numba's compilation
+(or loading its cache) is not charged to a level. The page is rewritten
 after every file, so a run stopped midway keeps what it measured.
 """
 
@@ -20,7 +21,6 @@ import argparse
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from datetime import date
 from functools import cache
 from pathlib import Path
@@ -28,7 +28,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
+from benchmarks.common import (  # noqa: E402
+    add_worker_options,
+    load_meter,
+    machine,
+    markdown_table,
+    once,
+    open_executor,
+    run_instances,
+    workers_text,
+)
 from exact import registry, solvers  # noqa: E402
 from exact.puzzles.sokoban import parse_levels  # noqa: E402
 
@@ -54,13 +63,19 @@ def solve_sokoban(level, optimize: str = "moves", time_limit: float | None = Non
     return solvers.solve(puzzle, level, method="sokoban", optimize=optimize, limits=solvers.Limits(time=time_limit))
 
 
-def _warm(name: str) -> None:
-    solve_sokoban(_levels(name)[0])
-    solve_sokoban(_levels(name)[0], optimize="pushes")
+def _warm() -> None:
+    level = _levels(FILES[0][0])[0]
+    solve_sokoban(level)
+    solve_sokoban(level, optimize="pushes")
 
 
-def solve_one(name: str, index: int, optimize: str, time_limit: float, repeats: int = 1) -> dict:
-    """One level, one metric, solved ``repeats`` times: what the page needs (median seconds)."""
+def solve_one(shared: tuple, item: tuple) -> dict:
+    """One level ``(file name, index, metric)`` solved ``repeats`` times (``shared``: the time
+    limit and the repeats), after this process's untimed warm-up: what the page needs (median
+    seconds)."""
+    time_limit, repeats = shared
+    name, index, optimize = item
+    once("sokoban", _warm)
     runs = [solve_sokoban(_levels(name)[index], optimize=optimize, time_limit=time_limit) for _ in range(repeats)]
     r = runs[0]
     return {
@@ -72,17 +87,6 @@ def solve_one(name: str, index: int, optimize: str, time_limit: float, repeats: 
         "seconds": statistics.median(x.seconds for x in runs),
         "bound": r.lower_bound,
     }
-
-
-def run(
-    name: str, n: int, optimize: str, time_limit: float, repeats: int, pool: ProcessPoolExecutor | None
-) -> list[dict]:
-    args = [(name, i, optimize, time_limit, repeats) for i in range(n)]
-    if pool is None:
-        out = [solve_one(*a) for a in args]
-    else:
-        out = list(pool.map(solve_one, *zip(*args), chunksize=8))
-    return out
 
 
 def stats(xs: list[float], fmt: str) -> str:
@@ -108,7 +112,15 @@ def row(name: str, rows: list[dict], metric: str, time_limit: float) -> list[str
 
 
 def write_page(
-    out: Path, argv: list[str], tables: dict, t_all: float, load: str, time_limit: float, repeats: int, note: str
+    out: Path,
+    argv: list[str],
+    tables: dict,
+    t_all: float,
+    load: str,
+    time_limit: float,
+    repeats: int,
+    note: str,
+    where: str = "",
 ) -> None:
     tail = ["nodes mean / median / max", "seconds mean / median / max", "not solved"]
     head = {
@@ -146,7 +158,7 @@ def write_page(
         "# Benchmark: exact Sokoban (A* over macro pushes) on Boxoban levels",
         "",
         f"Command: `{' '.join(['python benchmarks/sokoban.py', *argv])}`  ",
-        f"Machine: {machine()}, one core per level; {load}  ",
+        f"Machine: {machine()}, one core per level; {where}; {load}  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
         "",
         "Data: `../shared/data/sokoban/` (Boxoban, 10x10, 4 boxes): the unfiltered test file, and the first",
@@ -177,12 +189,15 @@ def write_page(
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--limit", type=int, help="levels per file (default: 1000 unfiltered, 200 medium, 200 hard)")
     ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per level and metric (default 60)")
     ap.add_argument("--repeats", type=int, default=3, help="solves per level; seconds are their median (default 3)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "sokoban.md"))
+    add_worker_options(ap)
+    ap.add_argument("--jobs", type=int, dest="workers", help="the same as --workers (its older name)")
     args = ap.parse_args()
+    import benchmarks.sokoban as this  # the tasks by an importable name (this file runs as __main__)
+
     if not DATA.exists():
         sys.exit(f"{DATA} is not present: the reference data lives beside the repository, in ../shared/data")
     t_all = time.perf_counter()
@@ -190,29 +205,24 @@ def main() -> None:
 
     out = Path(args.out)
     tables: dict[str, list[list[str]]] = {"moves": [], "pushes": []}
-    pool = None
-    if args.jobs > 1:
-        pool = ProcessPoolExecutor(args.jobs)
-        list(pool.map(_warm, [FILES[0][0]] * args.jobs))
-    else:
-        _warm(FILES[0][0])
-    try:
+    where = workers_text(args, "levels")
+    with open_executor(args) as ex:
         for name, default_n in FILES:
             n = min(default_n if args.limit is None else args.limit, len(_levels(name)))
             for metric in ("moves", "pushes"):
                 t = time.perf_counter()
-                rows = run(name, n, metric, args.time_limit, args.repeats, pool)
+                items = [(name, i, metric) for i in range(n)]
+                rows = run_instances(
+                    ex, this.solve_one, (args.time_limit, args.repeats), items, desc=f"{name} {metric}"
+                )
                 tables[metric].append(row(name, rows, metric, args.time_limit))
                 print(
                     f"{name} {metric}: {time.perf_counter() - t:.1f} s | " + " | ".join(tables[metric][-1]), flush=True
                 )
                 write_page(
-                    out, sys.argv[1:], tables, t_all, load(), args.time_limit, args.repeats, "(run not finished)"
+                    out, sys.argv[1:], tables, t_all, load(), args.time_limit, args.repeats, "(run not finished)", where
                 )
-    finally:
-        if pool is not None:
-            pool.shutdown()
-    write_page(out, sys.argv[1:], tables, t_all, load(), args.time_limit, args.repeats, "")
+    write_page(out, sys.argv[1:], tables, t_all, load(), args.time_limit, args.repeats, "", where)
 
 
 if __name__ == "__main__":
