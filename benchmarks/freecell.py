@@ -3,7 +3,7 @@
 Writes docs/benchmarks/freecell.md. Usage:
 
     python benchmarks/freecell.py                      # the 1,000 test deals, 3 runs each, one process
-    python benchmarks/freecell.py --jobs 2 --repeats 1
+    python benchmarks/freecell.py --workers 2 --repeats 1   # deals on 2 processes (--ray: on Ray)
     python benchmarks/freecell.py --limit 50           # the first 50 test deals
     python benchmarks/freecell.py --all --solvers ga   # also every deal 1..32,000 (one run each)
 
@@ -34,7 +34,7 @@ from tqdm.auto import tqdm
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine, markdown_table  # noqa: E402
+from benchmarks.common import add_worker_options, machine, markdown_table, open_executor, workers_text  # noqa: E402
 from exact.atomic import write_chunks  # noqa: E402
 from learned.freecell import bench  # noqa: E402
 from learned.freecell.deals import NUM_DEALS, SPLIT_SEED, test_deals  # noqa: E402
@@ -159,7 +159,7 @@ def write_page(out: Path, argv: list[str], state: dict, note: str) -> None:
         "# Benchmark: GA-FreeCell (staged deepening with evolved heuristics) and fc-solve",
         "",
         f"Command: `{' '.join(['python benchmarks/freecell.py', *argv])}`  ",
-        f"Machine: {machine()}, {state['jobs']} process(es) at a time  ",
+        f"Machine: {machine()}; {state['where']}  ",
         f"Date: {max((m['date'] or '') for m in state['meta'].values()) or date.today().isoformat()}",
         "",
         "How each row was measured (the machine is shared with other jobs; the load average says how busy it was):",
@@ -273,7 +273,6 @@ def fc_solve_all() -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--limit", type=int, help="only the first LIMIT test deals")
     ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per deal (default 10)")
     ap.add_argument("--repeats", type=int, default=3, help="runs per deal; seconds are their median (default 3)")
@@ -284,14 +283,21 @@ def main() -> None:
     ap.add_argument("--cache", default=str(ROOT / "runs" / "freecell_bench"), help="per-deal rows, for --resume")
     ap.add_argument("--resume", action="store_true", help="reuse the rows in --cache made with the same settings")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "freecell.md"))
+    add_worker_options(ap)
+    ap.add_argument("--jobs", type=int, dest="workers", help="the same as --workers (its older name)")
     args = ap.parse_args()
+    with open_executor(args) as executor:
+        run(args, executor)
+
+
+def run(args, executor) -> None:
     deals = list(test_deals())[: args.limit]
     weights = load(args.weights)
     state = {
         "deals": deals,
         "time_limit": args.time_limit,
         "repeats": {"hsdh": args.hsdh_repeats, "ga": args.repeats, "fc-solve": args.repeats},
-        "jobs": args.jobs,
+        "where": workers_text(args, "deals"),
         "weights": weights,
         "rows": {},
         "meta": {},
@@ -300,7 +306,7 @@ def main() -> None:
     out = Path(args.out)
     cache = Path(args.cache)
     base = hsdh(weights.k, weights.tt_limit)
-    quiet = {"jobs": args.jobs, "progress": False}
+    quiet = {"executor": executor, "progress": False}
     for solver in args.solvers.split(","):
         t = time.perf_counter()
         if solver == "fc-solve":

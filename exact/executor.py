@@ -96,6 +96,12 @@ class Executor:
     name = "executor"
     workers = 1
 
+    @property
+    def label(self) -> str:
+        """Where the tasks run, in a few words (for a record of the run): ``"in-process"``,
+        ``"2 processes"``, ``"ray auto"``, ``"ray host:6379"``."""
+        return self.name
+
     def map(
         self, fn: Callable[[Any, Any], Any], items: Sequence[Any], shared: Any = None, *, retries: int = RETRIES
     ) -> Iterator[tuple[int, Any]]:
@@ -168,6 +174,10 @@ class Processes(Executor):
 
     name = "processes"
 
+    @property
+    def label(self) -> str:
+        return f"{self.workers} processes"
+
     def __init__(self, workers: int, threads: int = 1) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise PuzzleoptError(f"--workers {workers!r} must be a whole number >= 1")
@@ -181,7 +191,7 @@ class Processes(Executor):
         # a pool whose workers hold this same `shared` serves again (DAVI maps every step)
         if self._pool is not None and _same(shared, self._shared):
             return self._pool
-        self.close()
+        self._stop(clean=True)  # the last map's pool, idle: its workers hold another `shared`
         self._pool = ProcessPoolExecutor(
             self.workers, mp_context=process_context(), initializer=_init_worker, initargs=(shared, self.threads)
         )
@@ -226,10 +236,13 @@ class Processes(Executor):
             self._busy = False
 
     def close(self) -> None:
+        self._stop(clean=not self._busy)
+
+    def _stop(self, clean: bool) -> None:
         pool, self._pool, self._shared = self._pool, None, None
         if pool is None:
             return
-        if not self._busy:  # idle workers: a clean shutdown, which also frees the pool's semaphores
+        if clean:  # idle workers: a clean shutdown, which also frees the pool's semaphores
             pool.shutdown(wait=True)
             return
         # terminate rather than wait: on Ctrl-C or an error the running tasks' answers are unwanted
@@ -275,6 +288,10 @@ class Ray(Executor):
     """
 
     name = "ray"
+
+    @property
+    def label(self) -> str:
+        return f"ray {self.address or 'auto'}"
 
     def __init__(self, address: str | None = "auto", num_cpus: int | None = None, threads: int = 1) -> None:
         self.address = None if address in (None, "auto") else address

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from exact.errors import PuzzleoptError
+from exact.executor import Processes
 from exact.puzzles.freecell import (
     RANK,
     RED,
@@ -321,9 +322,12 @@ def _history(res) -> list[dict]:
 
 def test_ga_is_deterministic_and_resumes(tmp_path) -> None:
     a = evolve(TINY, seed=3, checkpoint=tmp_path / "a.json", progress=False)
-    b = evolve(TINY, seed=3, checkpoint=tmp_path / "b.json", progress=False)
+    # the searches on 2 worker processes (exact.executor): the same run
+    with Processes(2) as executor:
+        b = evolve(TINY, seed=3, checkpoint=tmp_path / "b.json", progress=False, executor=executor)
     np.testing.assert_array_equal(a.weights.vector, b.weights.vector)
     assert _history(a) == _history(b) and len(a.history) == 2
+    assert (a.weights.training["executor"], b.weights.training["executor"]) == ("in-process", "2 processes")
     # One generation, then resumed to two: the same run.
     one = GASettings(**{**TINY.__dict__, "generations": 1})
     evolve(one, seed=3, checkpoint=tmp_path / "c.json", progress=False)
@@ -387,6 +391,11 @@ def test_cli(tmp_path, capsys) -> None:
     assert fc_main(["bench", "--deals", "1-2", "--weights", "ga", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [r["solved"] for r in doc["rows"]["ga"]] == [True, True]
+    # the deals on 2 worker processes: the same rows, in deal order (timings aside)
+    assert fc_main(["bench", "--deals", "1-2", "--weights", "ga", "--json", "--workers", "2"]) == 0
+    two = json.loads(capsys.readouterr().out)
+    untimed = [{k: v for k, v in r.items() if k != "seconds"} for r in doc["rows"]["ga"]]
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in two["rows"]["ga"]] == untimed
     out = tmp_path / "w.json"
     args = ["evolve", "--generations", "1", "--population", "3", "--deal-population", "3", "--node-limit", "5000"]
     assert fc_main([*args, "--validation", "2", "--seed", "1", "--out", str(out), "--no-progress"]) == 0

@@ -7,7 +7,8 @@ Examples::
     python -m learned.freecell solve --board board.txt --freecells 3 --time-limit 30
     python -m learned.freecell evolve --generations 20 --population 30 --seed 9 --out ga.json
     python -m learned.freecell evolve --out ga.json --resume          # go on from ga.checkpoint.json
-    python -m learned.freecell bench --deals 1-1000 --jobs 2          # HSDH and the shipped weights
+    python -m learned.freecell bench --deals 1-1000 --workers 2       # HSDH and the shipped weights
+    python -m learned.freecell bench --deals test --ray ADDRESS       # the deals as tasks on a Ray cluster
     python -m learned.freecell bench --deals test --weights ga.json --fc-solve
 
 ``--weights`` takes a weights file, ``ga`` (the shipped ones, the default) or ``hsdh`` (the
@@ -24,6 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from exact import cli
+from exact.executor import add_ray_option, executor_from
 from exact.kernels import notice_first_compile
 from exact.puzzles.freecell import MAX_FREECELLS, format_board, ms_deal
 from exact.puzzles.freecell.text import read_board_file
@@ -74,7 +76,7 @@ def _parser():
     e.add_argument("--out", default="ga.json", help="weights file to write (default ga.json)")
     e.add_argument("--checkpoint", help="checkpoint file (default: beside --out, <name>.checkpoint.json)")
     e.add_argument("--resume", action="store_true", help="continue from the checkpoint")
-    e.add_argument("--jobs", type=cli.count(1), default=1, help="worker processes (default 1)")
+    _executor_options(e, "the searches (the weights do not depend on where they run)")
     e.add_argument("--no-progress", action="store_true", help="no progress bars")
 
     b = sub.add_parser("bench", help="solve many deals and print a summary table")
@@ -84,7 +86,7 @@ def _parser():
     b.add_argument(
         "--repeats", type=cli.count(1), default=1, help="runs per deal; seconds are their median (default 1)"
     )
-    b.add_argument("--jobs", type=cli.count(1), default=1, help="worker processes (default 1)")
+    _executor_options(b, "the deals")
     b.add_argument("--fc-solve", action="store_true", help="also run fc-solve -l lg on the same deals")
     b.add_argument("--json", action="store_true", help="print the rows of every deal as JSON")
     b.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -122,6 +124,14 @@ def _solve(args) -> int:
     return res.exit_code
 
 
+def _executor_options(p, what: str) -> None:
+    """``--workers``/``--ray`` (:mod:`exact.executor`) for ``what``; ``--jobs`` is the older name of
+    ``--workers``."""
+    p.add_argument("--workers", type=cli.count(1), help=f"local worker processes for {what} (default: this process)")
+    p.add_argument("--jobs", type=cli.count(1), dest="workers", help="the same as --workers (its older name)")
+    add_ray_option(p, what)
+
+
 def _evolve(args, argv: Sequence[str]) -> int:
     settings = GASettings(
         population=args.population,
@@ -134,15 +144,16 @@ def _evolve(args, argv: Sequence[str]) -> int:
     )
     out = Path(args.out)
     checkpoint = Path(args.checkpoint) if args.checkpoint else default_checkpoint(out)
-    res = evolve(
-        settings,
-        seed=args.seed,
-        checkpoint=checkpoint,
-        resume=args.resume,
-        jobs=args.jobs,
-        progress=not args.no_progress,
-        log=lambda line: print(line, flush=True),
-    )
+    with executor_from(args) as executor:
+        res = evolve(
+            settings,
+            seed=args.seed,
+            checkpoint=checkpoint,
+            resume=args.resume,
+            executor=executor,
+            progress=not args.no_progress,
+            log=lambda line: print(line, flush=True),
+        )
     res.weights.training["command"] = " ".join(["python -m learned.freecell", *argv])
     save(out, res.weights)
     v = res.weights.training["validation"]
@@ -160,18 +171,19 @@ def _bench(args) -> int:
     specs = args.weights or ["hsdh", "ga"]
     progress = not args.no_progress and not args.json
     tables, everything = [], {}
-    for spec in specs:
-        w = _weights(spec)
-        rows = benchmod.run_solver(deals, w, time_limit=args.time_limit, repeats=args.repeats, jobs=args.jobs,
-                                   progress=progress, desc=spec)  # fmt: skip
-        name = f"HSD + {spec} (k={w.k}, N={w.tt_limit:,})"
-        tables.append(benchmod.summary(name, rows))
-        everything[spec] = rows
-    if args.fc_solve:
-        rows = benchmod.run_fc_solve(deals, time_limit=args.time_limit, repeats=args.repeats, jobs=args.jobs,
-                                     progress=progress)  # fmt: skip
-        tables.append(benchmod.summary(f"fc-solve -l {benchmod.FC_SOLVE_PRESET}", rows))
-        everything["fc-solve"] = rows
+    with executor_from(args) as executor:
+        for spec in specs:
+            w = _weights(spec)
+            rows = benchmod.run_solver(deals, w, time_limit=args.time_limit, repeats=args.repeats, executor=executor,
+                                       progress=progress, desc=spec)  # fmt: skip
+            name = f"HSD + {spec} (k={w.k}, N={w.tt_limit:,})"
+            tables.append(benchmod.summary(name, rows))
+            everything[spec] = rows
+        if args.fc_solve:
+            rows = benchmod.run_fc_solve(deals, time_limit=args.time_limit, repeats=args.repeats, executor=executor,
+                                         progress=progress)  # fmt: skip
+            tables.append(benchmod.summary(f"fc-solve -l {benchmod.FC_SOLVE_PRESET}", rows))
+            everything["fc-solve"] = rows
     if args.json:
         print(json.dumps({"deals": len(deals), "time_limit": args.time_limit, "rows": everything}))
     else:

@@ -1,7 +1,8 @@
 """Benchmark runs: staged deepening with given weights, and ``fc-solve``, on a list of deals.
 
-:func:`run_solver` solves each deal with :func:`~learned.freecell.hsd.solve_hsd` (one process per
-job; each worker solves deal 1 first, untimed, so numba's cache load is not charged to a deal) and
+:func:`run_solver` solves each deal with :func:`~learned.freecell.hsd.solve_hsd` (on an
+:class:`~exact.executor.Executor`, default this process; each process solves deal 1 first, untimed,
+so numba's cache load is not charged to a deal) and
 :func:`run_fc_solve` runs ``fc-solve -l lg -m -snx`` on each deal's board text (printed by
 :func:`exact.puzzles.freecell.format_board`, piped in), replaying its solution on the board model.
 A deal is solved when a solution came within the time limit; seconds are the median of
@@ -16,13 +17,13 @@ import shutil
 import statistics
 import subprocess
 import time
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tqdm.auto import tqdm
 
 from exact.errors import PuzzleoptError
+from exact.executor import Executor, InProcess
 from exact.puzzles.freecell import format_board, ms_deal, parse_moves, replay
 from learned.freecell.hsd import solve_hsd
 from learned.freecell.weights import Weights
@@ -53,29 +54,24 @@ def solve_row(deal: int, weights: Weights, time_limit: float, repeats: int = 1, 
     }
 
 
-def _warm(weights: Weights) -> None:
-    solve_hsd(1, weights.vector, k=weights.k, tt_limit=weights.tt_limit, time_limit=None, node_limit=1000)
+_WARMED: set = set()
 
 
-def _map(fn: Callable, args: list[tuple], jobs: int, desc: str, progress: bool, warm: Callable | None = None) -> list:
-    if jobs <= 1:
-        if warm is not None:
-            warm()
-        it: Iterable = (fn(*a) for a in args)
-        return list(tqdm(it, total=len(args), desc=desc, disable=not progress))
-    with ProcessPoolExecutor(jobs) as pool:
-        if warm is not None:
-            list(pool.map(warm, range(jobs)))
-        it = pool.map(fn, *zip(*args), chunksize=4)
-        return list(tqdm(it, total=len(args), desc=desc, disable=not progress))
+def _solve_task(shared: tuple, deal: int) -> dict[str, Any]:
+    weights, time_limit, repeats = shared
+    if (weights.k, weights.tt_limit) not in _WARMED:  # numba's cache loaded once per process, untimed
+        solve_hsd(1, weights.vector, k=weights.k, tt_limit=weights.tt_limit, time_limit=None, node_limit=1000)
+        _WARMED.add((weights.k, weights.tt_limit))
+    return solve_row(deal, weights, time_limit, repeats)
 
 
-class _Warm:
-    def __init__(self, weights: Weights) -> None:
-        self.weights = weights
-
-    def __call__(self, *_: object) -> None:
-        _warm(self.weights)
+def _map(fn: Callable, items: list, shared: Any, executor: Executor | None, desc: str, progress: bool) -> list:
+    out: list = [None] * len(items)
+    with tqdm(total=len(items), desc=desc, disable=not progress) as bar:
+        for i, row in (executor or InProcess()).map(fn, items, shared):
+            out[i] = row
+            bar.update(1)
+    return out
 
 
 def run_solver(
@@ -84,13 +80,13 @@ def run_solver(
     *,
     time_limit: float = 10.0,
     repeats: int = 1,
-    jobs: int = 1,
+    executor: Executor | None = None,
     progress: bool = True,
     desc: str = "hsd",
 ) -> list[dict[str, Any]]:
-    """:func:`solve_row` for every deal (``jobs`` worker processes)."""
-    args = [(d, weights, time_limit, repeats) for d in deals]
-    return _map(solve_row, args, jobs, desc, progress, _Warm(weights))
+    """:func:`solve_row` for every deal, on ``executor`` (:mod:`exact.executor`; default: one
+    deal after the other in this process), rows in the order of ``deals``."""
+    return _map(_solve_task, list(deals), (weights, time_limit, repeats), executor, desc, progress)
 
 
 def fc_solve_path() -> str:
@@ -153,12 +149,22 @@ def fc_solve_row(deal: int, time_limit: float, repeats: int = 1, executable: str
     }
 
 
+def _fc_solve_task(shared: tuple, deal: int) -> dict[str, Any]:
+    time_limit, repeats, exe = shared
+    return fc_solve_row(deal, time_limit, repeats, exe)
+
+
 def run_fc_solve(
-    deals: Sequence[int], *, time_limit: float = 10.0, repeats: int = 1, jobs: int = 1, progress: bool = True
+    deals: Sequence[int],
+    *,
+    time_limit: float = 10.0,
+    repeats: int = 1,
+    executor: Executor | None = None,
+    progress: bool = True,
 ) -> list[dict[str, Any]]:
-    """:func:`fc_solve_row` for every deal."""
+    """:func:`fc_solve_row` for every deal, on ``executor`` (default: in this process)."""
     exe = fc_solve_path()
-    return _map(fc_solve_row, [(d, time_limit, repeats, exe) for d in deals], jobs, "fc-solve", progress)
+    return _map(_fc_solve_task, list(deals), (time_limit, repeats, exe), executor, "fc-solve", progress)
 
 
 def _stats(xs: Sequence[float], fmt: str) -> str:

@@ -43,7 +43,6 @@ import os
 import platform
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
@@ -54,6 +53,7 @@ from tqdm.auto import tqdm
 
 from exact.atomic import seal_holds, sealed, write_chunks
 from exact.errors import PuzzleoptError
+from exact.executor import Executor, InProcess
 from exact.puzzles.freecell import autoplay, ms_deal
 from learned.freecell.deals import SPLIT_SEED, training_deals
 from learned.freecell.heuristics import HSDH, NAMES, NUM_FEATURES
@@ -139,33 +139,29 @@ def run_deal(weights: tuple[float, ...], deal: int, k: int, node_limit: int, tt_
     return out.codes is not None, out.nodes
 
 
-def _run_task(task: tuple[tuple[float, ...], int, int, int, int]) -> tuple[bool, int]:
-    return run_deal(*task)
+def _run_task(shared: tuple[int, int, int], pair: tuple[tuple[float, ...], int]) -> tuple[bool, int]:
+    k, node_limit, tt_limit = shared
+    return run_deal(pair[0], pair[1], k, node_limit, tt_limit)
 
 
 class _Evaluator:
-    """Runs (weights, deal) pairs, in worker processes when ``jobs > 1``, and caches the answers."""
+    """Runs (weights, deal) pairs on an executor (:mod:`exact.executor`) and caches the answers."""
 
-    def __init__(self, settings: GASettings, jobs: int, progress: bool) -> None:
+    def __init__(self, settings: GASettings, executor: Executor, progress: bool) -> None:
         self.s = settings
-        self.jobs = jobs
+        self.executor = executor
         self.progress = progress
         self.cache: dict[tuple[tuple[float, ...], int], tuple[bool, int]] = {}
-        self.pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
-
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(cancel_futures=True)
 
     def run(self, pairs: Iterable[tuple[tuple[float, ...], int]], what: str) -> None:
         todo = list(dict.fromkeys(p for p in pairs if p not in self.cache))
         if not todo:
             return
-        s = self.s
-        tasks = [(w, d, s.k, s.node_limit, s.tt_limit) for w, d in todo]
-        it = map(_run_task, tasks) if self.pool is None else self.pool.map(_run_task, tasks, chunksize=1)
-        for pair, res in zip(todo, tqdm(it, total=len(tasks), desc=what, leave=False, disable=not self.progress)):
-            self.cache[pair] = res
+        shared = (self.s.k, self.s.node_limit, self.s.tt_limit)
+        with tqdm(total=len(todo), desc=what, leave=False, disable=not self.progress) as bar:
+            for i, res in self.executor.map(_run_task, todo, shared):
+                self.cache[todo[i]] = res
+                bar.update(1)
 
 
 def _key(w: np.ndarray | Iterable[float]) -> tuple[float, ...]:
@@ -274,7 +270,7 @@ def evolve(
     seed: int = 0,
     checkpoint: str | Path,
     resume: bool = False,
-    jobs: int = 1,
+    executor: Executor | None = None,
     progress: bool = True,
     log: Callable[[str], None] | None = None,
 ) -> EvolveResult:
@@ -286,7 +282,8 @@ def evolve(
         checkpoint: The JSON checkpoint, rewritten atomically after every generation.
         resume: Continue from ``checkpoint`` (its settings and seed must match, except that
             ``generations`` may grow).
-        jobs: Worker processes for the searches (the result does not depend on it).
+        executor: Where the searches run (:mod:`exact.executor`; default: in this process). The
+            result does not depend on it. A given executor is left open for its owner to close.
         progress: Show tqdm progress bars.
         log: Called with one line per generation (e.g. ``print``).
 
@@ -296,8 +293,6 @@ def evolve(
     s = settings or GASettings()
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise PuzzleoptError(f"seed must be an integer >= 0, got {seed!r}")
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise PuzzleoptError(f"jobs must be an integer >= 1, got {jobs!r}")
     checkpoint = Path(checkpoint)
     pool = training_deals()[: s.training_size]
     if resume:
@@ -344,7 +339,8 @@ def evolve(
         history = []
         ranking: list[list[float]] = []
         seconds = 0.0
-    ev = _Evaluator(s, jobs, progress)
+    executor = executor or InProcess()
+    ev = _Evaluator(s, executor, progress)
     hsdh = _key(HSDH)
     ev.cache.update({(hsdh, d): v for d, v in baseline.items()})
 
@@ -365,84 +361,81 @@ def evolve(
             },
         )
 
-    try:
-        bar = tqdm(total=s.generations, initial=min(generation, s.generations), desc="generations",
-                   disable=not progress)  # fmt: skip
-        while generation < s.generations:
-            t0 = time.perf_counter()
-            # Who meets whom: `opponents` rounds, each a permutation of the deal individuals.
-            meets: list[list[int]] = [[] for _ in range(s.population)]
-            for _ in range(s.opponents):
-                perm = rng.permutation(s.deal_population)
-                for i in range(s.population):
-                    meets[i].append(int(perm[i % s.deal_population]))
-            keys = [_key(w) for w in solvers]
-            deals_of = [[d for j in meets[i] for d in deal_pop[j]] for i in range(s.population)]
-            ev.run([(hsdh, d) for ds in deals_of for d in ds], f"gen {generation}: HSDH")
-            for ds in deals_of:
-                for d in ds:
-                    baseline[d] = ev.cache[(hsdh, d)]
-            ev.run([(keys[i], d) for i in range(s.population) for d in deals_of[i]], f"gen {generation}: solvers")
-            fit = np.zeros(s.population)
-            solved = np.zeros(s.population)
-            hard_sum = np.zeros(s.deal_population)
-            hard_n = np.zeros(s.deal_population)
-            for i in range(s.population):
-                red = []
-                for j in meets[i]:
-                    for d in deal_pop[j]:
-                        ok, n = ev.cache[(keys[i], d)]
-                        red.append(_reduction(ok, n, baseline[d], s))
-                        hard_sum[j] += _hardness(ok, n, s)
-                        hard_n[j] += 1
-                        solved[i] += ok
-                fit[i] = float(np.mean(red))
-            deal_fit = hard_sum / np.maximum(hard_n, 1)
-            best = int(np.argmax(fit))
-            seconds += time.perf_counter() - t0
-            history.append(
-                {
-                    "generation": generation,
-                    "best_fitness": round(float(fit[best]), 6),
-                    "mean_fitness": round(float(fit.mean()), 6),
-                    "best_weights": [float(x) for x in solvers[best]],
-                    "best_solved": f"{int(solved[best])}/{len(deals_of[best])}",
-                    "mean_deal_hardness": round(float(deal_fit.mean()), 6),
-                    "seconds": round(seconds, 1),
-                }
-            )
-            if log is not None:
-                h = history[-1]
-                log(
-                    f"generation {generation}: best fitness {h['best_fitness']:.4f} (solved {h['best_solved']}), "
-                    f"mean {h['mean_fitness']:.4f}, deal hardness {h['mean_deal_hardness']:.3f}, {seconds:.0f} s"
-                )
-            generation += 1
-            # The ranking of the population just evaluated (the finalists come from the last one).
-            ranking = [[float(x) for x in solvers[i]] for i in np.argsort(-fit, kind="stable")[: s.finalists]]
-            solvers = _breed_solvers(rng, solvers, fit, s)
-            deal_pop = _breed_deals(rng, deal_pop, deal_fit, pool, s)
-            save_state(generation)
-            bar.update(1)
-        bar.close()
-
-        # Final choice: each generation's best and the last generation's finalists, on validation deals.
+    bar = tqdm(total=s.generations, initial=min(generation, s.generations), desc="generations",
+               disable=not progress)  # fmt: skip
+    while generation < s.generations:
         t0 = time.perf_counter()
-        vrng = np.random.default_rng([seed, 1])
-        vdeals = sorted(int(d) for d in vrng.choice(np.array(pool), size=s.validation, replace=False))
-        cands = list(dict.fromkeys([_key(h["best_weights"]) for h in history]
-                                   + [_key(w) for w in ranking]))  # fmt: skip
-        ev.run([(c, d) for c in [hsdh, *cands] for d in vdeals], "validation")
-        table = []
-        for c in [hsdh, *cands]:
-            res = [ev.cache[(c, d)] for d in vdeals]
-            n_ok = sum(ok for ok, _ in res)
-            mean_nodes = float(np.mean([n if ok else s.penalty * s.node_limit for ok, n in res]))
-            table.append((c, n_ok, mean_nodes))
-        best_c, best_ok, best_nodes = min(table[1:], key=lambda t: (-t[1], t[2]))
+        # Who meets whom: `opponents` rounds, each a permutation of the deal individuals.
+        meets: list[list[int]] = [[] for _ in range(s.population)]
+        for _ in range(s.opponents):
+            perm = rng.permutation(s.deal_population)
+            for i in range(s.population):
+                meets[i].append(int(perm[i % s.deal_population]))
+        keys = [_key(w) for w in solvers]
+        deals_of = [[d for j in meets[i] for d in deal_pop[j]] for i in range(s.population)]
+        ev.run([(hsdh, d) for ds in deals_of for d in ds], f"gen {generation}: HSDH")
+        for ds in deals_of:
+            for d in ds:
+                baseline[d] = ev.cache[(hsdh, d)]
+        ev.run([(keys[i], d) for i in range(s.population) for d in deals_of[i]], f"gen {generation}: solvers")
+        fit = np.zeros(s.population)
+        solved = np.zeros(s.population)
+        hard_sum = np.zeros(s.deal_population)
+        hard_n = np.zeros(s.deal_population)
+        for i in range(s.population):
+            red = []
+            for j in meets[i]:
+                for d in deal_pop[j]:
+                    ok, n = ev.cache[(keys[i], d)]
+                    red.append(_reduction(ok, n, baseline[d], s))
+                    hard_sum[j] += _hardness(ok, n, s)
+                    hard_n[j] += 1
+                    solved[i] += ok
+            fit[i] = float(np.mean(red))
+        deal_fit = hard_sum / np.maximum(hard_n, 1)
+        best = int(np.argmax(fit))
         seconds += time.perf_counter() - t0
-    finally:
-        ev.close()
+        history.append(
+            {
+                "generation": generation,
+                "best_fitness": round(float(fit[best]), 6),
+                "mean_fitness": round(float(fit.mean()), 6),
+                "best_weights": [float(x) for x in solvers[best]],
+                "best_solved": f"{int(solved[best])}/{len(deals_of[best])}",
+                "mean_deal_hardness": round(float(deal_fit.mean()), 6),
+                "seconds": round(seconds, 1),
+            }
+        )
+        if log is not None:
+            h = history[-1]
+            log(
+                f"generation {generation}: best fitness {h['best_fitness']:.4f} (solved {h['best_solved']}), "
+                f"mean {h['mean_fitness']:.4f}, deal hardness {h['mean_deal_hardness']:.3f}, {seconds:.0f} s"
+            )
+        generation += 1
+        # The ranking of the population just evaluated (the finalists come from the last one).
+        ranking = [[float(x) for x in solvers[i]] for i in np.argsort(-fit, kind="stable")[: s.finalists]]
+        solvers = _breed_solvers(rng, solvers, fit, s)
+        deal_pop = _breed_deals(rng, deal_pop, deal_fit, pool, s)
+        save_state(generation)
+        bar.update(1)
+    bar.close()
+
+    # Final choice: each generation's best and the last generation's finalists, on validation deals.
+    t0 = time.perf_counter()
+    vrng = np.random.default_rng([seed, 1])
+    vdeals = sorted(int(d) for d in vrng.choice(np.array(pool), size=s.validation, replace=False))
+    cands = list(dict.fromkeys([_key(h["best_weights"]) for h in history]
+                               + [_key(w) for w in ranking]))  # fmt: skip
+    ev.run([(c, d) for c in [hsdh, *cands] for d in vdeals], "validation")
+    table = []
+    for c in [hsdh, *cands]:
+        res = [ev.cache[(c, d)] for d in vdeals]
+        n_ok = sum(ok for ok, _ in res)
+        mean_nodes = float(np.mean([n if ok else s.penalty * s.node_limit for ok, n in res]))
+        table.append((c, n_ok, mean_nodes))
+    best_c, best_ok, best_nodes = min(table[1:], key=lambda t: (-t[1], t[2]))
+    seconds += time.perf_counter() - t0
 
     hsdh_row = table[0]
     training = {
@@ -467,7 +460,7 @@ def evolve(
         ],
         "seconds": round(seconds, 1),
         "features": list(NAMES),
-        "jobs": jobs,
+        "executor": executor.label,
         "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}",
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
