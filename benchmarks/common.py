@@ -82,7 +82,15 @@ def open_executor(args):
 
 
 def run_instances(
-    executor, fn, shared, items: list, ids: list | None = None, *, desc: str = "instances", on_result=None
+    executor,
+    fn,
+    shared,
+    items: list,
+    ids: list | None = None,
+    *,
+    desc: str = "instances",
+    on_result=None,
+    progress: bool = True,
 ) -> list:
     """``fn(shared, item)`` for every item on ``executor`` (:func:`exact.batch.run_batch`: results
     as they come, ``on_result(index, result)`` on each), then the results in item order. ``fn``
@@ -94,7 +102,7 @@ def run_instances(
     ids = [str(i) for i in (ids if ids is not None else range(len(items)))]
     index = {ident: k for k, ident in enumerate(ids)}
     run = run_batch(
-        executor, fn, items, ids, shared, desc=desc,
+        executor, fn, items, ids, shared, desc=desc, progress=progress,
         on_result=None if on_result is None else (lambda ident, value: on_result(index[ident], value)),
     )  # fmt: skip
     if run.interrupted:

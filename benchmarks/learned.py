@@ -13,7 +13,8 @@ lengths of the files (``deepcubea15:N``, ``deepcubea3:N``: the first N); ``cube3
 random walks of K quarter turns (seed 0; K in 8, 10, ..., 16) whose optimal lengths our IDA*
 with Korf's tables proves (built in the user cache on first use). Models
 are the shipped ones unless ``--model`` names one (for every set of the run). Each set is run
-``--repeats`` times (the search is deterministic; the seconds are the median).
+``--repeats`` times (the search is deterministic; the seconds are the median). The states are
+``learned.evaluate``'s tasks on the executor ``--workers``/``--ray`` name (default: this process).
 """
 
 from __future__ import annotations
@@ -30,15 +31,22 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine, markdown_table  # noqa: E402
+from benchmarks.common import (  # noqa: E402
+    add_worker_options,
+    machine,
+    markdown_table,
+    open_executor,
+    run_instances,
+    workers_text,
+)
 from exact import registry, solvers  # noqa: E402
 from exact.bfs import distance_table  # noqa: E402
 from exact.puzzles.tiles import TilesSpace  # noqa: E402
 from exact.result import Status  # noqa: E402
 from instances.files import Instance, read_instances  # noqa: E402
-from learned.evaluate import evaluate  # noqa: E402
+from learned.evaluate import EvalShared, Evaluation, bwas_task  # noqa: E402
 from learned.models import load  # noqa: E402
-from learned.values import NetHeuristic  # noqa: E402
+from learned.remote import network_blob  # noqa: E402
 from learned.weights import load_model  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
@@ -115,54 +123,62 @@ def main() -> None:
     ap.add_argument("--max-nodes", type=int, help="expanded nodes per search; likewise")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "learned.md"))
     ap.add_argument("--threads", type=int, default=1, help="torch intra-op threads, set here (default 1)")
+    add_worker_options(ap)
     args = ap.parse_args()
     import torch
 
     torch.set_num_threads(args.threads)  # explicitly: the default (every core) suffers under load
     rows = []
     t_all = time.perf_counter()
-    for item in args.sets.split(","):
-        name, _, n = item.partition(":")
-        puzzle_name, instances = SETS[name](int(n or 0))
-        p = registry.get(puzzle_name)
-        net, card = load_model(args.model) if args.model else load(puzzle_name)
-        h = NetHeuristic(p, net)
-        runs = [
-            evaluate(
-                p,
-                instances,
-                h,
-                weight=args.weight,
-                batch=args.batch,
-                max_nodes=args.max_nodes,
-                time_limit=args.time_limit,
-                progress=False,
-            )
-            for _ in range(args.repeats)
-        ]
-        s = runs[0].summary()
-        secs = statistics.median(sum(r.seconds for r in ev.results) for ev in runs)
-        rows.append(
-            [
-                f"{name} ({len(instances)})",
-                f"{card.get('preset', '?')}, {card.get('trained_steps', '?')} steps, "
-                f"{card.get('training_seconds', '?')} s",
-                f"{100 * s['solved_share']:.1f}%",
-                f"{100 * s['optimal_share']:.1f}%" if s["optimal_share"] is not None else "-",
-                f"{s['mean_length']:.2f}" if s["mean_length"] is not None else "-",
-                f"{s['mean_gap']:.3f}" if s["mean_gap"] is not None else "-",
-                f"{s['mean_nodes']:,.0f}",
-                f"{secs:.1f} s ({secs / len(instances):.3f} s each)",
-                PUBLISHED.get(name, "-"),
-            ]
-        )
-        print(rows[-1], flush=True)
+    with open_executor(args) as executor:
+        for item in args.sets.split(","):
+            rows.append(run_set(args, executor, item))
+            print(rows[-1], flush=True)
+    write_page(args, rows, t_all)
+
+
+def run_set(args, executor, item: str) -> list[str]:
+    """One set (``name:N``) on ``executor``, ``--repeats`` times: its row of the page."""
+    name, _, n = item.partition(":")
+    puzzle_name, instances = SETS[name](int(n or 0))
+    p = registry.get(puzzle_name)
+    card = (load_model(args.model) if args.model else load(puzzle_name))[1]
+    settings = {"weight": args.weight, "batch": args.batch, "max_nodes": args.max_nodes,
+                "time_limit": args.time_limit}  # fmt: skip
+    shared = EvalShared(p.spec.to_dict(), puzzle_name, network_blob(executor, args.model), "cpu", args.threads,
+                        settings)  # fmt: skip
+    states = [p.parse_state(x.text) for x in instances]
+    ids = [x.id for x in instances]
+    runs = [
+        Evaluation(
+            run_instances(executor, bwas_task, shared, states, ids, desc=name, progress=False),
+            [x.optimal for x in instances],
+            ids,
+        )  # fmt: skip
+        for _ in range(args.repeats)
+    ]
+    s = runs[0].summary()
+    secs = statistics.median(sum(r.seconds for r in ev.results) for ev in runs)
+    return [
+        f"{name} ({len(instances)})",
+        f"{card.get('preset', '?')}, {card.get('trained_steps', '?')} steps, {card.get('training_seconds', '?')} s",
+        f"{100 * s['solved_share']:.1f}%",
+        f"{100 * s['optimal_share']:.1f}%" if s["optimal_share"] is not None else "-",
+        f"{s['mean_length']:.2f}" if s["mean_length"] is not None else "-",
+        f"{s['mean_gap']:.3f}" if s["mean_gap"] is not None else "-",
+        f"{s['mean_nodes']:,.0f}",
+        f"{secs:.1f} s ({secs / len(instances):.3f} s each)",
+        PUBLISHED.get(name, "-"),
+    ]
+
+
+def write_page(args, rows: list[list[str]], t_all: float) -> None:
     cmd = "python benchmarks/learned.py " + " ".join(sys.argv[1:])
     lines = [
         "# Benchmark: the learned solver (DAVI-trained cost-to-go, BWAS)",
         "",
         f"Command: `{cmd.strip()}`  ",
-        f"Machine: {machine()}; torch threads {args.threads} (set by the script)  ",
+        f"Machine: {machine()}; torch threads {args.threads} (set by the script); {workers_text(args, 'states')}  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s  ",
         f"Settings: BWAS lambda = {args.weight}, N = {args.batch}; limits per search: "
         f"{args.time_limit or 'none'} s, {args.max_nodes or 'no'} node cap; "
