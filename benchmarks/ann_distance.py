@@ -18,6 +18,9 @@ Writes docs/benchmarks/ann_distance.md. Usage:
    network (not admissible: the first goal taken is returned). Expanded nodes are the paper's
    measure. Both searches run in the same pure-Python A*, so their seconds compare; neither is
    fast (use IDA* for speed).
+
+The labelling (IDA*) and the A* runs are tasks on the executor ``--workers``/``--ray`` name
+(default: one after the other in this process); the network goes to the workers as a blob.
 """
 
 from __future__ import annotations
@@ -34,12 +37,23 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine, markdown_table  # noqa: E402
+from benchmarks.common import (  # noqa: E402
+    add_worker_options,
+    machine,
+    markdown_table,
+    once,
+    open_executor,
+    run_instances,
+    workers_text,
+)
 from exact import registry, solvers  # noqa: E402
 from exact.astar import best_first  # noqa: E402
+from exact.batch import solve_shared, solve_task  # noqa: E402
 from exact.result import Status  # noqa: E402
 from exact.tiles import tile_heuristic  # noqa: E402
-from learned.supervised import FitConfig, fit_distances, label_states, load_dataset, save_dataset  # noqa: E402
+from learned.remote import blob_file, network_blob  # noqa: E402
+from learned.runtime import configure  # noqa: E402
+from learned.supervised import FitConfig, fit_distances, load_dataset, save_dataset  # noqa: E402
 from learned.values import NetHeuristic  # noqa: E402
 from learned.weights import load_model, save_model  # noqa: E402
 
@@ -58,16 +72,34 @@ def sample_states(p, n: int, rng: np.random.Generator) -> np.ndarray:
     return np.concatenate([p.random_states(n // 2, rng), walks])
 
 
-def labelled(p, path: Path, n: int, seed: int, solve) -> tuple[np.ndarray, np.ndarray, float]:
-    """The labelled set at ``path``, made (and timed) if missing."""
+def labelled(p, path: Path, n: int, seed: int, executor, pdb_dir) -> tuple[np.ndarray, np.ndarray, float]:
+    """The labelled set at ``path``, made (and timed) if missing: each state's optimal length by
+    IDA* with the 7-8 tables (mirror lookups), as tasks on ``executor``."""
     if path.exists():
         s, d = load_dataset(path, p)
         return s, d, float("nan")
     t0 = time.perf_counter()
-    states, dist = label_states(sample_states(p, n, np.random.default_rng(seed)), solve)
+    states = sample_states(p, n, np.random.default_rng(seed))
+    shared = solve_shared(p, "ida*", solvers.Limits(), {"heuristic": "pdb-78", "pdb_dir": pdb_dir})
+    results = run_instances(executor, solve_task, shared, list(states), desc="labels")
+    assert all(r.status is Status.OPTIMAL for r in results)
+    dist = np.array([r.length for r in results], dtype=np.int16)
     secs = time.perf_counter() - t0
     save_dataset(path, p, states, dist, f"benchmarks/ann_distance.py: {n} states, seed {seed}, IDA* pdb-78 labels")
     return states, dist, secs
+
+
+def astar_task(shared: tuple, item: tuple):
+    """A* on one test state with the 7-8 tables (``"pdb"``, admissible) or the network
+    (``"ann"``, a blob), each loaded once per process."""
+    pdb_dir, time_limit, blob, threads = shared
+    state, key = item
+    p = registry.get("tiles15")
+    if key == "pdb":
+        h = once(("pdb-78", pdb_dir), lambda: tile_heuristic("pdb-78", 4, 4, pdb_dir=pdb_dir, progress=False))
+    else:
+        h = once(("ann", blob.key), lambda: NetHeuristic(p, load_model(blob_file(blob))[0], configure("cpu", threads)))
+    return best_first(p, state, h, admissible=key == "pdb", time_limit=time_limit)
 
 
 def cell(rs: list, optimal: np.ndarray, what: str) -> str:
@@ -93,23 +125,23 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=ROOT / "runs" / "ann-distance")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "ann_distance.md"))
     ap.add_argument("--threads", type=int, default=1, help="torch intra-op threads, set here (default 1)")
+    add_worker_options(ap)
     args = ap.parse_args()
+    with open_executor(args) as executor:
+        run(args, executor)
+
+
+def run(args, executor) -> None:
     import torch
+
+    import benchmarks.ann_distance as this  # the tasks by an importable name (this file runs as __main__)
 
     torch.set_num_threads(args.threads)  # explicitly: the default (every core) suffers under load
     t_all = time.perf_counter()
     args.work.mkdir(parents=True, exist_ok=True)
     p = registry.get("tiles15")
-
-    pdb = tile_heuristic("pdb-78", 4, 4, pdb_dir=args.pdb_dir, progress=False)  # for A*, beside the network
-
-    def optimal_length(s: np.ndarray) -> int:
-        # the registry picks the tiles' kernel; the 7-8 tables (mirror lookups) load once
-        r = solvers.solve(p, s, method="ida*", heuristic="pdb-78", pdb_dir=args.pdb_dir)
-        assert r.status is Status.OPTIMAL
-        return r.length
-
-    states, dist, label_secs = labelled(p, args.work / f"train-{args.train}.safetensors", args.train, 1, optimal_length)
+    train_path = args.work / f"train-{args.train}.safetensors"
+    states, dist, label_secs = labelled(p, train_path, args.train, 1, executor, args.pdb_dir)
     model_path = args.work / f"ann-{args.train}-{args.epochs}.safetensors"
     if model_path.exists():
         net, card = load_model(model_path)
@@ -119,18 +151,22 @@ def main() -> None:
         card = {"history": history, "train_states": int(len(dist)), "epochs": args.epochs}
         save_model(model_path, net, card)
     last = card["history"][-1]
-    ann = NetHeuristic(p, net)
 
     test_path = args.work / f"test-{args.candidates}.safetensors"
-    test, test_dist, _ = labelled(p, test_path, args.candidates, 2, optimal_length)
+    test, test_dist, _ = labelled(p, test_path, args.candidates, 2, executor, args.pdb_dir)
+    picks = {g: np.flatnonzero((test_dist >= lo) & (test_dist <= hi))[: args.per_group] for g, lo, hi in GROUPS}
+    runs = [(g, int(i), key) for g, _, _ in GROUPS for i in picks[g] for key in ("pdb", "ann")]
+    shared = (args.pdb_dir, args.time_limit, network_blob(executor, model_path), args.threads)
+    done = run_instances(executor, this.astar_task, shared, [(test[i], key) for _, i, key in runs], desc="A*")
+    out = dict(zip(runs, done))
     rows = []
     detail = []
     for group, lo, hi in GROUPS:
-        picked = np.flatnonzero((test_dist >= lo) & (test_dist <= hi))[: args.per_group]
+        picked = picks[group]
         stats = {"pdb": [], "ann": []}
         for i in picked:
-            for key, h, admissible in (("pdb", pdb, True), ("ann", ann, False)):
-                r = best_first(p, test[i], h, admissible=admissible, time_limit=args.time_limit)
+            for key in ("pdb", "ann"):
+                r = out[group, int(i), key]
                 stats[key].append(r)
                 detail.append(
                     f"| {group} | {i} | {test_dist[i]} | {key} | {r.status.value} | "
@@ -156,7 +192,7 @@ def main() -> None:
         "# Benchmark: ANN-distance vs the 7-8 pattern databases in A* (15-puzzle)",
         "",
         f"Command: `python benchmarks/ann_distance.py {' '.join(sys.argv[1:])}`  ",
-        f"Machine: {machine()}; torch threads {args.threads} (set by the script)  ",
+        f"Machine: {machine()}; torch threads {args.threads} (set by the script); {workers_text(args, 'searches')}  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
         "",
         f"Training: {len(dist):,} states (half uniform, half random walks of 10-150 moves), labelled by IDA* "

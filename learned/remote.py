@@ -44,8 +44,14 @@ def _worker_heuristic(spec_json: str, key: str, blob: Blob | None, device: str, 
     device = configure(device, threads)
     if blob is None:
         return load_heuristic(puzzle, None, device, key=key)
+    return load_heuristic(puzzle, blob_file(blob), device, key=key)
+
+
+def blob_file(blob: Blob) -> Path:
+    """The network file of ``blob`` on this machine (its temporary folder, under the sha256),
+    written there by the first process that needs it."""
     path = Path(tempfile.gettempdir()) / "puzzleopt-networks" / f"{blob.key}.safetensors"
     # a file of that name is used only if its bytes are the blob's (the folder is shared)
     if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != blob.key:
         write_chunks(path, [blob.get()])
-    return load_heuristic(puzzle, path, device, key=key)
+    return path
