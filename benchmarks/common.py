@@ -72,13 +72,13 @@ def workers_text(args, what: str = "instances") -> str:
     return f"{what} one after the other in this process"
 
 
-def open_executor(args):
+def open_executor(args, threads: int = 1):
     """The executor ``--workers``/``--ray`` name (:func:`exact.executor.executor_from`), to be
     used as a context manager around every :func:`run_instances` of one benchmark: a pool (or a
-    local Ray) is started once, not once per set."""
+    local Ray) is started once, not once per set. ``threads``: numba's and torch's in each worker."""
     from exact.executor import executor_from
 
-    return executor_from(args)
+    return executor_from(args, threads=threads)
 
 
 def run_instances(
@@ -108,6 +108,21 @@ def run_instances(
     if run.interrupted:
         raise KeyboardInterrupt
     return run.in_order()
+
+
+def in_order(callback):
+    """An ``on_result`` for :func:`run_instances` that calls ``callback(index, result)`` in item
+    order: a result that comes early waits for those before it (a page then grows in its order)."""
+    pending: dict = {}
+    nxt = [0]
+
+    def take(k, value) -> None:
+        pending[k] = value
+        while nxt[0] in pending:
+            callback(nxt[0], pending.pop(nxt[0]))
+            nxt[0] += 1
+
+    return take
 
 
 _ONCE: dict = {}

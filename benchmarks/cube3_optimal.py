@@ -15,6 +15,10 @@ Four parts (``--parts``, all by default), each in one run:
   ``--time-limit``: length against the file's, nodes beside the file's ``pdb_nodes_generated``;
 * the tables: size, build seconds and peak memory read off their stored metadata (built first
   where missing, by the store's own build), and the full check of their equations.
+
+Our cubes are tasks on the executor ``--workers``/``--ray`` name (default: one after the other in
+this process), each solved on ``--threads`` numba threads; the workers of one machine share the
+memory-mapped tables through the page cache. The peer runs alone in this process, after ours.
 """
 
 from __future__ import annotations
@@ -35,7 +39,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine  # noqa: E402
+from benchmarks.common import (  # noqa: E402
+    add_worker_options,
+    in_order,
+    machine,
+    once,
+    open_executor,
+    run_instances,
+    workers_text,
+)
 from exact import registry  # noqa: E402
 from exact.cube import prune  # noqa: E402
 from exact.cube.optimal import optimal_cube, optimal_tables  # noqa: E402
@@ -51,17 +63,41 @@ def _rate(r) -> str:
     return f"{r.extra['generated'] / max(r.seconds, 1e-9) / 1e6:.1f}"
 
 
-def _random_cubes(rows, length_col, puzzle_tables, limit, args, out, page, beside) -> tuple[float, int]:
-    """Solve each row's cube within ``limit`` seconds, asserting proven lengths against the file, and add
-    a table row each (the file's ``beside`` column last).
+def cube_tables(metric: str, pdb_dir: str | None, threads: int):
+    """The puzzle and the optimal solver's tables of ``metric``, loaded once per process, the
+    kernel compiled on a six-move cube (so that no timed solve carries either)."""
+
+    def load():
+        p = registry.get("cube3", moves="faces", metric=metric)
+        tab = optimal_tables(p, pdb_dir=pdb_dir, progress=False)
+        optimal_cube(p, p.table.apply(p.goal, "R U F D L B"), tables=tab, threads=threads)
+        return p, tab
+
+    return once(("cube3-optimal", metric, pdb_dir), load)
+
+
+def solve_cube(shared: tuple, item: tuple):
+    """One cube ``(metric, state, time limit, repeats)``, solved ``repeats`` times: the first
+    run's result and the median seconds (the search is deterministic)."""
+    pdb_dir, threads = shared
+    metric, state, limit, repeats = item
+    p, tab = cube_tables(metric, pdb_dir, threads)
+    runs = [optimal_cube(p, state, tables=tab, threads=threads, time_limit=limit) for _ in range(repeats)]
+    return runs[0], statistics.median(x.seconds for x in runs)
+
+
+def _random_cubes(rows, metric, length_col, limit, args, executor, out, page, beside) -> tuple[float, int]:
+    """Solve each row's cube within ``limit`` seconds (tasks on ``executor``), asserting proven
+    lengths against the file, and add a table row each (the file's ``beside`` column last).
 
     Returns:
         (median seconds, counting a cube stopped by the limit as infinite; how many were proven).
     """
-    p, tab = puzzle_tables
     secs, proved = [], 0
-    for row in rows:
-        r = optimal_cube(p, from_facelets(row["facelets_URFDLB"]), tables=tab, threads=args.threads, time_limit=limit)
+
+    def take(k: int, value) -> None:
+        nonlocal proved
+        r, row = value[0], rows[k]
         if r.length is not None:
             assert r.length == int(row[length_col]), row["id"]
             proved += 1
@@ -73,6 +109,12 @@ def _random_cubes(rows, length_col, puzzle_tables, limit, args, out, page, besid
         )
         print(out[-1], flush=True)
         page("(run not finished)")
+
+    items = [(metric, from_facelets(row["facelets_URFDLB"]), limit, 1) for row in rows]
+    import benchmarks.cube3_optimal as this  # the tasks by an importable name (this file runs as __main__)
+
+    run_instances(executor, this.solve_cube, (args.pdb_dir, args.threads), items, [r["id"] for r in rows],
+                  desc=metric, on_result=in_order(take), progress=False)  # fmt: skip
     return statistics.median(secs), proved
 
 
@@ -90,13 +132,13 @@ def main() -> None:
     ap.add_argument("--verify-tables", action="store_true", help="check every entry's equations (minutes)")
     ap.add_argument("--pdb-dir", default=None)
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "cube3_optimal.md"))
+    add_worker_options(ap)
     args = ap.parse_args()
     parts = set(args.parts.split(","))
     if parts - {"scrambles", "htm", "deepcubea", "tables"}:
         ap.error(f"--parts: unknown {sorted(parts - {'scrambles', 'htm', 'deepcubea', 'tables'})}")
     numba.set_num_threads(args.threads)
     t_all = time.perf_counter()
-    pdb_dir = Path(args.pdb_dir) if args.pdb_dir else default_dir()
     command = "python benchmarks/cube3_optimal.py " + " ".join(sys.argv[1:])
     out: list[str] = []
 
@@ -105,7 +147,7 @@ def main() -> None:
             "# Benchmark: the optimal 3x3x3 solver",
             "",
             f"Command: `{command}`  ",
-            f"Machine: {machine()}, {args.threads} numba threads  ",
+            f"Machine: {machine()}, {args.threads} numba threads per solve; {workers_text(args, 'cubes')}  ",
             f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
             "",
             "Solver: `cube3-optimal` (exact.cube.optimal): IDA* over the flip x sorted-slice x twist table",
@@ -121,15 +163,25 @@ def main() -> None:
 
     tables = {}
     for metric in ("qtm", "htm"):
-        p = registry.get("cube3", moves="faces", metric=metric)
         t0 = time.perf_counter()
-        tables[metric] = (p, optimal_tables(p, pdb_dir=args.pdb_dir, progress=False))
+        tables[metric] = cube_tables(metric, args.pdb_dir, args.threads)
         print(f"{metric} tables loaded in {time.perf_counter() - t0:.1f} s", flush=True)
+    # the tasks by an importable name (this file runs as __main__)
+    import benchmarks.cube3_optimal as this
+
+    with open_executor(args, threads=args.threads) as executor:
+        run_parts(args, parts, tables, this, executor, out, page)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    out += ["", f"Peak memory of this run (both tables mapped, classes computed): {peak:.1f} GB.", ""]
+    page()
+
+
+def run_parts(args, parts: set, tables: dict, this, executor, out: list, page) -> None:
+    """The parts asked for, their rows appended to ``out`` (``page`` writes the page so far)."""
+    pdb_dir = Path(args.pdb_dir) if args.pdb_dir else default_dir()
 
     # 1. 16-move QTM scrambles beside rubiks_optimal
     if "scrambles" in parts:
-        p, tab = tables["qtm"]
-        optimal_cube(p, p.table.apply(p.goal, "R U F D L B"), tables=tab, threads=args.threads)  # compile the kernel
         peer = ReidOptimal().start() if ReidOptimal.available() else None
         out += [
             "## 16-move QTM scrambles beside rubiks_optimal",
@@ -148,11 +200,12 @@ def main() -> None:
             "|---|---|---|---|---|---|---|---|",
         ]
         ratios = []
-        for seed in range(args.seeds):
-            start, text = scramble(3, 16, np.random.default_rng(seed), "faces", "qtm")
-            runs = [optimal_cube(p, start, tables=tab, threads=args.threads) for _ in range(args.repeats)]
-            r = runs[0]
-            secs = statistics.median(x.seconds for x in runs)
+        starts = [scramble(3, 16, np.random.default_rng(seed), "faces", "qtm") for seed in range(args.seeds)]
+        ours = run_instances(executor, this.solve_cube, (args.pdb_dir, args.threads),
+                             [("qtm", start, None, args.repeats) for start, _ in starts], desc="scrambles",
+                             progress=False)  # fmt: skip
+        # the peer after ours, one cube at a time: its times are its own, alone
+        for seed, ((start, text), (r, secs)) in enumerate(zip(starts, ours)):
             theirs = "- | -"
             if peer is not None:
                 peer_runs = [peer.solve(start, time_limit=600) for _ in range(args.repeats)]
@@ -171,8 +224,6 @@ def main() -> None:
 
     # 2. half-turn cubes
     if "htm" in parts:
-        p, tab = tables["htm"]
-        optimal_cube(p, p.table.apply(p.goal, "R U F D L B"), tables=tab, threads=args.threads)
         with open(DATA / "cube3_htm_optimal_hkociemba.tsv") as fh:
             hk = list(csv.DictReader(fh, delimiter="\t"))
         chosen = hk[: args.htm] + [row for row in hk if row["id"].lower().startswith("superflip")]
@@ -184,7 +235,7 @@ def main() -> None:
             "|---|---|---|---|---|---|---|---|",
         ]
         med, _ = _random_cubes(
-            chosen, "optimal_htm", tables["htm"], args.htm_time_limit or args.time_limit, args, out, page,
+            chosen, "htm", "optimal_htm", args.htm_time_limit or args.time_limit, args, executor, out, page,
             "pypy_solve_seconds_reported",
         )  # fmt: skip
         out += [
@@ -197,8 +248,6 @@ def main() -> None:
 
     # 3. DeepCubeA's cubes (the long part: last, so the others are on the page while it runs)
     if "deepcubea" in parts:
-        p, tab = tables["qtm"]
-        optimal_cube(p, p.table.apply(p.goal, "R U F D L B"), tables=tab, threads=args.threads)
         with open(DATA / "deepcubea_cube3_qtm_1000.tsv") as fh:
             rows = list(csv.DictReader(fh, delimiter="\t"))[args.deepcubea_skip : args.deepcubea]
         out += [
@@ -210,7 +259,7 @@ def main() -> None:
             "|---|---|---|---|---|---|---|---|",
         ]
         med, proved = _random_cubes(
-            rows, "optimal_qtm", tables["qtm"], args.time_limit, args, out, page, "pdb_nodes_generated"
+            rows, "qtm", "optimal_qtm", args.time_limit, args, executor, out, page, "pdb_nodes_generated"
         )
         out += [
             "",
@@ -236,9 +285,6 @@ def main() -> None:
                 f"| {spec.name} | {spec.entries:,} | {spec.nbytes:,} | {meta['max_value']} "
                 f"| {meta['build_seconds']:.0f} | {bad} |"
             )
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
-    out += ["", f"Peak memory of this run (both tables mapped, classes computed): {peak:.1f} GB.", ""]
-    page()
 
 
 if __name__ == "__main__":

@@ -29,7 +29,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
+from benchmarks.common import (  # noqa: E402
+    add_worker_options,
+    load_meter,
+    machine,
+    markdown_table,
+    once,
+    open_executor,
+    run_instances,
+    workers_text,
+)
 from exact.lightsout import METHODS, min_presses, solve_lightsout  # noqa: E402
 from exact.puzzles.lightsout import LightsOutPuzzle  # noqa: E402
 from exact.result import Status  # noqa: E402
@@ -63,19 +72,33 @@ def read_states() -> tuple[list[str], np.ndarray]:
     return [r["lights_rowmajor_7x7"] for r in rows], np.array([int(r["optimal_presses"]) for r in rows])
 
 
-def run_method(name: str, puzzle: LightsOutPuzzle, lights: list[str], known: np.ndarray, repeats: int) -> list[str]:
-    """One table row: every state solved ``repeats`` times by method ``name``."""
-    solve_lightsout(puzzle, lights[0], method=name)  # untimed: imports and cached setup
-    seconds, lengths, optimal, solver = [], [], 0, ""
-    for i, board in enumerate(lights):
-        runs = [solve_lightsout(puzzle, board, method=name) for _ in range(repeats)]
-        r = runs[0]
-        solver = f"{r.solver} {r.solver_version}"
-        optimal += r.status is Status.OPTIMAL
-        lengths.append(r.length if r.length is not None else -1)
-        seconds.append(statistics.median(x.seconds for x in runs))
-        if (i + 1) % 50 == 0:
-            print(f"{name}: {i + 1}/{len(lights)}", flush=True)
+def solve_board(shared: tuple, board: str) -> tuple:
+    """One board by method ``name`` (``shared``: name, board side, repeats), after this process's
+    untimed first solve (imports and cached setup): solver, whether proven optimal, presses (-1:
+    none) and the median seconds."""
+    name, side, repeats = shared
+    puzzle = once(("lightsout", side), lambda: LightsOutPuzzle(side))
+    once(("lightsout", side, name), lambda: solve_lightsout(puzzle, "0" * side * side, method=name))
+    runs = [solve_lightsout(puzzle, board, method=name) for _ in range(repeats)]
+    r = runs[0]
+    length = r.length if r.length is not None else -1
+    return (
+        f"{r.solver} {r.solver_version}",
+        r.status is Status.OPTIMAL,
+        length,
+        statistics.median(x.seconds for x in runs),
+    )
+
+
+def run_method(executor, name: str, lights: list[str], known: np.ndarray, repeats: int) -> list[str]:
+    """One table row: every state solved ``repeats`` times by method ``name`` (tasks on ``executor``)."""
+    import benchmarks.lightsout as this  # the tasks by an importable name (this file runs as __main__)
+
+    outs = run_instances(executor, this.solve_board, (name, 7, repeats), lights, desc=name)
+    solver = outs[-1][0]
+    optimal = sum(o[1] for o in outs)
+    lengths = [o[2] for o in outs]
+    seconds = [o[3] for o in outs]
     lengths_a = np.array(lengths)
     return [
         name,
@@ -146,6 +169,7 @@ def main() -> None:
     ap.add_argument("--mip-first", type=int, default=50, help="MIP on the first N states only (default 50)")
     ap.add_argument("--cpsat-first", type=int, default=500, help="CP-SAT on the first N states only (default 500)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "lightsout.md"))
+    add_worker_options(ap)
     args = ap.parse_args()
     if args.repeats < 3:
         ap.error("--repeats must be at least 3 (the page reports medians)")
@@ -155,20 +179,21 @@ def main() -> None:
     load = load_meter()
 
     lights, known = read_states()
-    puzzle = LightsOutPuzzle(7)
     first = {"mip": args.mip_first, "cpsat": args.cpsat_first}
     rows: list[list[str]] = []
     out = Path(args.out)
-    for name in args.methods.split(","):
-        n = first.get(name, len(lights))
-        rows.append(run_method(name, puzzle, lights[:n], known, args.repeats))
-        print(" | ".join(rows[-1]), flush=True)
-        if name == "gf2":
-            rows.append(run_batch(lights, known, args.repeats))
+    where = workers_text(args, "states")
+    with open_executor(args) as executor:
+        for name in args.methods.split(","):
+            n = first.get(name, len(lights))
+            rows.append(run_method(executor, name, lights[:n], known, args.repeats))
             print(" | ".join(rows[-1]), flush=True)
-        # the page so far, so that a long run stopped midway keeps its results
-        write_page(out, sys.argv[1:], rows, args.repeats, t_all, load(), "(run not finished)")
-    write_page(out, sys.argv[1:], rows, args.repeats, t_all, load())
+            if name == "gf2":
+                rows.append(run_batch(lights, known, args.repeats))  # one call in this process
+                print(" | ".join(rows[-1]), flush=True)
+            # the page so far, so that a long run stopped midway keeps its results
+            write_page(out, sys.argv[1:], rows, args.repeats, t_all, f"{where}; {load()}", "(run not finished)")
+    write_page(out, sys.argv[1:], rows, args.repeats, t_all, f"{where}; {load()}")
 
 
 if __name__ == "__main__":
