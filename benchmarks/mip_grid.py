@@ -27,7 +27,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine, markdown_table  # noqa: E402
+from benchmarks.common import (  # noqa: E402
+    add_worker_options,
+    machine,
+    markdown_table,
+    open_executor,
+    run_instances,
+    workers_text,
+)
 from exact import registry, solvers  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
 
@@ -44,6 +51,13 @@ def run(method: str, n: int, T: int, seed: int, limit: float, threads: int):
     if method == "cp-sat":
         return solvers.solve(p, start, method="cp-sat", horizon=T, threads=threads, limits=limits)
     return solvers.solve(p, start, method="mip", horizon=T, formulation=method, threads=threads, limits=limits)
+
+
+def run_task(shared: tuple, item: tuple):
+    """:func:`run` as a task: ``shared`` the time limit and threads, ``item`` (method, n, T, seed)."""
+    limit, threads = shared
+    method, n, T, seed = item
+    return run(method, n, T, seed, limit, threads)
 
 
 def cell(results) -> str:
@@ -80,7 +94,15 @@ def main(argv=None) -> int:
     ap.add_argument("--reach", type=float, default=0.0, help="seconds per solve for 'how far T goes' (0: skip)")
     ap.add_argument("--reach-sizes", default="3", help="cube sizes for --reach")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "mip_grid.md"))
+    add_worker_options(ap)
     args = ap.parse_args(argv)
+    with open_executor(args, threads=args.threads) as executor:
+        return run_grid(args, argv, executor)
+
+
+def run_grid(args, argv, executor) -> int:
+    import benchmarks.mip_grid as this  # the tasks by an importable name (this file runs as __main__)
+
     methods = args.methods.split(",")
     grid = QUICK if args.quick else FULL
     t0 = time.time()
@@ -88,12 +110,17 @@ def main(argv=None) -> int:
     gave_up: dict[tuple[str, int], int] = {}
 
     def cells(n: int, T: int, skip: bool = True) -> list[str]:
+        # one row's (method, seed) solves as tasks together; rows one after the other, so that a
+        # method given up at one T is skipped at the larger ones
+        active = [m for m in methods if not (skip and (m, n) in gave_up)]
+        items = [(m, n, T, seed) for m in active for seed in range(args.seeds)]
+        done = run_instances(executor, this.run_task, (args.time_limit, args.threads), items, progress=False)
         out = []
         for method in methods:
-            if skip and (method, n) in gave_up:
+            if method not in active:
                 out.append(f"skipped (limit on every seed at T = {gave_up[method, n]})")
                 continue
-            res = [run(method, n, T, seed, args.time_limit, args.threads) for seed in range(args.seeds)]
+            res = [r for (m, *_), r in zip(items, done) if m == method]
             if all(r.status.value == "limit" for r in res):
                 gave_up.setdefault((method, n), T)
             out.append(cell(res))
@@ -103,6 +130,7 @@ def main(argv=None) -> int:
     rows = [[f"{n}x{n}", str(T)] + cells(n, T) for n, T in grid]
     case_rows = [] if args.quick else [[label] + cells(n, T, skip=False) for n, T, label in CASE_STUDY]
     reach_rows = []
+    # one solve after the other in this process: each T is tried only when the one before was proven
     for n in [int(x) for x in args.reach_sizes.split(",")] if args.reach else []:
         row = [f"{n}x{n}"]
         for method in methods:
@@ -120,7 +148,8 @@ def main(argv=None) -> int:
         "# Benchmark: time-indexed MIP (seed, tight, pairs) and CP-SAT",
         "",
         f"Command: `{cmd.strip()}`  ",
-        f"Machine: {machine()}  ",
+        f"Machine: {machine()}; {workers_text(args, 'the grid solves (one row at a time)')}; "
+        "the --reach solves in this process  ",
         f"Date: {date.today().isoformat()}; total {time.time() - t0:.0f} s  ",
         f"Settings: cube move set `layers`, metric QTM (the case study's), T = scramble length, "
         f"{args.seeds} seeds (0..{args.seeds - 1}), time limit {args.time_limit:.0f} s per solve, "
