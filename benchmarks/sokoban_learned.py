@@ -26,10 +26,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
+from benchmarks.common import (  # noqa: E402
+    add_worker_options,
+    load_meter,
+    machine,
+    markdown_table,
+    once,
+    open_executor,
+    run_instances,
+    workers_text,
+)
 from exact import registry, solvers  # noqa: E402
 from exact.puzzles.sokoban import parse_levels  # noqa: E402
 from learned.bwas import bwas  # noqa: E402
+from learned.remote import blob_file, network_blob  # noqa: E402
+from learned.runtime import configure  # noqa: E402
 from learned.values import NetHeuristic  # noqa: E402
 from learned.weights import load_model  # noqa: E402
 
@@ -37,6 +48,19 @@ DATA = ROOT.parent / "shared" / "data" / "sokoban"
 TEST = "boxoban_unfiltered_test_000.txt"
 # What the DeepCubeA paper reports on the same 1,000 levels (Agostinelli et al. 2019).
 PUBLISHED = "DeepCubeA: 1000/1000 solved, mean 32.6 moves (lambda = 0.8, N = 1, GPUs)"
+
+
+def solve_level(shared: tuple, index: int) -> tuple:
+    """Level ``index`` of the test file by BWAS with the network (a blob, loaded once per
+    process), and its proven optimum by the exact A*: the BWAS result and the optimal length."""
+    blob, weight, batch, time_limit, threads = shared
+    puzzle = registry.get("sokoban")
+    heuristic = once(("sokoban-net", blob.key), lambda: NetHeuristic(
+        puzzle, load_model(blob_file(blob))[0], configure("cpu", threads)))  # fmt: skip
+    level = once(("boxoban", TEST), lambda: parse_levels(DATA / TEST))[index]
+    best = solvers.solve(puzzle, level, method="sokoban")
+    r = bwas(puzzle, puzzle.state_of(level), heuristic, weight=weight, batch=batch, time_limit=time_limit)
+    return r, best.length
 
 
 def main() -> None:
@@ -47,25 +71,20 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=100, help="N, nodes expanded per step (default 100)")
     ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per level (default 60)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "sokoban_learned.md"))
+    ap.add_argument("--threads", type=int, default=1, help="torch threads per search (default 1)")
+    add_worker_options(ap)
     args = ap.parse_args()
+    import benchmarks.sokoban_learned as this  # the tasks by an importable name (this file runs as __main__)
+
     if not DATA.exists():
         sys.exit(f"{DATA} is not present: the reference data lives beside the repository, in ../shared/data")
     t_all = time.perf_counter()
     load = load_meter()
-    puzzle = registry.get("sokoban")
-    net, card = load_model(args.model)
-    heuristic = NetHeuristic(puzzle, net)
-    levels = parse_levels(DATA / TEST)[: args.levels]
-    rows = []
-    for i, level in enumerate(levels):
-        best = solvers.solve(puzzle, level, method="sokoban")
-        r = bwas(
-            puzzle, puzzle.state_of(level), heuristic, weight=args.weight, batch=args.batch, time_limit=args.time_limit
-        )
-        rows.append((r, best.length))
-        if (i + 1) % 10 == 0:
-            done = [x for x, _ in rows if x.status.has_solution]
-            print(f"{i + 1} levels: {len(done)} solved, {time.perf_counter() - t_all:.0f} s", flush=True)
+    card = load_model(args.model)[1]
+    n_levels = min(args.levels, len(parse_levels(DATA / TEST)))
+    with open_executor(args, threads=args.threads) as executor:
+        shared = (network_blob(executor, args.model), args.weight, args.batch, args.time_limit, args.threads)
+        rows = run_instances(executor, this.solve_level, shared, list(range(n_levels)), desc="levels")
     solved = [(r, opt) for r, opt in rows if r.status.has_solution]
     n = len(rows)
     table = [
@@ -88,7 +107,7 @@ def main() -> None:
         "# Benchmark: the learned Sokoban solver (DAVI cost-to-go, BWAS) on Boxoban levels",
         "",
         f"Command: `{cmd.strip()}`  ",
-        f"Machine: {machine()}; {load()}  ",
+        f"Machine: {machine()}; {workers_text(args, 'levels')}; {load()}  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s, one run (the search is",
         "deterministic; its seconds are of that run)  ",
         f"Model: `{args.model.name}`: {training}  ",
