@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
+from exact.executor import add_ray_option  # noqa: E402
 from exact.puzzles.cube import scramble, to_facelets  # noqa: E402
 
 
@@ -63,12 +64,13 @@ def case_argv(kind: str, seed: int, turns: int, moves: str, metric: str) -> list
     return [*base, "--seed", str(seed)]
 
 
-def run_case(kind, seed, turns, moves, metric, repeats, time_limit) -> list[str]:
+def run_case(kind, seed, turns, moves, metric, repeats, time_limit, ray=None) -> list[str]:
     argv = case_argv(kind, seed, turns, moves, metric)
     limit = ["--time-limit", str(time_limit)] if time_limit else []
+    on_ray = ["--ray", ray] if ray else []  # the split's pieces as Ray tasks (exact.mip's own option)
     mip, cp = [], []
     for _ in range(repeats):
-        mip.append(timed(["-m", "exact.mip", *argv, *limit]))
+        mip.append(timed(["-m", "exact.mip", *argv, *limit, *on_ray]))
         cp.append(timed(["-m", "exact.cpsat", *argv, *limit, "--threads", "2"]))
     m_wall = statistics.median(w for w, _ in mip)
     c_wall = statistics.median(w for w, _ in cp)
@@ -104,6 +106,7 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--time-limit", type=float, default=None, help="--time-limit of both commands")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "mip.md"))
+    add_ray_option(ap, "the MIP's split pieces (passed on to python -m exact.mip; CP-SAT stays here)")
     args = ap.parse_args(argv)
     meter = load_meter()
     t0 = time.perf_counter()
@@ -114,7 +117,7 @@ def main(argv=None) -> int:
         "deep": [("scramble", "layers", "qtm")],
     }[args.set]
     rows = [
-        run_case(kind, s, args.turns, moves, metric, args.repeats, args.time_limit)
+        run_case(kind, s, args.turns, moves, metric, args.repeats, args.time_limit, args.ray)
         for kind, moves, metric in kinds
         for s in seeds(args.seeds)
     ]
@@ -134,7 +137,9 @@ def main(argv=None) -> int:
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t0:.0f} s; {meter()}  ",
         f"Each row: {args.repeats} run(s) of each command, one after the other, nothing else running; seconds are "
         "wall clock of the whole command (start, imports, build, proof), median of the runs. For example: "
-        f"`{example}`; CP-SAT: the same arguments to `python -m exact.cpsat` with `--threads 2`."
+        f"`{example}`"
+        + (f" `--ray {args.ray}`" if args.ray else "")
+        + "; CP-SAT: the same arguments to `python -m exact.cpsat` with `--threads 2`."
         + (f" Both with `--time-limit {args.time_limit:g}`." if args.time_limit else ""),
         "",
         f"Summary: MIP median {mip_med:.1f} s, slowest {worst:.1f} s; every MIP run optimal: "
