@@ -31,8 +31,17 @@ import pyomo.environ as pyo
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine, markdown_table  # noqa: E402
+from benchmarks.common import (  # noqa: E402
+    add_worker_options,
+    machine,
+    markdown_table,
+    once,
+    open_executor,
+    run_instances,
+    workers_text,
+)
 from exact import registry  # noqa: E402
+from exact.executor import InProcess  # noqa: E402
 from exact.mip.build import build_mip  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
 from exact.timeindexed import move_rules, prepare  # noqa: E402
@@ -59,7 +68,48 @@ OPTIONS = {
 }
 
 
-def run(moves, metric, length, seed, h, depth, presolve, limit, sample, stop) -> dict:
+def _read(blob) -> tuple:
+    """The model of ``blob`` (MPS bytes) as a HiGHS LP and its column index by name, once per process."""
+
+    def read():
+        with tempfile.TemporaryDirectory() as tmp:
+            path = f"{tmp}/model.mps"
+            Path(path).write_bytes(blob.get())
+            base = highspy.Highs()
+            base.setOptionValue("output_flag", False)
+            base.readModel(path)
+        lp = base.getLp()
+        return lp, {name: i for i, name in enumerate(lp.col_names_)}
+
+    return once(("mip_split", blob.key), read)
+
+
+def solve_piece(shared: tuple, prefix: tuple) -> tuple[str, float]:
+    """One piece: the model with the prefix's moves fixed, solved by HiGHS with :data:`OPTIONS`;
+    its status and seconds."""
+    blob, presolve, limit = shared
+    lp, col = _read(blob)
+    h_ = highspy.Highs()
+    h_.setOptionValue("output_flag", False)
+    h_.passModel(lp)
+    for key, value in {**OPTIONS, "presolve": presolve, "time_limit": float(limit)}.items():
+        h_.setOptionValue(key, value)
+    for t, m in enumerate(prefix):
+        h_.changeColBounds(col[f"y({m}_{t})"], 1.0, 1.0)
+    t1 = time.perf_counter()
+    h_.run()
+    seconds = time.perf_counter() - t1
+    status = {
+        highspy.HighsModelStatus.kOptimal: "feasible",
+        highspy.HighsModelStatus.kInfeasible: "infeasible",
+        highspy.HighsModelStatus.kTimeLimit: "limit",
+    }.get(h_.getModelStatus(), str(h_.getModelStatus()))
+    return status, seconds
+
+
+def run(executor, moves, metric, length, seed, h, depth, presolve, limit, sample, stop) -> dict:
+    import benchmarks.mip_split as this  # the tasks by an importable name (this file runs as __main__)
+
     puzzle = registry.get("cube3", moves=moves, metric=metric)
     start, _ = scramble(3, length, np.random.default_rng(seed), moves, metric)
     problem = prepare(puzzle, start, True)
@@ -70,12 +120,8 @@ def run(moves, metric, length, seed, h, depth, presolve, limit, sample, stop) ->
     with tempfile.TemporaryDirectory() as tmp:
         path = f"{tmp}/model.mps"
         model.write(path, io_options={"symbolic_solver_labels": True})
-        base = highspy.Highs()
-        base.setOptionValue("output_flag", False)
-        base.readModel(path)
+        mps = Path(path).read_bytes()
     build = time.perf_counter() - t0
-    lp = base.getLp()
-    col = {name: i for i, name in enumerate(lp.col_names_)}
     rules = set(move_rules(table).pairs)
     prefixes = [()]
     for _ in range(depth):
@@ -84,29 +130,26 @@ def run(moves, metric, length, seed, h, depth, presolve, limit, sample, stop) ->
     if sample is not None:
         pick = np.random.default_rng(1).choice(total, size=sample, replace=False)
         prefixes = [prefixes[i] for i in sorted(pick)]
+    # a row that stops at its first feasible piece runs its pieces in order, here
+    where = InProcess() if stop else executor
+    shared = (where.blob(mps), presolve, limit)
     seconds, statuses = [], []
-    for prefix in prefixes:
-        h_ = highspy.Highs()
-        h_.setOptionValue("output_flag", False)
-        h_.passModel(lp)
-        for key, value in {**OPTIONS, "presolve": presolve, "time_limit": float(limit)}.items():
-            h_.setOptionValue(key, value)
-        for t, m in enumerate(prefix):
-            h_.changeColBounds(col[f"y({m}_{t})"], 1.0, 1.0)
-        t1 = time.perf_counter()
-        h_.run()
-        seconds.append(time.perf_counter() - t1)
-        status = h_.getModelStatus()
-        statuses.append(
-            {
-                highspy.HighsModelStatus.kOptimal: "feasible",
-                highspy.HighsModelStatus.kInfeasible: "infeasible",
-                highspy.HighsModelStatus.kTimeLimit: "limit",
-            }.get(status, str(status))
-        )
-        print(prefix, statuses[-1], f"{seconds[-1]:.2f}", flush=True)
-        if stop and statuses[-1] == "feasible":
-            break
+
+    def take(k: int, value) -> None:
+        print(prefixes[k], value[0], f"{value[1]:.2f}", flush=True)
+
+    if stop:
+        for prefix in prefixes:
+            status, secs = this.solve_piece(shared, prefix)
+            take(len(statuses), (status, secs))
+            statuses.append(status)
+            seconds.append(secs)
+            if status == "feasible":
+                break
+    else:
+        done = run_instances(where, this.solve_piece, shared, prefixes, desc="pieces", on_result=take, progress=False)
+        statuses = [x[0] for x in done]
+        seconds = [x[1] for x in done]
     counts = {s: statuses.count(s) for s in sorted(set(statuses))}
     return {
         "case": f"{moves} {metric}, {length}-move scramble, seed {seed}",
@@ -128,33 +171,46 @@ def run(moves, metric, length, seed, h, depth, presolve, limit, sample, stop) ->
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "mip_split.md"))
+    ap.add_argument("--cases", help="only these rows of the suite, e.g. 0,1 (default: all)")
+    add_worker_options(ap)
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     rows = []
-    for case in SUITE:
-        r = run(*case)
-        rows.append(
-            [
-                r["case"],
-                str(r["h"]),
-                str(r["depth"]),
-                r["presolve"],
-                f"{r['limit']} s",
-                r["pieces"],
-                r["statuses"],
-                f"{r['median']:.2f} s",
-                f"{r['max']:.2f} s",
-                f"{r['total']:.1f} s",
-                f"{r['build']:.1f} s",
-            ]
-        )
-        print(rows[-1], flush=True)
+    suite = [SUITE[int(i)] for i in args.cases.split(",")] if args.cases else SUITE
+    with open_executor(args) as executor:
+        rows = [run_row(executor, case) for case in suite]
+    write_page(args, argv, rows, t0)
+    return 0
+
+
+def run_row(executor, case) -> list[str]:
+    r = run(executor, *case)
+    row = [
+        r["case"],
+        str(r["h"]),
+        str(r["depth"]),
+        r["presolve"],
+        f"{r['limit']} s",
+        r["pieces"],
+        r["statuses"],
+        f"{r['median']:.2f} s",
+        f"{r['max']:.2f} s",
+        f"{r['total']:.1f} s",
+        f"{r['build']:.1f} s",
+    ]
+    print(row, flush=True)
+    return row
+
+
+def write_page(args, argv, rows, t0) -> None:
+    argv = sys.argv[1:] if argv is None else argv
     cmd = "python benchmarks/mip_split.py" + (" " + " ".join(argv) if argv else "")
     lines = [
         "# Benchmark: splitting the tight MIP on its first moves (cube-and-conquer)",
         "",
         f"Command: `{cmd}`  ",
-        f"Machine: {machine()}  ",
+        f"Machine: {machine()}; {workers_text(args, 'pieces')} (a row that stops at its first feasible piece: in "
+        "this process, in order)  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t0:.0f} s; one run of each row",
         "",
         "Each row: the tight model with exactly h moves, one HiGHS run per prefix of `depth` fixed",
@@ -169,7 +225,6 @@ def main(argv=None) -> int:
     ]
     Path(args.out).write_text("\n".join(lines) + "\n")
     print("wrote", args.out)
-    return 0
 
 
 if __name__ == "__main__":
