@@ -1,0 +1,81 @@
+"""The benchmarks' instances on the executor (benchmarks/common.py): a page made with workers has
+the rows of the page made in one process, timings aside, and its header says where they ran."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.common import in_order, run_instances, worker_flags, workers_text  # noqa: E402
+from exact.executor import InProcess, Processes  # noqa: E402
+
+
+def _cube(shared, item):
+    return shared + item**3
+
+
+def test_run_instances_in_item_order_on_every_backend() -> None:
+    items = list(range(7))
+    want = [10 + i**3 for i in items]
+    assert run_instances(InProcess(), _cube, 10, items, progress=False) == want
+    seen = []
+    with Processes(2) as ex:
+        assert (
+            run_instances(ex, _cube, 10, items, progress=False, on_result=in_order(lambda k, v: seen.append(k))) == want
+        )
+    assert seen == items  # in_order hands the results on in item order, whatever order they came in
+
+
+def test_in_order_waits_for_the_earlier_results() -> None:
+    got = []
+    take = in_order(lambda k, v: got.append((k, v)))
+    for k in (2, 0, 3, 1):
+        take(k, str(k))
+    assert got == [(0, "0"), (1, "1"), (2, "2"), (3, "3")]
+
+
+def test_the_header_says_where_the_instances_ran() -> None:
+    class Args:
+        workers, ray = 2, None
+
+    assert worker_flags(Args) == " --workers 2" and "2 worker processes" in workers_text(Args, "stacks")
+    Args.workers, Args.ray = None, "auto"
+    assert worker_flags(Args) == " --ray" and "Ray tasks" in workers_text(Args)
+    Args.ray = None
+    assert worker_flags(Args) == "" and workers_text(Args) == "instances one after the other in this process"
+
+
+def _pancake_page(tmp_path: Path, *extra: str) -> tuple[str, list[list[str]]]:
+    out = tmp_path / f"pancake{len(extra)}.md"
+    cmd = [sys.executable, "benchmarks/pancake.py", "--sizes", "8,9", "--seeds", "3", "--repeats", "1"]
+    subprocess.run([*cmd, "--out", str(out), *extra], cwd=ROOT, check=True, capture_output=True, timeout=300)
+    text = out.read_text()
+    rows = [line.split(" | ")[:-1] for line in text.splitlines() if re.match(r"\| \d+ \| \d+ \|", line)]
+    return text, rows  # each row without its seconds
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ("--workers", "2"),
+        pytest.param(
+            ("--ray", "--workers", "2"),
+            marks=pytest.mark.skipif(
+                importlib.util.find_spec("ray") is None, reason="Ray is the optional extra puzzleopt[scale]"
+            ),
+        ),
+    ],
+)
+def test_a_benchmark_on_workers_has_the_rows_of_one_process(tmp_path, extra) -> None:
+    _, here = _pancake_page(tmp_path)
+    text, there = _pancake_page(tmp_path, *extra)
+    assert len(here) == 6 and there == here
+    assert text.splitlines()[2].endswith(f"{' '.join(extra)}`  ")  # the command line names them
