@@ -8,6 +8,8 @@ run pays its own start-up, Ray's included):
 
 * ``hybrid.verify`` on the first ``--first`` of DeepCubeA's 500 15-puzzles (BWAS with the shipped
   network, then IDA* with the 6-6-3 tables, built before timing);
+* ``hybrid.verify --solutions`` on all 500 (``--certify``): the certificates alone (IDA* 6-6-3) of
+  learned solutions found beforehand by ``learned.evaluate --quality fast`` (untimed);
 * the MIP headline, ``python -m exact.mip --size 3 --turns 8``: its split's pieces on 1 and 2
   processes and on Ray;
 * Ray's overhead per task: a map of ``--tasks`` tasks that do nothing, against the same map
@@ -19,6 +21,7 @@ Speedup is (1 worker's seconds) / (2 workers'), within each backend and against 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import subprocess
 import sys
@@ -56,6 +59,18 @@ BACKENDS = [
 ]
 
 
+def learned_solutions(folder: Path, first: int) -> Path:
+    """The first ``first`` instances' BWAS solutions (``learned.evaluate --quality fast`` on two
+    worker processes), one line each in the puzzle's notation: ``hybrid.verify --solutions``."""
+    out = folder / "evaluate"
+    argv = ["-m", "learned.evaluate", "--puzzle", "tiles15", "--instances", str(DATA), "--first", str(first)]
+    _timed([*argv, "--quality", "fast", "--out", str(out), "--no-progress", "--workers", "2", "--json"])
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    path = folder / "solutions.txt"
+    path.write_text("".join(" ".join(r["moves"] or []) + "\n" for r in records))
+    return path
+
+
 def _noop(shared, item):
     return item
 
@@ -88,7 +103,8 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=24, help="DeepCubeA 15-puzzles to certify")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--tasks", type=int, default=500, help="no-op tasks for Ray's overhead")
-    ap.add_argument("--parts", default="verify,mip,overhead")
+    ap.add_argument("--certify", type=int, default=500, help="DeepCubeA 15-puzzles whose given solutions to certify")
+    ap.add_argument("--parts", default="verify,certify,mip,overhead")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "scale.md"))
     args = ap.parse_args()
     parts = set(args.parts.split(","))
@@ -117,6 +133,34 @@ def main() -> None:
                 rows.append([name, str(workers), f"{s:.1f}", f"{s / args.first:.2f}", f"{here / s:.2f}"])
         lines += [f"## hybrid.verify: DeepCubeA's 15-puzzles 0-{args.first - 1} (BWAS, then IDA* 6-6-3)", ""]
         lines += markdown_table(["backend", "workers", "seconds", "s / instance", "speedup"], rows) + [""]
+    if "certify" in parts:
+        with tempfile.TemporaryDirectory() as tmp:
+            solutions = learned_solutions(Path(tmp), args.certify)
+            base = [
+                "-m",
+                "hybrid.verify",
+                "--puzzle",
+                "tiles15",
+                "--instances",
+                str(DATA),
+                "--first",
+                str(args.certify),
+            ]
+            base += ["--solutions", str(solutions), "--no-progress", "--pdb-dir", tmp, "--threads", "1"]
+            _timed([*base, "--first", "1"])  # the tables built before timing
+            rows, here = [], None
+            for name, workers, extra in BACKENDS:
+                s = _median([*base, *extra], args.repeats)
+                here = s if here is None else here
+                rows.append([name, str(workers), f"{s:.1f}", f"{1000 * s / args.certify:.0f}", f"{here / s:.2f}"])
+        lines += [
+            f"## hybrid.verify --solutions: the certificates alone, DeepCubeA's 15-puzzles 0-{args.certify - 1}",
+            "",
+            "The learned solutions were found first (`python -m learned.evaluate --puzzle tiles15 --quality fast`,",
+            "not timed); each task replays one and proves its start's optimum by IDA* with the 6-6-3 tables.",
+            "",
+        ]
+        lines += markdown_table(["backend", "workers", "seconds", "ms / instance", "speedup"], rows) + [""]
     if "mip" in parts:
         base = ["-m", "exact.mip", "--size", "3", "--turns", "8", "--json"]
         rows, here = [], None
