@@ -38,13 +38,13 @@ def load_meter():
 
 
 # ----------------------------------------------------------------------------- instances on workers
-def add_worker_options(ap) -> None:
+def add_worker_options(ap, older: str | None = None) -> None:
     """``--workers N`` and ``--ray [ADDRESS]`` (:mod:`exact.executor`): where the instances run.
     The default, one after the other in this process, is what the recorded pages used unless
-    they say otherwise."""
+    they say otherwise. ``older``: the benchmark's earlier name of ``--workers`` (``"--jobs"``)."""
     from exact.executor import add_executor_options
 
-    add_executor_options(ap)
+    add_executor_options(ap, "the instances", older=older)
 
 
 def worker_flags(args) -> str:

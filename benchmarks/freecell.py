@@ -283,8 +283,7 @@ def main() -> None:
     ap.add_argument("--cache", default=str(ROOT / "runs" / "freecell_bench"), help="per-deal rows, for --resume")
     ap.add_argument("--resume", action="store_true", help="reuse the rows in --cache made with the same settings")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "freecell.md"))
-    add_worker_options(ap)
-    ap.add_argument("--jobs", type=int, dest="workers", help="the same as --workers (its older name)")
+    add_worker_options(ap, older="--jobs")
     args = ap.parse_args()
     with open_executor(args) as executor:
         run(args, executor)

@@ -146,8 +146,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--instances", default=None, help="comma-separated names (default: every shipped instance)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "hypercube.md"))
-    add_worker_options(ap)
-    ap.add_argument("--jobs", type=int, dest="workers", help="the same as --workers (its older name)")
+    add_worker_options(ap, older="--jobs")
     args = ap.parse_args()
     import benchmarks.hypercube as this  # the tasks by an importable name (this file runs as __main__)
 

@@ -193,8 +193,7 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=60.0, help="seconds per level and metric (default 60)")
     ap.add_argument("--repeats", type=int, default=3, help="solves per level; seconds are their median (default 3)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "sokoban.md"))
-    add_worker_options(ap)
-    ap.add_argument("--jobs", type=int, dest="workers", help="the same as --workers (its older name)")
+    add_worker_options(ap, older="--jobs")
     args = ap.parse_args()
     import benchmarks.sokoban as this  # the tasks by an importable name (this file runs as __main__)
 

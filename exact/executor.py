@@ -36,6 +36,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from exact import cli
 from exact.errors import PuzzleoptError
 
 RETRIES = 3
@@ -374,15 +375,18 @@ def add_ray_option(p: argparse.ArgumentParser, what: str = "the tasks") -> None:
     )
 
 
-def add_executor_options(p: argparse.ArgumentParser) -> None:
-    """``--workers N`` and ``--ray [ADDRESS]``."""
+def add_executor_options(p: argparse.ArgumentParser, what: str = "the tasks", older: str | None = None) -> None:
+    """``--workers N`` and ``--ray [ADDRESS]`` for ``what``; ``older``: an earlier name of
+    ``--workers`` that is still accepted (``"--jobs"``)."""
     p.add_argument(
         "--workers",
-        type=int,
-        help="local worker processes, each running one task at a time (default: the tasks run in this process); "
+        type=cli.count(1),
+        help=f"local worker processes for {what}, each running one task at a time (default: in this process); "
         "with --ray: the CPUs of a new local Ray",
     )
-    add_ray_option(p)
+    if older is not None:
+        p.add_argument(older, type=cli.count(1), dest="workers", help="the same as --workers (its older name)")
+    add_ray_option(p, what)
 
 
 def parallel_asked(args: argparse.Namespace) -> bool:

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from exact import cli
-from exact.executor import add_ray_option, executor_from
+from exact.executor import add_executor_options, executor_from
 from exact.kernels import notice_first_compile
 from exact.puzzles.freecell import MAX_FREECELLS, format_board, ms_deal
 from exact.puzzles.freecell.text import read_board_file
@@ -76,7 +76,7 @@ def _parser():
     e.add_argument("--out", default="ga.json", help="weights file to write (default ga.json)")
     e.add_argument("--checkpoint", help="checkpoint file (default: beside --out, <name>.checkpoint.json)")
     e.add_argument("--resume", action="store_true", help="continue from the checkpoint")
-    _executor_options(e, "the searches (the weights do not depend on where they run)")
+    add_executor_options(e, "the searches (the weights do not depend on where they run)", older="--jobs")
     e.add_argument("--no-progress", action="store_true", help="no progress bars")
 
     b = sub.add_parser("bench", help="solve many deals and print a summary table")
@@ -86,7 +86,7 @@ def _parser():
     b.add_argument(
         "--repeats", type=cli.count(1), default=1, help="runs per deal; seconds are their median (default 1)"
     )
-    _executor_options(b, "the deals")
+    add_executor_options(b, "the deals", older="--jobs")
     b.add_argument("--fc-solve", action="store_true", help="also run fc-solve -l lg on the same deals")
     b.add_argument("--json", action="store_true", help="print the rows of every deal as JSON")
     b.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -122,14 +122,6 @@ def _solve(args) -> int:
         print(f"{res.solver}: {res.status.value}, stopped by {res.extra['stopped_by']} ({res.nodes:,} nodes)")
     print(f"{res.seconds:.3f} s")
     return res.exit_code
-
-
-def _executor_options(p, what: str) -> None:
-    """``--workers``/``--ray`` (:mod:`exact.executor`) for ``what``; ``--jobs`` is the older name of
-    ``--workers``."""
-    p.add_argument("--workers", type=cli.count(1), help=f"local worker processes for {what} (default: this process)")
-    p.add_argument("--jobs", type=cli.count(1), dest="workers", help="the same as --workers (its older name)")
-    add_ray_option(p, what)
 
 
 def _evolve(args, argv: Sequence[str]) -> int:
