@@ -25,19 +25,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tqdm.auto import tqdm
-
 from exact import cli
 from exact.atomic import write_chunks
 from exact.batch import add_resume_option, open_log, result_from_record, result_record, run_batch
 from exact.executor import Blob, add_executor_options, executor_from
 from exact.plots import histogram_png
-from exact.puzzle import Puzzle
 from exact.result import SolveResult
 from exact.resultlog import ResultLog
 from exact.solve import puzzle_from
 from exact.userfiles import output_folder
-from instances.files import Instance, parse_states, read_instances
+from instances.files import parse_states, read_instances
 from learned.bwas import bwas
 from learned.loading import load_heuristic, parser_with_search, search_settings
 from learned.remote import network_blob, worker_heuristic
@@ -108,36 +105,6 @@ class Evaluation:
                 f"{num(s['nodes_per_second'], ',.0f')} |",
             ]
         )
-
-
-def evaluate(
-    puzzle: Puzzle,
-    instances: Sequence[Instance],
-    heuristic,
-    *,
-    weight: float,
-    batch: int,
-    max_nodes: int | None = None,
-    time_limit: float | None = None,
-    progress: bool = True,
-    states: Sequence | None = None,
-) -> Evaluation:
-    """Run BWAS on every instance (``states``: their start states where already parsed; else
-    parsed here with ``puzzle.parse_state``, all before any search). Ctrl-C ends the run with
-    the instances done (``interrupted`` set)."""
-    if states is None:
-        states = [puzzle.parse_state(x.text) for x in instances]
-    results: list[SolveResult] = []
-    interrupted = False
-    try:
-        for s in tqdm(states, disable=not progress, desc="BWAS", unit="instance"):
-            results.append(
-                bwas(puzzle, s, heuristic, weight=weight, batch=batch, max_nodes=max_nodes, time_limit=time_limit)
-            )
-    except KeyboardInterrupt:
-        interrupted = True
-    done = instances[: len(results)]
-    return Evaluation(results, [x.optimal for x in done], [x.id for x in done], interrupted)
 
 
 RESULTS = ("results.jsonl", "puzzleopt-result/1")
