@@ -39,9 +39,7 @@ from benchmarks.common import (  # noqa: E402
 from exact import registry, solvers  # noqa: E402
 from exact.puzzles.sokoban import parse_levels  # noqa: E402
 from learned.bwas import bwas  # noqa: E402
-from learned.remote import blob_file, network_blob  # noqa: E402
-from learned.runtime import configure  # noqa: E402
-from learned.values import NetHeuristic  # noqa: E402
+from learned.remote import network_blob, worker_heuristic  # noqa: E402
 from learned.weights import load_model  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "sokoban"
@@ -55,8 +53,7 @@ def solve_level(shared: tuple, index: int) -> tuple:
     process), and its proven optimum by the exact A*: the BWAS result and the optimal length."""
     blob, weight, batch, time_limit, threads = shared
     puzzle = registry.get("sokoban")
-    heuristic = once(("sokoban-net", blob.key), lambda: NetHeuristic(
-        puzzle, load_model(blob_file(blob))[0], configure("cpu", threads)))  # fmt: skip
+    heuristic = worker_heuristic(puzzle.spec.to_dict(), "sokoban", blob, "cpu", threads)  # once per process
     level = once(("boxoban", TEST), lambda: parse_levels(DATA / TEST))[index]
     best = solvers.solve(puzzle, level, method="sokoban")
     r = bwas(puzzle, puzzle.state_of(level), heuristic, weight=weight, batch=batch, time_limit=time_limit)
