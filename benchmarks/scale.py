@@ -167,7 +167,8 @@ def main() -> None:
         for name, workers, extra in (
             ("processes", 1, ["--threads", "1"]),
             ("processes", 2, ["--threads", "2"]),
-            ("ray", 2, ["--ray"]),
+            ("ray", 1, ["--ray", "--threads", "1"]),
+            ("ray", 2, ["--ray", "--threads", "2"]),
         ):
             s = _median([*base, *extra], args.repeats)
             here = s if here is None else here

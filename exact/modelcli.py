@@ -78,7 +78,7 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
             type=int,
             default=None,
             help="worker processes of the split proof, one HiGHS thread each (default: every core, "
-            f"{cli.cores()} here); with --no-split, HiGHS threads (default 1)",
+            f"{cli.cores()} here); with --ray, the CPUs of a new local Ray; with --no-split, HiGHS threads (default 1)",
         )
     else:
         p.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
@@ -210,7 +210,9 @@ def main_for(
                     from exact.executor import Ray, ray_module
 
                     ray_module()  # fail at once where Ray is missing
-                    kwargs["executor"] = Ray(args.ray)
+                    # --threads given: the CPUs of a new local Ray (a cluster has its own)
+                    cpus = args.threads if args.ray == "auto" else None
+                    kwargs["executor"] = Ray(args.ray, num_cpus=cpus)
             else:
                 kwargs.update(confirm_infeasible=args.confirm_infeasible)
         else:
