@@ -12,18 +12,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from tqdm.auto import tqdm
 
-from exact.errors import PuzzleoptError
+from exact import __version__
+from exact.errors import PuzzleoptError, ReplayError, first_line
 from exact.executor import Executor, InProcess
-from exact.resultlog import ResultLog, order
+from exact.resultlog import ResultLog, digest, order
+from exact.userfiles import output_folder
+
+logger = logging.getLogger(__name__)
+
+RESULT_FORMAT = "puzzleopt-result/2"
+"""The record format of a results log of solves (:mod:`exact.resultlog`; /2: sealed with the
+user's key, under a run header)."""
 
 
 def add_resume_option(p: argparse.ArgumentParser) -> None:
@@ -44,25 +54,35 @@ class BatchRun:
     resumed: int = 0  # how many results came from the output of an earlier run
     log: ResultLog | None = None
     to_record: Callable[[str, Any], dict] | None = None
+    inputs: dict[str, str] = field(default_factory=dict)  # id -> digest of the instance's input
 
     def in_order(self) -> list[Any]:
         """The results there are, in instance order."""
         return [self.results[i] for i in self.ids if i in self.results]
 
+    def record(self, ident: str, value: Any) -> dict:
+        """The log record of one result: the caller's, with the digest of its input."""
+        rec = self.to_record(ident, value) if self.to_record else dict(value)
+        return {**rec, "input": self.inputs[ident]} if ident in self.inputs else rec
+
     def finish(self) -> None:
         """Rewrite the output in instance order (atomically)."""
-        if self.log is not None and self.to_record is not None:
-            self.log.rewrite(order((self.to_record(i, r) for i, r in self.results.items()), self.ids))
+        if self.log is not None:
+            self.log.rewrite(order((self.record(i, r) for i, r in self.results.items()), self.ids))
 
 
-def open_log(out: Path | None, name: str, format: str, resume: bool) -> ResultLog | None:
-    """The results file ``out/name``, checked: ``--resume`` needs ``--out``, and without it an
-    output that already holds results is refused (nothing is overwritten)."""
+def open_log(
+    out: Path | str | None, name: str, format: str, resume: bool, run: Mapping[str, Any] | None = None
+) -> ResultLog | None:
+    """The results file ``out/name`` of the run ``run`` (its header: what the answers depend on;
+    :mod:`exact.resultlog`), checked: ``--out`` is a folder, ``--resume`` needs it, and without
+    ``--resume`` an output that already holds results is refused (nothing is overwritten)."""
     if out is None:
         if resume:
             raise PuzzleoptError("--resume continues the results in --out; give --out DIR")
         return None
-    log = ResultLog(Path(out) / name, format)
+    folder = output_folder(out, "--out")
+    log = ResultLog(folder / name, format, run={**dict(run or {}), "format": format, "puzzleopt": __version__})
     if not resume and log.path.exists() and log.path.stat().st_size:
         raise PuzzleoptError(
             f"{log.path} already holds results; add --resume to continue that run, or name another --out"
@@ -79,40 +99,44 @@ def run_batch(
     *,
     log: ResultLog | None = None,
     to_record: Callable[[str, Any], dict] | None = None,
-    from_record: Callable[[dict], Any] | None = None,
+    from_record: Callable[[dict, Any], Any] | None = None,
+    inputs: Sequence[str] | None = None,
     on_result: Callable[[str, Any], None] | None = None,
     progress: bool = True,
     desc: str = "instances",
     first_here: bool = True,
 ) -> BatchRun:
     """Run ``fn(shared, item)`` for each item whose id is not yet in ``log`` (see the module
-    docstring). ``to_record(id, result)``/``from_record`` turn a result into the log's dict
-    (which must hold ``"id"``) and back; ``on_result(id, result)`` is called as each arrives (JSON Lines
-    on stdout, say). With ``first_here`` and an executor of other processes, the first instance
-    runs in this process before the rest are handed out, so that the tables it needs are built
-    (or loaded and checked) once, not by every worker at the same time.
+    docstring). ``to_record(id, result)`` turns a result into the log's dict (which must hold
+    ``"id"``); ``from_record(record, item)`` turns a record read back into a result, re-checked
+    against its item (it raises where the record does not hold: a replay that fails, a status
+    or bound that is not one, another start). ``inputs`` are digests of the items
+    (:func:`exact.resultlog.digest`), kept with each record: a record whose item changed is run
+    again. ``on_result(id, result)`` is called as each arrives (JSON Lines on stdout, say). With
+    ``first_here`` and an executor of other processes, the first instance runs in this process
+    before the rest are handed out, so that the tables it needs are built (or loaded and checked)
+    once, not by every worker at the same time.
 
     KeyboardInterrupt is caught: the run ends with ``interrupted`` set and the results so far.
+
+    Raises:
+        PuzzleoptError: ids repeat, or a kept record of ``log`` fails its re-check (naming the
+            log and the instance).
     """
     ids = [str(i) for i in ids]
     if len(set(ids)) != len(ids):
         dup = sorted({i for i in ids if ids.count(i) > 1})[:5]
         raise PuzzleoptError(f"instance ids repeat ({', '.join(dup)}); each instance needs its own id")
-    run = BatchRun(ids, log=log, to_record=to_record)
+    run = BatchRun(ids, log=log, to_record=to_record, inputs=dict(zip(ids, inputs)) if inputs is not None else {})
     if log is not None:
-        wanted = set(ids)
-        kept = [r for r in log.read() if str(r.get("id")) in wanted]
-        for rec in kept:
-            run.results[str(rec["id"])] = from_record(rec) if from_record else rec
-        run.resumed = len(run.results)
-        log.start(kept)
+        run.resumed = _resume(run, log, items, from_record)
     todo = [k for k, i in enumerate(ids) if i not in run.results]
     bar = tqdm(total=len(ids), initial=run.resumed, disable=not progress, desc=desc, unit="instance", file=sys.stderr)
 
     def take(ident: str, value: Any) -> None:
         run.results[ident] = value
         if log is not None:
-            log.append(to_record(ident, value) if to_record else value)
+            log.append(run.record(ident, value))
         if on_result is not None:
             on_result(ident, value)
         bar.update(1)
@@ -130,6 +154,33 @@ def run_batch(
         if log is not None:
             log.close()
     return run
+
+
+def _resume(run: BatchRun, log: ResultLog, items: Sequence[Any], from_record) -> int:
+    """Keep the records of ``log`` that belong to this run's instances, as they are now, each
+    re-checked; start the log over with them. Returns how many were kept."""
+    where = {i: k for k, i in enumerate(run.ids)}
+    kept, stale = [], 0
+    for rec in log.read():
+        ident = str(rec.get("id"))
+        if ident not in where:
+            continue
+        if run.inputs and rec.get("input") != run.inputs[ident]:
+            stale += 1  # its instance changed since (another file, another solution): run it again
+            continue
+        try:
+            run.results[ident] = from_record(rec, items[where[ident]]) if from_record else rec
+        except (PuzzleoptError, ReplayError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise PuzzleoptError(
+                f"--resume: {log.path}: the record of instance {ident} does not hold ({first_line(exc)}); "
+                "remove the file, or that line, to run it again"
+            ) from None
+        kept.append(rec)
+    if stale:
+        logger.warning("%s: %d records were of instances that changed since; they run again", log.path, stale)
+    log.start(kept)
+    return len(kept)
+
 
 
 # ----------------------------------------------------------------------------- solving a file
@@ -185,11 +236,32 @@ def result_record(ident: str, result, **more) -> dict:
     return {"id": ident, **result.to_dict(), **more}
 
 
-def result_from_record(puzzle) -> Callable[[dict], Any]:
-    """Records back to results, each replayed on ``puzzle`` (:meth:`SolveResult.from_dict`)."""
+def result_from_record(puzzle) -> Callable[[dict, Any], Any]:
+    """Records back to results, each re-checked as a fresh one: replayed on ``puzzle`` from its
+    start, which must be the instance's ``start`` (:meth:`SolveResult.from_dict`)."""
     from exact.result import SolveResult
 
-    return lambda d: SolveResult.from_dict(d, puzzle)
+    def back(d: dict, start) -> SolveResult:
+        res = SolveResult.from_dict(d, puzzle)
+        if not np.array_equal(np.asarray(res.start), np.asarray(start).astype(np.int64)):
+            raise PuzzleoptError("its start is not this instance's")
+        return res
+
+    return back
+
+
+def start_digests(starts: Sequence[Any]) -> list[str]:
+    """The input digest of each start (:func:`exact.resultlog.digest`)."""
+    return [digest(np.asarray(s).tolist()) for s in starts]
+
+
+def solve_run(shared: SolveShared) -> dict[str, Any]:
+    """What a file's answers depend on (a result log's header): the puzzle, the goal, the method,
+    its options and the limits (not where tables are kept, nor progress bars)."""
+    options = {k: v for k, v in shared.options.items() if k not in ("progress", "pdb_dir")}
+    limits = {k: getattr(shared.limits, k) for k in ("time", "nodes", "stored")}
+    return {"command": "solve", "puzzle": shared.spec, "goal": shared.goal, "method": shared.method,
+            "options": options, "limits": limits}  # fmt: skip
 
 
 def check_file_flags(args: argparse.Namespace) -> None:
@@ -211,13 +283,14 @@ def solve_file(
     from exact.executor import executor_from
 
     known = {ident: k for ident, _, k in starts}
-    log = open_log(args.out, "results.jsonl", "puzzleopt-result/1", args.resume)
+    shared = solve_shared(puzzle, method, limits, options)
+    log = open_log(args.out, "results.jsonl", RESULT_FORMAT, args.resume, solve_run(shared))
+    states = [s for _, s, _ in starts]
     with executor_from(args) as executor:
         run = run_batch(
-            executor, solve_task, [s for _, s, _ in starts], [i for i, _, _ in starts],
-            solve_shared(puzzle, method, limits, options), log=log,
+            executor, solve_task, states, [i for i, _, _ in starts], shared, log=log,
             to_record=lambda i, r: result_record(i, r, known_optimal=known[i]), from_record=result_from_record(puzzle),
-            on_result=on_result, progress=progress, desc=desc,
+            inputs=start_digests(states), on_result=on_result, progress=progress, desc=desc,
         )  # fmt: skip
     run.finish()
     return run

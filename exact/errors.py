@@ -33,3 +33,10 @@ class UnsolvableError(StateError):
 
 class ReplayError(RuntimeError):
     """A solver produced moves that do not reach the goal: always a bug, never bad input."""
+
+
+def first_line(exc: BaseException, limit: int = 300) -> str:
+    """An error's message, its first line, at most ``limit`` characters: a 4 MB bad input is
+    not echoed back whole."""
+    text = str(exc).splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -72,6 +72,34 @@ class GoalPuzzle(Puzzle):
     def goal_spec(self, start: np.ndarray | None = None) -> Goal:
         return self.partial_goal
 
+    def check_state(self, state: object) -> np.ndarray:
+        return self.base.check_state(state)
+
+    def unsolvable(self, state: np.ndarray) -> str | None:
+        """What rules the goal out from ``state``: a label the mask asks for more often than the
+        start has it, or a mask that names one whole state the puzzle's rules reject, or that lies
+        on the other side of an invariant from the start (a flipped edge, a tile parity)."""
+        allowed = self.partial_goal.allowed
+        single = allowed.sum(axis=1) == 1
+        need = np.bincount(allowed[single].argmax(axis=1), minlength=self.num_labels)
+        have = np.bincount(np.asarray(state, dtype=np.int64), minlength=self.num_labels)
+        if (need > have).any():
+            k = int(np.flatnonzero(need > have)[0])
+            return (
+                f"the goal {self.goal_label} needs label {k} at {need[k]} positions, but the start has it "
+                f"{have[k]} times"
+            )
+        if not single.all():
+            return None
+        target = allowed.argmax(axis=1).astype(np.uint8)
+        try:
+            target = self.base.check_state(target)
+        except PuzzleoptError as exc:
+            return f"the goal {self.goal_label} is no state of {self.base.name}: {str(exc).splitlines()[0][:300]}"
+        if self.base.unsolvable(state) is None and (why := self.base.unsolvable(target)) is not None:
+            return f"the goal {self.goal_label} cannot be reached from a solvable start: {why}"
+        return None
+
     # the mask names positions as they are: no whole-puzzle turn makes another state a goal
     def frame(self):
         return None

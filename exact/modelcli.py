@@ -70,7 +70,7 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
         help="--size: move set (default layers: every layer, as the case study)",
     )
     p.add_argument("--metric", choices=["qtm", "htm"], help="--size: metric (default qtm)")
-    p.add_argument("--time-limit", type=float, default=None, help="seconds in all (default: none)")
+    p.add_argument("--time-limit", type=cli.seconds, default=None, help="seconds in all (default: none)")
     add_goal_option(p)
     if mip:
         p.add_argument(
@@ -93,7 +93,7 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     p.add_argument(
         "--model", help="--turns auto (puzzleopt mip/cpsat): a model.safetensors (default: the shipped cube model)"
     )
-    p.add_argument("--bwas-time-limit", type=float, help="--turns auto: seconds for BWAS (default: none)")
+    p.add_argument("--bwas-time-limit", type=cli.seconds, help="--turns auto: seconds for BWAS (default: none)")
     if mip:
         from exact.mip.build import FORMULATIONS
 
@@ -114,7 +114,7 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
         )
         p.add_argument(
             "--piece-time-limit",
-            type=float,
+            type=cli.seconds,
             default=10.0,
             help="seconds of one piece of the split before it is split again on one more move (default 10)",
         )

@@ -17,7 +17,7 @@ from functools import cached_property
 
 import numpy as np
 
-from exact.errors import StateError
+from exact.errors import PuzzleoptError, StateError, first_line
 from exact.movetable import MoveTable
 
 
@@ -108,6 +108,78 @@ class Puzzle:
         if s.ndim != 2 or s.shape[1] != self.num_positions:
             raise StateError(f"{self.name}: states must have shape (B, {self.num_positions}), got {np.shape(states)}")
         return s
+
+    def check_state(self, state: object) -> np.ndarray:
+        """One state checked as a state of this puzzle, before any kernel sees it.
+
+        The default checks what holds for every move-table puzzle: ``P`` integer labels in
+        ``0..K-1``; the goal's labels, each as many times (a move permutes positions, so no move
+        changes how often a label appears); and the puzzle's own rules, by writing the state in
+        its notation and reading it back (:meth:`parse_state` checks pieces, colours, stacks).
+        Puzzles with cheaper or stricter rules override it.
+
+        Args:
+            state: Labels ``(P,)``, any integer dtype.
+
+        Returns:
+            uint8 ``(P,)``, a fresh copy.
+
+        Raises:
+            StateError: naming the puzzle and what is wrong.
+        """
+        s = self.label_vector(state)
+        have = np.bincount(s, minlength=self.num_labels)
+        want = np.bincount(self.goal, minlength=self.num_labels)
+        if not np.array_equal(have, want):
+            k = int(np.flatnonzero(have != want)[0])
+            raise StateError(
+                f"{self.name}: not a state of the puzzle: label {k} appears {have[k]} times, but every state has it "
+                f"{want[k]} times (moves only move labels around)"
+            )
+        self.check_text_round_trip(s)
+        return s
+
+    def label_vector(self, state: object) -> np.ndarray:
+        """``state`` as a fresh uint8 ``(P,)`` copy, checked for shape, integer type and label range.
+
+        Raises:
+            StateError: naming the puzzle and what is wrong.
+        """
+        if isinstance(state, (str, bytes)) or state is None:
+            raise StateError(
+                f"{self.name}: a state is {self.num_positions} integer labels, got {type(state).__name__}; "
+                "read text with parse_state"
+            )
+        s = np.asarray(state)
+        if s.ndim != 1 or s.size != self.num_positions or (s.dtype.kind not in "iu" and s.size):
+            raise StateError(
+                f"{self.name}: a state is {self.num_positions} integer labels (P,), got {s.dtype} {s.shape}"
+            )
+        if s.size and (s.min() < 0 or s.max() >= self.num_labels):
+            raise StateError(f"{self.name}: labels must lie in 0..{self.num_labels - 1}, got {s.min()}..{s.max()}")
+        return s.astype(np.uint8)
+
+    def check_text_round_trip(self, s: np.ndarray) -> None:
+        """Raise :class:`StateError` unless ``s`` reads back from its own text: the puzzle's
+        notation is its rule book (pieces that exist, stacks that list each pancake once, ...)."""
+        try:
+            back = self.parse_state(self.format_state(s))
+        except PuzzleoptError as exc:
+            raise StateError(f"{self.name}: not a state of the puzzle: {first_line(exc)}") from None
+        except (IndexError, KeyError, ValueError) as exc:
+            raise StateError(f"{self.name}: not a state of the puzzle (its labels do not form one: {exc})") from None
+        if not np.array_equal(back, s):
+            raise StateError(f"{self.name}: not a state of the puzzle (its labels do not read back as themselves)")
+
+    def unsolvable(self, state: np.ndarray) -> str | None:
+        """Why no sequence of moves brings a checked state (:meth:`check_state`) to the goal, by an
+        invariant (a permutation parity, a linear condition), or ``None`` where none rules it out.
+
+        Cheap, and run by every method before any search, so that such a start ends
+        ``unsolvable`` at once rather than as a long search or "nothing within the horizon".
+        Default: ``None``.
+        """
+        return None
 
     def is_goal(self, states: np.ndarray) -> np.ndarray:
         """bool ``(B,)``: which states are solved."""
@@ -255,3 +327,4 @@ class Puzzle:
         except ValueError as exc:
             raise StateError(f"{self.name}: cannot read state {text!r}: {exc}") from exc
         return self.states(s)[0]
+

@@ -231,7 +231,8 @@ class SolveResult:
             horizon = self.settings.get("horizon", "the horizon")
             return f"no solution of at most {horizon} move{'' if horizon == 1 else 's'} exists"
         if self.status is Status.UNSOLVABLE:
-            return "no solution exists"
+            why = self.extra.get("unsolvable")
+            return "no solution exists" + (f": {why}" if why else "")
         return "a limit ended the search without a solution" + (f"; every solution has at least {b} moves" if b else "")
 
     def __str__(self) -> str:

@@ -26,11 +26,13 @@ a method applies to them because of what they declare, not because of their name
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
 from exact.contract import Limits, Method, OwnSolver
 from exact.errors import PuzzleoptError
+from exact.invariants import checked_start, unsolvable_result
 from exact.result import SolveResult
 
 __all__ = ["COMMON", "Limits", "Method", "OwnSolver", "choose", "get_method", "methods", "register_method", "solve"]
@@ -96,11 +98,20 @@ def solve(
         options: ``stop_at``, ``pdb_dir``, ``progress`` and the method's own (see
             :attr:`Method.options`).
 
+    Returns:
+        The method's result; ``unsolvable`` at once, without a search, where the puzzle's
+        invariant rules the goal out (:func:`exact.invariants.checked_start`).
+
     Raises:
-        PuzzleoptError: the method does not apply, or an option is unknown to it.
+        PuzzleoptError: the method does not apply, an option is unknown to it, or ``start`` is
+            no state of the puzzle.
     """
+    since = time.perf_counter()
     chosen = choose(puzzle, method, options)
     check_options(chosen, options)
+    start, why = checked_start(puzzle, start)
+    if why is not None:
+        return unsolvable_result(puzzle, start, why, solver=chosen.name, since=since)
     return chosen.run(puzzle, start, limits or Limits(), **options)
 
 

@@ -17,6 +17,8 @@ from typing import Any
 from exact.atomic import write_chunks
 from exact.plots import histogram_png
 
+VERDICTS = ("optimal", "suboptimal", "unknown", "no_solution", "invalid")
+"""Every verdict a certificate can hold."""
 NO_SOLUTION = "no_solution"  # the learned solver found none, so there is nothing to certify
 INVALID = "invalid"  # the learned "solution" does not solve its start (a wrong answer, counted)
 
@@ -42,6 +44,8 @@ class Certificate:
         reason: Why an ``invalid`` solution is wrong (``None`` otherwise).
         spec: The puzzle's identity (``{"name": registry key, **options}``):
             ``exact.registry.rebuild(spec)`` gives the puzzle back to check the certificate.
+        given: The solution certified, as given (``None`` without one): what a certificate
+            read back is checked against.
     """
 
     id: str
@@ -58,6 +62,7 @@ class Certificate:
     result: Mapping[str, Any] | None
     reason: str | None = None
     spec: Mapping[str, Any] | None = None
+    given: str | None = None
 
     def contradiction(self) -> str | None:
         """Why this certificate contradicts the file's optimal length, or ``None`` if it does not."""

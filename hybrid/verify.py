@@ -26,20 +26,23 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from exact import cli, solvers
 from exact.batch import add_resume_option, open_log, rebuilt, run_batch
 from exact.errors import PuzzleoptError
 from exact.executor import add_executor_options, executor_from
+from exact.resultlog import digest, file_digest
 from exact.solve import add_method_options, add_puzzle_options, method_options_from, puzzle_from
 from exact.userfiles import output_folder, read_text
 from hybrid.certify import Budget, certifying_methods, choose_method, given_rows, verify_solution
-from hybrid.report import INVALID, NO_SOLUTION, Certificate, markdown, summarise, write_report
+from hybrid.report import INVALID, NO_SOLUTION, VERDICTS, Certificate, markdown, summarise, write_report
 from instances.files import parse_states, read_instances
 from learned.bwas import QUALITIES
 from learned.runtime import SEARCH_THREADS, add_options
@@ -47,16 +50,29 @@ from learned.runtime import SEARCH_THREADS, add_options
 EXIT_CONTRADICTION = 1
 EXIT_INVALID = 5
 
+CERTIFICATE_FORMAT = "puzzleopt-certificate/2"
+"""The record format of ``certificates.jsonl`` (:mod:`exact.resultlog`)."""
+
 
 def read_solutions(path: str | Path, count: int) -> list[str | None]:
-    """One solution per line (``None`` for an empty line); ``count`` lines are needed."""
-    lines = read_text(path, "--solutions").splitlines()
-    if len(lines) < count:
+    """One solution per line (``None`` for an empty line), one line for each of the file's
+    ``count`` instances (empty lines at the end aside), each at most
+    :data:`exact.cli.MAX_SCRAMBLE` moves."""
+    lines = read_text(path, "--solutions").removeprefix("\ufeff").splitlines()
+    while len(lines) > count and not lines[-1].strip():
+        lines.pop()
+    if len(lines) != count:
         raise PuzzleoptError(
             f"--solutions {str(path)!r} has {len(lines)} lines for {count} instances; give one line per "
             "instance, in the same order (an empty line where there is no solution)"
         )
-    return [ln.strip() or None for ln in lines[:count]]
+    for n, ln in enumerate(lines, 1):
+        if len(ln.split()) > cli.MAX_SCRAMBLE:
+            raise PuzzleoptError(
+                f"--solutions {str(path)!r}: line {n} has {len(ln.split()):,} moves, more than the "
+                f"{cli.MAX_SCRAMBLE:,} this command replays; is it the right file?"
+            )
+    return [ln.strip() or None for ln in lines]
 
 
 def _parser():
@@ -155,12 +171,22 @@ def certify_task(shared: Shared, task: tuple) -> Certificate:
     return _certify(puzzle, item, start, moves, learned_seconds, shared.method, shared.budget)
 
 
+def _run(args, puzzle, chosen, budget: Budget) -> dict[str, Any]:
+    """What the certificates depend on (the log's header): the puzzle, the method, its options and
+    limits, and where the solutions come from (a file, given per instance; or BWAS with a model
+    and its settings)."""
+    learned = None
+    if args.solutions is None:
+        model = "shipped" if args.model is None else file_digest(args.model)
+        learned = {"model": model, "quality": args.quality, "weight": args.weight, "batch": args.batch,
+                   "max_nodes": args.max_nodes, "time_limit": args.bwas_time_limit}  # fmt: skip
+    return {"command": "verify", "puzzle": puzzle.spec.to_dict(), "method": chosen.name,
+            "limits": {"time": budget.time_limit, "nodes": budget.node_limit}, "options": dict(budget.options),
+            "learned": learned}  # fmt: skip
+
+
 def _record(ident: str, c: Certificate) -> dict[str, Any]:
     return asdict(c)
-
-
-def _from_record(d: dict[str, Any]) -> Certificate:
-    return Certificate(**d)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -169,19 +195,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     for folder, what in ((args.out, "--out"), (args.pdb_dir, "--pdb-dir")):
         if folder is not None:
             output_folder(folder, what)
-    items = read_instances(args.instances)[: args.first]
+    every = read_instances(args.instances)
+    items = every[: args.first]
     starts = parse_states(puzzle, items, args.instances)  # bad input fails before any search
     chosen = choose_method(puzzle, args.method)
     options = method_options_from(args)
     solvers.check_options(chosen.method, options)
     pdb_dir = None if args.pdb_dir is None else str(args.pdb_dir)
     budget = Budget(args.time_limit, args.node_limit, pdb_dir, progress=not args.no_progress, options=options)
-    given = read_solutions(args.solutions, len(items)) if args.solutions is not None else [None] * len(items)
+    given = [None] * len(items)
+    if args.solutions is not None:
+        given = read_solutions(args.solutions, len(every))[: len(items)]
     # The tasks go to other processes by reference: take them from the module by its own name,
     # not from __main__ (which a worker does not have when this runs as python -m hybrid.verify).
     import hybrid.verify as this
 
-    log = open_log(args.out, "certificates.jsonl", "puzzleopt-certificate/1", args.resume)
+    log = open_log(args.out, "certificates.jsonl", CERTIFICATE_FORMAT, args.resume, _run(args, puzzle, chosen, budget))
     executor = executor_from(args)
     learned = None
     if args.solutions is None:
@@ -195,10 +224,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     shared = this.Shared(puzzle.spec.to_dict(), args.method, budget, learned)
     command = "python -m hybrid.verify " + " ".join(sys.argv[1:] if argv is None else argv)
     tasks = list(zip(items, starts, given))
+    inputs = [digest(np.asarray(start).tolist(), moves) for _, start, moves in tasks]
     with executor:
         run = run_batch(
             executor, this.certify_task, tasks, [x.id for x in items], shared, log=log, to_record=_record,
-            from_record=_from_record, progress=not args.no_progress, desc="certify",
+            from_record=certificate_from_record(puzzle), inputs=inputs, progress=not args.no_progress, desc="certify",
         )  # fmt: skip
     certs = run.in_order()
     run.finish()  # the certificates in instance order, whatever order they came in
@@ -222,51 +252,76 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _certify(puzzle, item, start, moves, learned_seconds, method: str, budget: Budget) -> Certificate:
     spec = None if getattr(puzzle, "spec", None) is None else puzzle.spec.to_dict()
+    empty = dict(given_length=None, best_length=None, lower_bound=None, gap=None, gap_exact=False, method=None)
     if moves is None:
-        return Certificate(
-            item.id, NO_SOLUTION, None, None, None, None, False, None, item.optimal, learned_seconds, 0.0, None,
-            spec=spec,
-        )  # fmt: skip
+        return Certificate(item.id, NO_SOLUTION, **empty, known_optimal=item.optimal, learned_seconds=learned_seconds,
+                           certify_seconds=0.0, result=None, spec=spec)  # fmt: skip
+    given = moves if isinstance(moves, str) else " ".join(moves)
     t0 = time.perf_counter()
     try:
         moves = given_rows(puzzle, start, moves)  # replayed here, so a wrong answer is a verdict
     except PuzzleoptError as exc:  # a wrong answer is a finding about the solver, not bad input
-        return Certificate(
-            item.id,
-            INVALID,
-            None,
-            None,
-            None,
-            None,
-            False,
-            None,
-            item.optimal,
-            learned_seconds,
-            time.perf_counter() - t0,
-            None,
-            str(exc),
-            spec,
-        )
+        return Certificate(item.id, INVALID, **empty, known_optimal=item.optimal, learned_seconds=learned_seconds,
+                           certify_seconds=time.perf_counter() - t0, result=None, reason=str(exc), spec=spec,
+                           given=given)  # fmt: skip
     try:
         r = verify_solution(puzzle, start, moves, method=method, budget=budget)
     except PuzzleoptError as exc:
         raise PuzzleoptError(f"instance {item.id}: {exc}") from None
     x = r.extra
     return Certificate(
-        item.id,
-        x["verdict"],
-        x["given_length"],
-        r.length,
-        r.lower_bound,
-        x["gap"],
-        x["gap_exact"],
-        x["method"],
-        item.optimal,
-        learned_seconds,
-        time.perf_counter() - t0,
-        r.to_dict(),
-        spec=spec,
-    )
+        item.id, x["verdict"], given_length=x["given_length"], best_length=r.length, lower_bound=r.lower_bound,
+        gap=x["gap"], gap_exact=x["gap_exact"], method=x["method"], known_optimal=item.optimal,
+        learned_seconds=learned_seconds, certify_seconds=time.perf_counter() - t0, result=r.to_dict(), spec=spec,
+        given=given,
+    )  # fmt: skip
+
+
+def certificate_from_record(puzzle) -> Callable[[dict, tuple], Certificate]:
+    """Certificates read back from a log, each re-checked against its task ``(Instance, start,
+    given moves or None)``: the given solution replayed, the best one replayed from the same
+    start, and the verdict, bound and gap consistent with them."""
+
+    def back(d: dict, task: tuple) -> Certificate:
+        item, start, given = task
+        c = Certificate(**{k: v for k, v in d.items() if k != "input"})
+        if c.verdict not in VERDICTS:
+            raise PuzzleoptError(f"verdict {c.verdict!r} is not one of {', '.join(VERDICTS)}")
+        if str(c.id) != str(item.id) or (given is not None and c.given != given):
+            raise PuzzleoptError("it certifies another instance or solution")
+        if c.verdict == NO_SOLUTION:
+            if c.given is not None or c.result is not None:
+                raise PuzzleoptError("'no_solution' with a solution")
+            return c
+        if c.verdict == INVALID:
+            try:
+                given_rows(puzzle, start, c.given or "")
+            except PuzzleoptError:
+                return c
+            raise PuzzleoptError("its solution is called invalid, but it solves its start")
+        _check_decided(c, len(given_rows(puzzle, start, c.given or "")), puzzle, start)
+        return c
+
+    return back
+
+
+def _check_decided(c: Certificate, given_length: int, puzzle, start) -> None:
+    """Raise unless an optimal/suboptimal/unknown certificate agrees with its replayed result."""
+    from exact.result import SolveResult, Status
+
+    r = SolveResult.from_dict(c.result or {}, puzzle)
+    if not np.array_equal(np.asarray(r.start), np.asarray(start).astype(np.int64)):
+        raise PuzzleoptError("its result starts elsewhere than its instance")
+    if (c.given_length, c.best_length, c.lower_bound) != (given_length, r.length, r.lower_bound):
+        raise PuzzleoptError("its lengths or bound are not those of its solutions")
+    if c.verdict == "optimal":
+        ok = r.status is Status.OPTIMAL and r.length == given_length and c.gap == 0
+    elif c.verdict == "suboptimal":
+        ok = r.length < given_length and c.gap == given_length - r.length
+    else:
+        ok = r.length == given_length and (r.lower_bound or 0) < given_length and c.gap is None
+    if not ok:
+        raise PuzzleoptError(f"its verdict {c.verdict!r} does not follow from its bound and lengths")
 
 
 if __name__ == "__main__":

@@ -27,11 +27,19 @@ from pathlib import Path
 
 from exact import cli
 from exact.atomic import write_chunks
-from exact.batch import add_resume_option, open_log, result_from_record, result_record, run_batch
+from exact.batch import (
+    RESULT_FORMAT,
+    add_resume_option,
+    open_log,
+    result_from_record,
+    result_record,
+    run_batch,
+    start_digests,
+)
 from exact.executor import Blob, add_executor_options, executor_from
 from exact.plots import histogram_png
 from exact.result import SolveResult
-from exact.resultlog import ResultLog
+from exact.resultlog import file_digest
 from exact.solve import puzzle_from
 from exact.userfiles import output_folder
 from instances.files import parse_states, read_instances
@@ -107,15 +115,14 @@ class Evaluation:
         )
 
 
-RESULTS = ("results.jsonl", "puzzleopt-result/1")
+RESULTS = ("results.jsonl", RESULT_FORMAT)
 """The results file of ``--out`` and its record format (:mod:`exact.resultlog`)."""
 
 
 def write_report(ev: Evaluation, out: Path, title: str, command: str) -> None:
-    """``results.jsonl``, ``summary.md`` and ``lengths.png`` in ``out``, each written atomically."""
+    """``summary.md`` and ``lengths.png`` in ``out``, each written atomically (``results.jsonl`` is
+    the run's log, :func:`exact.batch.run_batch`)."""
     out.mkdir(parents=True, exist_ok=True)
-    ids = ev.ids or [str(i + 1) for i in range(len(ev.results))]
-    ResultLog(out / RESULTS[0], RESULTS[1]).rewrite(result_record(i, r) for i, r in zip(ids, ev.results))
     md = f"# {title}\n\nCommand: `{command}`\n\n{ev.markdown()}\n"
     if ev.interrupted:
         md += f"\nInterrupted (Ctrl-C) after {len(ev.results)} instances.\n"
@@ -166,13 +173,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the task goes to other processes by reference: from the module by its name, not __main__
     import learned.evaluate as this
 
-    log = open_log(args.out, *RESULTS, args.resume)
+    model = "shipped" if args.model is None else file_digest(args.model)
+    what = {"command": "evaluate", "puzzle": puzzle.spec.to_dict(), "model": model, "settings": settings}
+    log = open_log(args.out, *RESULTS, args.resume, what)
     with executor_from(args, threads=args.threads) as executor:
         blob = network_blob(executor, args.model)
         shared = this.EvalShared(puzzle.spec.to_dict(), args.puzzle, blob, args.device, args.threads, settings)
         run = run_batch(
             executor, this.bwas_task, states, [x.id for x in items], shared, log=log, to_record=result_record,
-            from_record=result_from_record(puzzle), progress=not args.no_progress, desc="BWAS",
+            from_record=result_from_record(puzzle), inputs=start_digests(states), progress=not args.no_progress,
+            desc="BWAS",
         )  # fmt: skip
     run.finish()
     done = [x for x in items if x.id in run.results]

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from exact import registry
-from exact.errors import PuzzleoptError, StateError
+from exact.errors import PuzzleoptError
 from exact.puzzle import Goal, Puzzle
 from exact.result import SolveResult
 
@@ -49,17 +49,9 @@ class State:
 
     @staticmethod
     def _checked(puzzle: Puzzle, labels: Any) -> np.ndarray:
-        """A fresh uint8 copy of ``labels``, checked against the puzzle's positions and labels."""
-        arr = np.asarray(labels)
-        if arr.ndim != 1 or arr.size != puzzle.num_positions or arr.dtype.kind not in "iu":
-            raise StateError(
-                f"{puzzle.name}: a state is {puzzle.num_positions} integer labels (P,), got {arr.dtype} {arr.shape}"
-            )
-        if arr.size and (arr.min() < 0 or arr.max() >= puzzle.num_labels):
-            raise StateError(
-                f"{puzzle.name}: labels must lie in 0..{puzzle.num_labels - 1}, got {arr.min()}..{arr.max()}"
-            )
-        return arr.astype(np.uint8)
+        """A fresh uint8 copy of ``labels``, checked as a state of the puzzle
+        (:meth:`~exact.puzzle.Puzzle.check_state`: positions, labels and the puzzle's rules)."""
+        return puzzle.check_state(labels)
 
     @classmethod
     def _make(cls, puzzle: Puzzle, labels: np.ndarray, path: tuple[str, ...] | None) -> State:

@@ -24,6 +24,7 @@ from exact.puzzles.cube import is_solved, rotations, scramble
 from exact.puzzles.cube.cubies import cubie_moves
 from exact.puzzles.cube.facelets import from_facelets
 from exact.result import Status
+from exact.resultlog import read_log
 from hybrid.certify import Budget, verify_solution
 
 METRICS = ["htm", "qtm"]
@@ -254,7 +255,7 @@ def test_verify_certifies_the_deepcubea_solutions(tmp_path, tmp_path_factory, ca
     argv = ["--puzzle", "cube3", "--instances", str(instances), "--solutions", str(solutions)]
     argv += ["--pdb-dir", str(pdb_dir), "--method-option", "edge=slice", "--out", str(out), "--no-progress"]
     assert cli.run(verify_main, argv) == cli.EXIT_OK
-    certs = [json.loads(line) for line in (out / "certificates.jsonl").read_text().splitlines()]
+    certs = read_log(out / "certificates.jsonl")
     for i, c in enumerate(certs):
         assert c["verdict"] == ("suboptimal" if i % 2 else "optimal"), c
         assert c["gap"] == (2 if i % 2 else 0) and c["method"] == "cube3-optimal"

@@ -13,6 +13,7 @@ from exact.errors import PuzzleoptError
 from exact.puzzles.cube import rotations, scramble
 from exact.puzzles.tiles import TilesSpace
 from exact.result import Status
+from exact.resultlog import read_log
 from exact.tablewalk import solve_table
 from exact.tiles import ida_tiles, tile_heuristic
 from hybrid.certify import Budget, choose_method, verify_solution
@@ -174,12 +175,13 @@ def test_cli_certifies_a_file(tmp_path, eight, capsys) -> None:
     assert code == 0 and summary["instances"] == 4 and summary["contradictions"] == []
     assert summary["optimal_share"] == 0.25 + 0.25 * (len(lines[2].split()) == truth[2])
     assert summary["no_solution_share"] == 0.25 and summary["suboptimal_share"] > 0
-    certs = [json.loads(ln) for ln in (out / "certificates.jsonl").read_text().splitlines()]
+    certs = read_log(out / "certificates.jsonl")
     assert [c["verdict"] for c in certs][:2] == ["optimal", "suboptimal"] and certs[1]["gap"] == 2
     assert all(c["best_length"] == d for c, d in zip(certs[:3], truth))
     assert (out / "gaps.png").stat().st_size > 0 and "Command:" in (out / "summary.md").read_text()
     # a file whose optimal length is wrong: the certificate contradicts it, loudly
     inst.write_text("id\tstate\toptimal_length\n" + f"b0\t{starts[0]}\t{truth[0] + 2}\n")
+    sols.write_text(lines[0] + "\n")  # one line per instance: more lines than instances is an error
     assert main(["--puzzle", "tiles8", "--instances", str(inst), "--solutions", str(sols), "--no-progress"]) == (
         EXIT_CONTRADICTION
     )
@@ -215,7 +217,7 @@ def test_cli_runs_bwas_with_the_shipped_network(tmp_path, eight, capsys) -> None
     inst.write_text("".join(p.format_state(s) + "\n" for s in starts))
     out = tmp_path / "report"
     assert main(["--puzzle", "tiles8", "--instances", str(inst), "--out", str(out), "--no-progress"]) == 0
-    certs = [json.loads(ln) for ln in (out / "certificates.jsonl").read_text().splitlines()]
+    certs = read_log(out / "certificates.jsonl")
     for c, s in zip(certs, starts):
         assert c["learned_seconds"] is not None and c["verdict"] in ("optimal", "suboptimal")
         assert c["best_length"] == int(dist[space.rank(s[None])[0]])
@@ -281,6 +283,6 @@ def test_ctrl_c_keeps_the_instances_done(tmp_path, eight, monkeypatch) -> None:
     argv = ["--puzzle", "tiles8", "--instances", str(inst), "--solutions", str(sols), "--out", str(out)]
     argv.append("--no-progress")
     assert run(cli_module.main, argv) == 130
-    certs = [json.loads(ln) for ln in (out / "certificates.jsonl").read_text().splitlines()]
+    certs = read_log(out / "certificates.jsonl")
     assert [c["id"] for c in certs] == ["1"] and (out / "summary.md").exists() and (out / "gaps.png").exists()
     assert not [f for f in out.iterdir() if f.name.startswith(".")]  # no temporary files left

@@ -17,7 +17,7 @@ from exact import registry
 from exact.batch import run_batch
 from exact.errors import PuzzleoptError
 from exact.executor import InProcess, Processes, Ray, WorkerLost
-from exact.resultlog import ResultLog
+from exact.resultlog import ResultLog, read_log
 
 ray = pytest.importorskip("ray", reason="Ray is the optional extra puzzleopt[scale]")
 
@@ -121,7 +121,7 @@ def _verify(tmp_path, boards, name, *extra):
     out = tmp_path / name
     argv = ["--puzzle", "tiles8", "--instances", str(inst), "--solutions", str(sols), "--out", str(out)]
     code = main([*argv, "--no-progress", "--json", *extra])
-    return code, [json.loads(ln) for ln in (out / "certificates.jsonl").read_text().splitlines()]
+    return code, read_log(out / "certificates.jsonl")
 
 
 def test_verify_on_ray_and_processes_equals_in_process(tmp_path, boards, local_ray, capsys):
@@ -136,7 +136,7 @@ def test_verify_on_ray_and_processes_equals_in_process(tmp_path, boards, local_r
     assert ray.is_initialized()  # the test's Ray is left running: the command did not start it
 
 
-def test_ctrl_c_then_resume_completes_every_instance_once(tmp_path, boards, monkeypatch, capsys):
+def test_ctrl_c_then_resume_completes_every_instance_once(tmp_path, boards, monkeypatch, caplog):
     import hybrid.verify as verify
 
     _, full = _verify(tmp_path, boards, "full")
@@ -158,18 +158,18 @@ def test_ctrl_c_then_resume_completes_every_instance_once(tmp_path, boards, monk
     log.write_bytes(log.read_bytes() + b'{"format": "puzzleopt-certif')  # a write cut short
     code, done = _verify(tmp_path, boards, "cut", "--resume", "--workers", "2")
     assert code == 0 and _timeless(done) == _timeless(full)
-    assert "cut short" in capsys.readouterr().err
+    assert "cut short" in caplog.text
 
 
 def test_a_damaged_or_foreign_results_file_fails_clearly(tmp_path):
-    log = ResultLog(tmp_path / "r.jsonl", "puzzleopt-certificate/1")
+    log = ResultLog(tmp_path / "r.jsonl", "puzzleopt-certificate/2", run={"k": 1})
     log.start()
     log.append({"id": "1", "x": 1})
     log.append({"id": "2", "x": 2})
     log.close()
     lines = log.path.read_text().splitlines()
-    log.path.write_text(lines[0].replace('"x": 1', '"x": 7') + "\n" + lines[1] + "\n")
-    with pytest.raises(PuzzleoptError, match="line 1 is damaged"):
+    log.path.write_text("\n".join([lines[0], lines[1].replace('"x": 1', '"x": 7'), lines[2]]) + "\n")
+    with pytest.raises(PuzzleoptError, match="r.jsonl: line 2 is damaged or was edited"):
         log.read()
     with pytest.raises(PuzzleoptError, match="not 'other/1'"):
         _foreign(tmp_path, lines)
@@ -185,11 +185,11 @@ def test_the_batch_loop_writes_as_results_arrive(tmp_path):
     seen = []
 
     def on_result(ident, value):
-        seen.append(len(log.path.read_text().splitlines()))  # already on disk when reported
+        seen.append(len(log.path.read_text().splitlines()))  # already on disk when reported (after the header)
 
     run = run_batch(InProcess(), _square, [1, 2, 3], ["a", "b", "c"], {"k": 1}, log=log,
                     to_record=lambda i, v: {"id": i, "v": v}, on_result=on_result, progress=False)  # fmt: skip
-    assert seen == [1, 2, 3] and run.in_order() == [1, 4, 9]
+    assert seen == [2, 3, 4] and run.in_order() == [1, 4, 9]
 
 
 # ----------------------------------------------------------------------------- the MIP split
@@ -214,7 +214,7 @@ def test_certificates_are_dataclass_records():
 
 # ----------------------------------------------------------------------------- files of starts
 def _lines(path):
-    return [json.loads(ln) for ln in Path(path).read_text().splitlines()]
+    return read_log(path)
 
 
 def test_exact_ida_and_solve_over_a_file_on_every_backend(tmp_path, boards, local_ray, capsys):
@@ -296,17 +296,17 @@ def test_ctrl_c_on_ray_keeps_the_finished_results_and_resume_completes(tmp_path)
     )  # fmt: skip
     log = out / "results.jsonl"
     deadline = time.time() + 120
-    while time.time() < deadline and (not log.exists() or len(log.read_text().splitlines()) < 2):
+    while time.time() < deadline and (not log.exists() or len(log.read_text().splitlines()) < 3):  # header + 2
         time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=120) == 130, proc.stderr.read()
-    _kept = [json.loads(ln) for ln in log.read_text().splitlines()]
+    _kept = read_log(log)
     kept = [d["id"] for d in _kept]
     assert 2 <= len(kept) < 10 and len(set(kept)) == len(kept)
     from exact.solve import main
 
     assert main([*argv, "--resume", "--workers", "2"]) in (0, 4)  # 4: a start ended at its limit
-    done = [json.loads(ln) for ln in log.read_text().splitlines()]
+    done = read_log(log)
     assert [d["id"] for d in done] == [f"s{i}" for i in range(10)]
     assert {d["id"]: d for d in done if d["id"] in kept} == {d["id"]: d for d in _kept}
 

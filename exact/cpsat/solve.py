@@ -53,7 +53,7 @@ def solve_cpsat(
     T = check_horizon(T)
     if strategy not in STRATEGIES:
         raise PuzzleoptError(f"strategy {strategy!r} is unknown: use one of {', '.join(STRATEGIES)}")
-    start, hint = check_solve_args(puzzle, start, T, threads, time_limit, hint)
+    start, hint, why = check_solve_args(puzzle, start, T, threads, time_limit, hint)
     settings = {
         "strategy": strategy,
         "horizon": T,
@@ -67,6 +67,8 @@ def solve_cpsat(
 
     result = SolveResult.recorder(puzzle, start, solver="cp-sat", solver_version=version, settings=settings, since=t0)
 
+    if why is not None:
+        return result([], Status.UNSOLVABLE, None, 0, {"unsolvable": why})
     if puzzle.solved(start):
         return result([], Status.OPTIMAL, 0, 0, {})
     problem = prepare(puzzle, start)

@@ -14,6 +14,7 @@ import pyomo.environ as pyo
 
 from exact.bfs import meet_in_the_middle
 from exact.errors import PuzzleoptError
+from exact.invariants import unsolvable_result
 from exact.mip import split as sp
 from exact.mip.build import Formulation, build_mip, formulation
 from exact.mip.split import PIECE_OPTIONS
@@ -118,7 +119,7 @@ def solve_mip(
     """
     T = check_horizon(T)
     form = formulation(formulation_name)
-    start, hint = check_solve_args(puzzle, start, T, threads, time_limit, hint)
+    start, hint, why = check_solve_args(puzzle, start, T, threads, time_limit, hint)
     run = PyomoSolver.named(solver)
     settings = {
         "formulation": form.name,
@@ -129,6 +130,8 @@ def solve_mip(
         "hint": None if hint is None else puzzle.table.format(hint),
     }
     t0 = time.perf_counter()
+    if why is not None:
+        return unsolvable_result(puzzle, start, why, solver=solver, solver_version=run.version(), settings=settings)
     solved = puzzle.solved(start)
     if solved or T == 0:
         status = Status.OPTIMAL if solved else Status.INFEASIBLE_WITHIN_HORIZON

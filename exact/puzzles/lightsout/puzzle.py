@@ -54,6 +54,19 @@ class LightsOutPuzzle(Puzzle):
         """The state (uint8 ``(P,)``) of a lights string; inverse of :meth:`format_state`."""
         return lights_to_state(parse_lights(text, self.rows, self.cols))
 
+    def unsolvable(self, state: np.ndarray) -> str | None:
+        """Where the press matrix over GF(2) is singular (5 x 5, say), the boards outside its
+        column space: no set of presses turns their lights off."""
+        from exact.lightsout.gf2 import press_system
+
+        system = press_system(self.rows, self.cols)
+        if system.nullity == 0 or system.solvable(state_to_lights(state, self.rows, self.cols).reshape(1, -1))[0]:
+            return None
+        return (
+            f"no set of presses turns these lights off: the {self.rows} x {self.cols} press matrix over GF(2) has "
+            f"rank {system.rank} of {self.num_cells}, and this board is outside its column space"
+        )
+
     def lights(self, board: str | np.ndarray) -> np.ndarray:
         """The lights (bool ``(rows, cols)``) of a board given in any of its forms.
 

@@ -162,6 +162,20 @@ class SokobanPuzzle(Puzzle):
             name,
         )
 
+    def check_state(self, state: object) -> np.ndarray:
+        """A level's state checked (:meth:`level_of`'s rules: contents, flags, one player). Its
+        labels are not the stand-in goal's, so the protocol's label count does not apply."""
+        s = self.label_vector(state)
+        if not np.array_equal(self.state_of(self.level_of(s)), s):
+            raise StateError(f"{self.name}: not a state of the puzzle (its labels do not read back as a level)")
+        return s
+
+    def unsolvable(self, state: np.ndarray) -> str | None:
+        """More boxes than goal squares: never every box on a goal."""
+        n = self.num_cells
+        boxes, goals = int((state[:n] == BOX).sum()), int((state[n:] == 1).sum())
+        return f"{boxes} boxes but {goals} goal squares" if boxes > goals else None
+
     def svg(self, state: np.ndarray) -> str:
         """The level as a picture (:func:`exact.puzzles.sokoban.svg.level_svg`)."""
         from exact.puzzles.sokoban.svg import level_svg

@@ -57,6 +57,16 @@ class TilesPuzzle(Puzzle):
         """Whether boards ``(P,)`` or ``(B, P)`` can reach this puzzle's goal."""
         return is_solvable(states, self.rows, self.cols, self.goal_kind)
 
+    def unsolvable(self, state: np.ndarray) -> str | None:
+        """The parity rule (:func:`~exact.puzzles.tiles.board.is_solvable`): half of all boards
+        cannot reach the goal."""
+        if self.is_solvable(state):
+            return None
+        return (
+            "the board's permutation parity differs from the parity of the blank's distance to its goal cell, "
+            "and every move changes both (half of all boards cannot reach the goal)"
+        )
+
     def ranked_space(self):
         """The solvable boards, ranked (:class:`~exact.puzzles.tiles.space.TilesSpace`)."""
         return TilesSpace(self.rows, self.cols, self.goal_kind)
