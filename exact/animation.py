@@ -10,6 +10,7 @@ README), and :func:`player_html`, the same frames with buttons and a slider to s
 from __future__ import annotations
 
 import itertools
+import math
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -117,6 +118,15 @@ class Animation:
 
     @classmethod
     def of(cls, puzzle, start: np.ndarray, moves: Sequence[str] | str, seconds: float = 0.8) -> Animation:
+        """The animation of ``moves`` from ``start``, ``seconds`` per frame (a finite number > 0).
+
+        Raises:
+            PuzzleoptError: ``seconds`` is not a finite number above 0.
+        """
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float, np.integer, np.floating)):
+            raise TypeError(f"animate: seconds must be a number, got {type(seconds).__name__}")
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise PuzzleoptError(f"animate: seconds per frame must be a finite number above 0, got {seconds!r}")
         pictures, captions = frames(puzzle, start, moves)
         return cls(tuple(pictures), tuple(captions), seconds)
 

@@ -109,6 +109,14 @@ def count(lowest: int = 1, highest: int | None = None) -> Callable[[str], int]:
     return read
 
 
+def path(text: str) -> Path:
+    """An argparse ``type`` for a file or folder name: not empty (``Path("")`` would silently be
+    the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty; give a path")
+    return Path(text)
+
+
 def seconds(text: str) -> float:
     """An argparse ``type`` for a time limit: a finite number of seconds above 0."""
     try:

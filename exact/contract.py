@@ -57,6 +57,8 @@ class Method:
             ``method="auto"`` passes over a method that is not ready.
         goals: Whether it honours a partial goal (:mod:`exact.goals`); one that does not never
             applies to a puzzle that has one.
+        stored: Whether it keeps to :attr:`Limits.stored` (states held at once); a stored limit
+            given to one that does not is refused, not ignored.
     """
 
     name: str
@@ -67,6 +69,7 @@ class Method:
     description: str = ""
     ready: Callable[[Mapping[str, Any]], bool] = field(default=lambda options: True, repr=False)
     goals: bool = False
+    stored: bool = False
 
     def fits(self, puzzle: Any) -> bool:
         """Whether it applies to ``puzzle``, partial goal included."""

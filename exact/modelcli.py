@@ -439,7 +439,7 @@ def _report(res: SolveResult, puzzle, start, text, args) -> None:
         "optimal": "optimal (proven)",
         "feasible": f"feasible, not proven optimal (lower bound {res.lower_bound})",
         "infeasible_within_horizon": f"no solution within {res.settings.get('horizon')} moves (proven)",
-        "unsolvable": "unsolvable (proven)",
+        "unsolvable": f"unsolvable (proven: {res.extra.get('unsolvable') or 'no solution exists'})",
         "limit": f"limit reached without a solution (lower bound {res.lower_bound})",
     }[res.status.value]
     learned = res.extra.get("learned")

@@ -8,6 +8,7 @@ no work.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -87,6 +88,11 @@ def get(name: str, **options: Any) -> Puzzle:
         raise PuzzleoptError(f"unknown puzzle {name!r}; known puzzles: {', '.join(_ENTRIES)}")
     key = (name, tuple(sorted((k, _frozen(v)) for k, v in options.items())))
     if key not in _CACHE:
+        try:
+            inspect.signature(entry.factory).bind(**options)
+        except TypeError as exc:  # an option the factory does not take
+            shown = ", ".join(f"{k}={v!r}" for k, v in options.items())
+            raise PuzzleoptError(f"puzzle {name!r} with options {shown}: {exc}; {entry.description}") from None
         puzzle = entry.factory(**options)
         puzzle.spec = Spec(name, _frozen_options(options))
         _CACHE[key] = puzzle

@@ -140,9 +140,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--stored-limit", type=cli.count(1), help="states held at once (default: the method's)")
     p.add_argument("--horizon", type=cli.count(0), help="cp-sat, mip: the most moves")
     p.add_argument("--heuristic", help="ida*: a declared heuristic (e.g. gap), pdb or zero")
-    p.add_argument("--pdb-dir", help="where pattern databases are kept (default: the user cache)")
+    p.add_argument("--pdb-dir", type=cli.path, help="where pattern databases are kept (default: the user cache)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
-    p.add_argument("--out", help="--instances: keep each result in DIR/results.jsonl as it arrives")
+    p.add_argument("--out", type=cli.path, help="--instances: keep each result in DIR/results.jsonl as it arrives")
     add_executor_options(p)
     add_resume_option(p)
     return p
@@ -189,6 +189,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             head = f"{ident}: " if len(starts) > 1 else ""
             what = f"{res.length} moves" if res.length is not None else f"lower bound {res.lower_bound}"
+            if res.extra.get("unsolvable"):
+                what = res.extra["unsolvable"]
             print(f"{head}{puzzle.name} by {method.name}: {res.status.value}, {what}; {res.seconds:.3f} s", flush=True)
             if res.moves:
                 print(" ".join(res.moves), flush=True)

@@ -26,13 +26,17 @@ a method applies to them because of what they declare, not because of their name
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from exact.contract import Limits, Method, OwnSolver
 from exact.errors import PuzzleoptError
 from exact.invariants import checked_start, unsolvable_result
+from exact.options import flag
 from exact.result import SolveResult
 
 __all__ = ["COMMON", "Limits", "Method", "OwnSolver", "choose", "get_method", "methods", "register_method", "solve"]
@@ -108,21 +112,65 @@ def solve(
     """
     since = time.perf_counter()
     chosen = choose(puzzle, method, options)
-    check_options(chosen, options)
+    options = check_options(chosen, options)
+    limits = limits or Limits()
+    if limits.stored is not None and not chosen.stored:
+        keeps = ", ".join(m.name for m in methods(puzzle) if m.stored) or "none here"
+        raise PuzzleoptError(
+            f"method {chosen.name!r} cannot keep to a limit on stored states (--stored-limit); drop it, or use a "
+            f"method that can ({keeps})"
+        )
     start, why = checked_start(puzzle, start)
     if why is not None:
         return unsolvable_result(puzzle, start, why, solver=chosen.name, since=since)
-    return chosen.run(puzzle, start, limits or Limits(), **options)
+    return chosen.run(puzzle, start, limits, **options)
 
 
-def check_options(method: Method, options: Mapping[str, Any]) -> None:
-    """Raise :class:`PuzzleoptError` naming any option ``method`` does not take."""
+def check_options(method: Method, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` checked for ``method``: each one it takes, each value of its kind
+    (:data:`OPTION_KINDS`; yes/no flags read strictly, :func:`exact.options.flag`).
+
+    Returns:
+        The options, flags as bools.
+
+    Raises:
+        PuzzleoptError: naming an option ``method`` does not take, or a value of the wrong kind.
+    """
     unknown = sorted(set(options) - set(COMMON) - set(method.options))
     if unknown:
         raise PuzzleoptError(
             f"method {method.name!r} takes no option {', '.join(unknown)}; "
             f"its options: {', '.join(COMMON + method.options)}"
         )
+    return {k: _option_value(method, k, v) for k, v in options.items()}
+
+
+OPTION_KINDS: dict[str, str] = {
+    "stop_at": "count", "max_depth": "count", "horizon": "count", "threads": "positive", "seed": "count",
+    "progress": "flag", "mirror": "flag", "verbose": "flag",
+    "pdb_dir": "text", "edge": "text", "heuristic": "text", "formulation": "text", "optimize": "text",
+    "solver": "text",
+}  # fmt: skip
+"""The kind of each method option's value: ``count`` (a whole number >= 0), ``positive`` (>= 1),
+``flag`` (yes/no), ``text``; options not named here (``patterns``, ``solver_options``) are the
+method's to check."""
+
+
+def _option_value(method: Method, key: str, value: Any) -> Any:
+    kind = OPTION_KINDS.get(key)
+    if value is None or kind is None:
+        return value
+    what = f"method {method.name!r} option {key}"
+    if kind == "flag":
+        return flag(value, what)
+    if kind == "text":
+        if not isinstance(value, (str, os.PathLike)):
+            raise PuzzleoptError(f"{what} takes text, got {value!r}")
+        return value
+    least = 1 if kind == "positive" else 0
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+        raise PuzzleoptError(f"{what} must be a whole number >= {least}, got {value!r}")
+    return int(value)
 
 
 def _name(puzzle: Any) -> str:

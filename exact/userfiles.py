@@ -14,7 +14,7 @@ from exact.errors import PuzzleoptError
 
 
 def read_text(path: str | Path, what: str = "file") -> str:
-    """The text of ``path``, read as UTF-8.
+    """The text of ``path``, read as UTF-8 (a leading byte-order mark dropped).
 
     Args:
         path: The file.
@@ -34,7 +34,7 @@ def read_text(path: str | Path, what: str = "file") -> str:
     except OSError as exc:
         raise PuzzleoptError(f"{where} cannot be read: {exc.strerror or exc}") from None
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark is not the first column's name
     except UnicodeDecodeError as exc:
         raise PuzzleoptError(
             f"{where} is not UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start}); "

@@ -85,9 +85,80 @@ class Method:
         return self.method.fits(puzzle)
 
     def search(self, puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
-        solvers.check_options(self.method, budget.options)
+        options = solvers.check_options(self.method, budget.options)
+        fixed = sorted({"horizon", "stop_at", "pdb_dir", "progress"} & set(options))
+        if fixed:
+            raise PuzzleoptError(
+                f"certification sets {', '.join(fixed)} itself (the horizon from the solution's length, L - 1); "
+                "drop that method option"
+            )
         return self.method.run(
-            puzzle, start, budget.limits, stop_at=L, pdb_dir=budget.pdb_dir, progress=budget.progress, **budget.options
+            puzzle, start, budget.limits, stop_at=L, pdb_dir=budget.pdb_dir, progress=budget.progress, **options
+        )
+
+
+class Certified(SolveResult):
+    """A certificate: the :class:`~exact.result.SolveResult` of :func:`verify_solution` (its
+    moves the best solution known, replayed), shown verdict first: the given solution and its
+    length, the best length, the gap, the bound and the method, in ``str()``, the Jupyter card
+    and :meth:`to_dict`/``to_json``."""
+
+    @property
+    def verdict(self) -> str:
+        """``optimal``, ``suboptimal`` or ``unknown``."""
+        return str(self.extra.get("verdict"))
+
+    @property
+    def given(self) -> str:
+        """The solution certified, in notation."""
+        return str(self.extra.get("given", ""))
+
+    @property
+    def given_length(self) -> int:
+        return int(self.extra.get("given_length", 0))
+
+    @property
+    def gap(self) -> int | None:
+        """Given length minus the best length, where decided."""
+        return self.extra.get("gap")
+
+    def facts(self) -> list[tuple[str, str]]:
+        """The certificate's lines, verdict first: ``(name, text)``."""
+        gap = "-" if self.gap is None else f"{self.gap}{'' if self.extra.get('gap_exact') else ' (at least)'}"
+        return [
+            ("verdict", self.verdict),
+            ("given", f"{self.given_length} moves: {self.given or '-'}"),
+            ("best", f"{self.length} moves: {' '.join(self.moves) or '-'}"),
+            ("gap", gap),
+            ("lower bound", "-" if self.lower_bound is None else str(self.lower_bound)),
+            ("method", f"{self.extra.get('method')} ({self.seconds:.2f} s)"),
+        ]
+
+    def __str__(self) -> str:
+        f = dict(self.facts())
+        return (
+            f"{self.puzzle}: {f['verdict']}; given {f['given']}; best {f['best']}; gap {f['gap']}; "
+            f"lower bound {f['lower bound']}; method {f['method']}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The certificate's facts first, then the result's fields."""
+        head = {"verdict": self.verdict, "given": self.given, "given_length": self.given_length,
+                "best_length": self.length, "gap": self.gap, "method": self.extra.get("method")}  # fmt: skip
+        return {**head, **super().to_dict()}
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        colour = {"optimal": "#1a7f37", "suboptimal": "#9a6700"}.get(self.verdict, "#57606a")
+        body = "".join(
+            f'<tr><th style="text-align:left;padding-right:1em">{escape(k)}</th><td>{escape(v)}</td></tr>'
+            for k, v in self.facts()[1:]
+        )
+        return (
+            f'<div class="puzzleopt-certificate" style="border:1px solid #d0d7de;border-radius:6px;padding:8px;'
+            f'display:inline-block"><div><b>{escape(self.puzzle)}</b> <span style="color:#fff;background:{colour};'
+            f'border-radius:4px;padding:0 6px">{escape(self.verdict)}</span></div><table>{body}</table></div>'
         )
 
 
@@ -137,7 +208,7 @@ def verify_solution(
     *,
     method: str = "auto",
     budget: Budget | None = None,
-) -> SolveResult:
+) -> Certified:
     """Certify ``solution`` of ``start``: optimal, suboptimal (with a shorter one) or unknown.
 
     Args:
@@ -178,12 +249,13 @@ def verify_solution(
     extra = {
         "verdict": verdict,
         "method": chosen.name,
+        "given": puzzle.table.format(rows),
         "given_length": L,
         "gap": L - best if verdict == "suboptimal" else (0 if verdict == "optimal" else None),
         "gap_exact": verdict == "optimal" or (verdict == "suboptimal" and exact.status is Status.OPTIMAL),
         "exact": exact.to_dict(),
     }
-    return SolveResult.build(
+    return Certified.build(
         puzzle,
         start,
         moves,
@@ -198,4 +270,4 @@ def verify_solution(
     )
 
 
-__all__ = ["Budget", "Method", "certifying_methods", "choose_method", "given_rows", "verify_solution"]
+__all__ = ["Budget", "Certified", "Method", "certifying_methods", "choose_method", "given_rows", "verify_solution"]

@@ -58,7 +58,7 @@ def read_solutions(path: str | Path, count: int) -> list[str | None]:
     """One solution per line (``None`` for an empty line), one line for each of the file's
     ``count`` instances (empty lines at the end aside), each at most
     :data:`exact.cli.MAX_SCRAMBLE` moves."""
-    lines = read_text(path, "--solutions").removeprefix("\ufeff").splitlines()
+    lines = read_text(path, "--solutions").splitlines()
     while len(lines) > count and not lines[-1].strip():
         lines.pop()
     if len(lines) != count:
@@ -93,9 +93,9 @@ def _parser():
     add_method_options(p)
     p.add_argument("--time-limit", type=cli.seconds, help="seconds to certify each instance (default: none)")
     p.add_argument("--node-limit", type=cli.count(1), help="IDA* nodes to certify each instance (default: none)")
-    p.add_argument("--pdb-dir", type=Path, help="pattern databases and distance tables (default: the user cache)")
-    p.add_argument("--out", type=Path, help="folder for certificates.jsonl, summary.md and gaps.png")
-    p.add_argument("--model", type=Path, help="BWAS: a model.safetensors (default: the shipped model)")
+    p.add_argument("--pdb-dir", type=cli.path, help="pattern databases and distance tables (default: the user cache)")
+    p.add_argument("--out", type=cli.path, help="folder for certificates.jsonl, summary.md and gaps.png")
+    p.add_argument("--model", type=cli.path, help="BWAS: a model.safetensors (default: the shipped model)")
     p.add_argument("--quality", choices=QUALITIES, help="BWAS: the model's measured settings (default: its card's)")
     p.add_argument("--weight", type=float, help="BWAS: lambda in f = lambda*g + h (default: from --quality)")
     p.add_argument("--batch", type=cli.count(1), help="BWAS: nodes expanded per iteration")
@@ -200,7 +200,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     starts = parse_states(puzzle, items, args.instances)  # bad input fails before any search
     chosen = choose_method(puzzle, args.method)
     options = method_options_from(args)
-    solvers.check_options(chosen.method, options)
+    options = solvers.check_options(chosen.method, options)
+    if "horizon" in options or "stop_at" in options:
+        raise PuzzleoptError(
+            "--method-option horizon/stop_at: certification sets the horizon from each solution's length (L - 1); "
+            "drop it"
+        )
     pdb_dir = None if args.pdb_dir is None else str(args.pdb_dir)
     budget = Budget(args.time_limit, args.node_limit, pdb_dir, progress=not args.no_progress, options=options)
     given = [None] * len(items)

@@ -13,7 +13,9 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-from exact.errors import PuzzleoptError
+import numpy as np
+
+from exact.errors import PuzzleoptError, first_line
 from exact.userfiles import read_text
 
 STATE_COLUMNS = ("tiles", "facelets_URFDLB", "facelets", "state")
@@ -65,9 +67,11 @@ def parse_states(puzzle, items: list[Instance], path: str | Path, what: str = "-
             the instance, then says what is wrong with it.
     """
     states = []
+    check = getattr(puzzle, "check_state", None)
     for item in items:
         try:
-            states.append(puzzle.parse_state(item.text))
+            state = puzzle.parse_state(item.text)
+            states.append(check(state) if check is not None and isinstance(state, np.ndarray) else state)
         except ValueError as exc:
-            raise PuzzleoptError(f"{what} {str(path)!r}, instance {item.id}: {exc}") from None
+            raise PuzzleoptError(f"{what} {str(path)!r}, instance {item.id[:40]}: {first_line(exc)}") from None
     return states

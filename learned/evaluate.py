@@ -159,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = parser_with_search("python -m learned.evaluate", __doc__.splitlines()[0])
     p.add_argument("--instances", required=True, help="instance file (one state per line, or a TSV)")
     p.add_argument("--first", type=cli.count(1), help="only the first N instances")
-    p.add_argument("--out", type=Path, help="folder for results.jsonl, summary.md and lengths.png")
+    p.add_argument("--out", type=cli.path, help="folder for results.jsonl, summary.md and lengths.png")
     add_executor_options(p)
     add_resume_option(p)
     args = p.parse_args(argv)

@@ -22,7 +22,7 @@ def parser_with_search(prog: str, description: str) -> argparse.ArgumentParser:
     """The options shared by ``learned.solve`` and ``learned.evaluate``."""
     p = cli.parser(prog, description)
     add_puzzle_options(p)
-    p.add_argument("--model", type=Path, help="a model.safetensors (default: the shipped model)")
+    p.add_argument("--model", type=cli.path, help="a model.safetensors (default: the shipped model)")
     p.add_argument(
         "--quality",
         choices=QUALITIES,

@@ -63,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
         "--seed", type=cli.count(0), default=d.seed, help="seed of the network's weights and of the scrambles"
     )
     add_options(p, TRAIN_THREADS)
-    p.add_argument("--out", type=Path, help="training folder (default runs/<puzzle>)")
+    p.add_argument("--out", type=cli.path, help="training folder (default runs/<puzzle>)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
         "--shards",

@@ -12,14 +12,18 @@ models their horizon when none is named (its inverse is a solution of that lengt
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from exact import registry
-from exact.errors import PuzzleoptError
+from exact.cli import MAX_SCRAMBLE
+from exact.errors import NotationError, PuzzleoptError
 from exact.puzzle import Goal, Puzzle
 from exact.result import SolveResult
+
+if TYPE_CHECKING:
+    from hybrid.certify import Certified
 
 
 class State:
@@ -36,6 +40,8 @@ class State:
     def __init__(self, puzzle: str | Puzzle, labels: Any = None, **options: Any) -> None:
         if isinstance(puzzle, str):
             puzzle = registry.get(puzzle, **options)
+        elif not isinstance(puzzle, Puzzle):
+            raise TypeError(f"State: puzzle is a registry name (a str) or a Puzzle, got {_kind(puzzle)}")
         elif options:
             raise PuzzleoptError(f"State: options {sorted(options)} are for a registry name, not a puzzle object")
         self._init(puzzle, puzzle.goal if labels is None else labels, () if labels is None else None)
@@ -92,7 +98,7 @@ class State:
     def from_board(cls, puzzle: str | Puzzle, text: str, **options: Any) -> State:
         """The state of ``puzzle`` written as ``text`` (the puzzle's own notation)."""
         p = registry.get(puzzle, **options) if isinstance(puzzle, str) else puzzle
-        return cls._make(p, p.parse_state(text), None)
+        return cls._make(p, p.parse_state(_text(text, "from_board")), None)
 
     @property
     def is_solved(self) -> bool:
@@ -107,13 +113,35 @@ class State:
                 guarded move that does not apply here.
         """
         table = self._puzzle.table
-        if isinstance(moves, str) or (len(moves) and isinstance(moves[0], str)):
-            rows = table.parse(moves, self._labels)
-        else:
-            rows = [int(m) for m in moves]
+        rows = self._rows(moves, "apply")
         labels = table.apply(self._labels, rows) if rows else self._labels
         path = None if self._path is None else self._path + tuple(table.names[r] for r in rows)
         return self._make(self._puzzle, labels, path)
+
+    def _rows(self, moves: Any, what: str) -> list[int]:
+        """``moves`` (notation, move names or table rows) as table rows, each checked.
+
+        Raises:
+            TypeError: ``moves`` is none of those (naming the argument and what it got).
+            NotationError: an unknown name or a row out of range.
+        """
+        table = self._puzzle.table
+        if isinstance(moves, str):
+            return table.parse(moves, self._labels)
+        if not isinstance(moves, (Sequence, np.ndarray)) or isinstance(moves, bytes):
+            raise TypeError(f"{what}: moves must be notation (a str), move names or move rows, got {_kind(moves)}")
+        items = list(np.asarray(moves).tolist()) if isinstance(moves, np.ndarray) else list(moves)
+        if all(isinstance(m, str) for m in items):
+            return table.parse(items, self._labels) if items else []
+        bad = [m for m in items if isinstance(m, bool) or not isinstance(m, (int, np.integer))]
+        if bad:
+            raise TypeError(f"{what}: a move is a name (str) or a table row (int), got {_kind(bad[0])}")
+        for m in items:
+            if not 0 <= int(m) < table.num_moves:
+                raise NotationError(
+                    f"{what}: move row {m} is out of range 0..{table.num_moves - 1} of {table.description}"
+                )
+        return [int(m) for m in items]
 
     def scramble(self, n: int, rng: np.random.Generator | int) -> State:
         """The state after ``n`` random applicable moves, none undoing the one before.
@@ -122,8 +150,12 @@ class State:
             n: Number of moves (>= 0).
             rng: A ``numpy.random.Generator`` or a seed (the only source of randomness).
         """
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-            raise PuzzleoptError(f"scramble: n must be a whole number >= 0, got {n!r}")
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"scramble: n must be a whole number, got {_kind(n)}")
+        if not 0 <= n <= MAX_SCRAMBLE:
+            raise PuzzleoptError(f"scramble: n must be in 0..{MAX_SCRAMBLE:,}, got {n!r}")
+        if isinstance(rng, bool) or not isinstance(rng, (np.random.Generator, int, np.integer)):
+            raise TypeError(f"scramble: rng must be a numpy.random.Generator or an int seed, got {_kind(rng)}")
         if not hasattr(self._puzzle, "expand"):
             raise PuzzleoptError(f"{self._puzzle.name} has no random scramble; build its state from a board")
         gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
@@ -164,10 +196,12 @@ class State:
 
     def certify(
         self, solution: str | Sequence[str], method: str = "auto", *, time_limit: float | None = None, **options: Any
-    ) -> SolveResult:
-        """Prove ``solution`` optimal, or find a shorter one (:func:`puzzleopt.solving.certify`)."""
+    ) -> Certified:
+        """Prove ``solution`` optimal, or find a shorter one (:func:`puzzleopt.solving.certify`):
+        a :class:`~hybrid.certify.Certified`, shown verdict first."""
         from puzzleopt.solving import certify
 
+        self._rows(solution, "certify")  # a wrong type or an unknown move fails here, by name
         return certify(self, solution, method=method, time_limit=time_limit, **options)
 
     def to_pyomo(self, T: int, formulation: str = "tight", goal: str | Goal | None = None):
@@ -212,8 +246,13 @@ class State:
         from exact.animation import Animation
 
         if isinstance(moves, SolveResult):
+            if moves.puzzle != self._puzzle.name or tuple(moves.start) != tuple(int(v) for v in self._labels):
+                raise PuzzleoptError(
+                    f"animate: the result is of {moves.puzzle} from another start; animate it from its own state"
+                )
             moves = list(moves.moves)
-        return Animation.of(self._puzzle, self._labels, moves, seconds)
+        rows = self._rows(moves, "animate")
+        return Animation.of(self._puzzle, self._labels, self._puzzle.table.format(rows), seconds)
 
     def _repr_svg_(self) -> str | None:
         return self._puzzle.svg(self._labels)
@@ -233,6 +272,19 @@ class State:
     def _key(self) -> tuple:
         spec = getattr(self._puzzle, "spec", None)
         return (str(spec) if spec is not None else self._puzzle.name, self._labels.tobytes())
+
+
+def _kind(value: Any) -> str:
+    """A value's type and a short view of it, for a TypeError."""
+    shown = repr(value)
+    return f"{type(value).__name__} {shown if len(shown) <= 40 else shown[:37] + '...'}"
+
+
+def _text(value: Any, what: str) -> str:
+    """``value`` checked to be text (a TypeError naming ``what`` otherwise)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} takes text (a str), got {_kind(value)}")
+    return value
 
 
 def _given(**options: Any) -> dict[str, Any]:
@@ -262,7 +314,7 @@ class Cube(State):
     @classmethod
     def from_facelets(cls, facelets: str, *, moves: str | None = None, metric: str | None = None) -> Cube:
         """The cube of a facelet string (``6*n*n`` letters URFDLB; its size from its length)."""
-        n = int(round((len(facelets.strip()) / 6) ** 0.5))
+        n = int(round((len(_text(facelets, "from_facelets").strip()) / 6) ** 0.5))
         return cls.from_board(f"cube{n}", facelets, **_given(moves=moves, metric=metric))
 
 
@@ -281,7 +333,7 @@ class Tiles(State):
     @classmethod
     def from_board(cls, text: str) -> Tiles:  # type: ignore[override]
         """The board of ``text`` (``"0 1 2 ..."``, row-major, 0 the blank; its size from its count)."""
-        n = len(text.replace(",", " ").split()) - 1
+        n = len(_text(text, "Tiles.from_board").replace(",", " ").split()) - 1
         return super().from_board(f"tiles{n}", text)
 
 
@@ -306,7 +358,7 @@ class LightsOut(State):
     def from_board(cls, text: str, rows: int | None = None, cols: int | None = None) -> LightsOut:  # type: ignore[override]
         """The board of a lights string (``"0101..."``, row-major, ``1`` lit); square unless
         ``rows``/``cols`` say otherwise."""
-        cells = len("".join(text.split()))
+        cells = len("".join(_text(text, "LightsOut.from_board").split()))
         if rows is None:
             rows = int(round(cells**0.5)) if cols is None else cells // max(cols, 1)
         if cols is None:

@@ -25,11 +25,10 @@ import statistics
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 
 from exact import cli, registry, solvers
 from exact.batch import add_resume_option, check_file_flags, solve_file
-from exact.errors import PuzzleoptError
+from exact.errors import PuzzleoptError, first_line
 from exact.executor import add_executor_options
 from exact.result import Status
 from exact.solve import add_goal_option, goal_from
@@ -55,7 +54,7 @@ def _parser():
         help="manhattan, manhattan-lc or pdb-<partition> (default: pdb-44 / pdb-663 / pdb-6666 by board)",
     )
     p.add_argument("--no-mirror", action="store_true", help="pattern databases without the reflected lookup")
-    p.add_argument("--pdb-dir", help="where pattern databases are kept (default: the user cache)")
+    p.add_argument("--pdb-dir", type=cli.path, help="where pattern databases are kept (default: the user cache)")
     p.add_argument(
         "--cube-table",
         choices=sorted(CUBE_TABLES),
@@ -69,7 +68,7 @@ def _parser():
     p.add_argument("--time-limit", type=cli.seconds, help="seconds per board (default: none)")
     p.add_argument("--node-limit", type=cli.count(1), help="expanded nodes per board (default: none)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
-    p.add_argument("--out", type=Path, help="--instances: keep each result in DIR/results.jsonl as it arrives")
+    p.add_argument("--out", type=cli.path, help="--instances: keep each result in DIR/results.jsonl as it arrives")
     add_executor_options(p)
     add_resume_option(p)
     return p
@@ -96,6 +95,14 @@ def _method(puzzle) -> str:
     for name in IDA_METHODS:
         if solvers.get_method(name).fits(puzzle):
             return name
+    if getattr(puzzle, "partial_goal", None) is not None:
+        try:
+            puzzle.pinned  # noqa: B018 - the pieces the mask fixes; its error says why IDA* cannot search
+        except PuzzleoptError as exc:
+            raise PuzzleoptError(
+                f"--goal {puzzle.goal_label[:80]!r}: IDA* searches to goals that fix whole pieces, and "
+                f"{first_line(exc)}; python -m exact.cpsat and exact.mip take any mask"
+            ) from None
     raise PuzzleoptError(
         f"--puzzle {puzzle.name}: exact.ida solves the puzzles one of {', '.join(IDA_METHODS)} applies to, "
         "not this one; try python -m exact.solve --list-methods"
@@ -136,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             how = res.settings.get("heuristic") or res.extra.get("proof") or method
             if res.length is None:
-                why = res.extra.get("proof", f"proven lower bound {res.lower_bound}")
+                why = res.extra.get("unsolvable") or res.extra.get("proof", f"proven lower bound {res.lower_bound}")
                 print(f"{puzzle.table.description} with {how}: {res.status.value} ({why})")
             else:
                 print(f"{puzzle.table.description} with {how}: {res.status.value}, {res.length} moves")
@@ -179,8 +186,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{res.status.value:>9} {res.nodes:>14,} {res.seconds:>9.3f}{flag}"
         )
     secs = summary["seconds"]
+    wrong = len(summary["mismatches"])
     print(
-        f"{summary['optimal']}/{summary['boards']} optimal{' (interrupted)' if interrupted else ''}; "
+        f"{summary['optimal']}/{summary['boards']} optimal{f', {wrong} MISMATCH' if wrong else ''}"
+        f"{' (interrupted)' if interrupted else ''}; "
         f"{secs:.2f} s in all (median {summary['median_seconds'] or 0:.3f} s), {summary['nodes']:,} nodes, "
         f"{summary['nodes'] / max(secs, 1e-9) / 1e6:.2f} M nodes/s"
     )
@@ -194,7 +203,8 @@ def _summary(results: list, planned: int, interrupted: bool) -> dict:
         "boards": len(results),
         "planned": planned,
         "interrupted": interrupted,
-        "optimal": sum(r.status is Status.OPTIMAL for _, r, _, _ in results),
+        # a length the file contradicts is not counted as optimal: one of the two is wrong
+        "optimal": sum(r.status is Status.OPTIMAL and not mismatch for _, r, _, mismatch in results),
         "statuses": dict(Counter(r.status.value for _, r, _, _ in results)),
         "mismatches": [ident for ident, _, _, mismatch in results if mismatch],
         "seconds": sum(secs),

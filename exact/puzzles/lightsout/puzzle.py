@@ -54,6 +54,13 @@ class LightsOutPuzzle(Puzzle):
         """The state (uint8 ``(P,)``) of a lights string; inverse of :meth:`format_state`."""
         return lights_to_state(parse_lights(text, self.rows, self.cols))
 
+    def check_state(self, state: object) -> np.ndarray:
+        """A board in any of the forms :meth:`lights` reads, checked, as a state ``(2 * rows * cols,)``."""
+        a = np.asarray(state)
+        if a.shape != (self.num_positions,) and a.dtype.kind in "biu":
+            state = lights_to_state(self.lights(a).ravel())
+        return super().check_state(state)
+
     def unsolvable(self, state: np.ndarray) -> str | None:
         """Where the press matrix over GF(2) is singular (5 x 5, say), the boards outside its
         column space: no set of presses turns their lights off."""

@@ -8,6 +8,7 @@ import numpy as np
 
 from exact.errors import PuzzleoptError
 from exact.movetable import MoveTable
+from exact.options import flag
 
 PANCAKE_NUMBERS = (0, 1, 3, 4, 5, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 18, 19)
 """The diameter of the unburnt stack of ``n`` pancakes, ``n = 1 .. 17`` (OEIS A058986)."""
@@ -33,7 +34,8 @@ def pancake_moves(n: int, burnt: bool = False) -> MoveTable:
     Every row is a self-inverse permutation (no guards); ``axis`` is ``None`` (no two flips of
     different sizes commute in general).
     """
-    return _table(check_size(n, burnt), bool(burnt))
+    burnt = flag(burnt, "pancake option burnt")
+    return _table(check_size(n, burnt), burnt)
 
 
 @cache

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from exact.errors import StateError
+from exact.options import flag
 from exact.puzzle import Puzzle
 from exact.puzzles.pancake.heuristic import GapHeuristic
 from exact.puzzles.pancake.moves import check_size, pancake_moves
@@ -27,7 +30,7 @@ class PancakePuzzle(Puzzle):
     """
 
     def __init__(self, n: int = 10, burnt: bool = False) -> None:
-        self.burnt = bool(burnt)
+        self.burnt = flag(burnt, "pancake option burnt")
         self.n = check_size(n, self.burnt)
         p = 2 * self.n if self.burnt else self.n
         name = f"{'burnt-' if self.burnt else ''}pancake{self.n}"
@@ -81,11 +84,14 @@ class PancakePuzzle(Puzzle):
     def parse_state(self, text: str) -> np.ndarray:
         """Read a stack written by :meth:`format_state` (whitespace or commas between)."""
         tokens = str(text).replace(",", " ").split()
-        try:
-            values = [int(t) for t in tokens]
-        except ValueError:
-            bad = next(t for t in tokens if not t.lstrip("+-").isdigit())
-            raise StateError(f"{self.name}: {bad!r} is not a pancake size in {text!r}") from None
+        values = []
+        for t in tokens:
+            if not re.fullmatch(r"[+-]?[0-9]+", t):
+                shown = text if len(text) <= 200 else text[:197] + "..."
+                raise StateError(
+                    f"{self.name}: {t[:40]!r} is not a pancake size (1..{self.n}, '-' burnt side up) in {shown!r}"
+                )
+            values.append(int(t))
         if any(t.startswith("-0") or t == "0" for t in tokens):
             raise StateError(f"{self.name}: pancakes are numbered from 1, got {text!r}")
         return self.from_stack(values, text)

@@ -7,6 +7,7 @@ from functools import cache
 import numpy as np
 
 from exact.movetable import MoveTable
+from exact.options import flag
 from exact.puzzles.pyraminx.geometry import VERTICES, clockwise, stickers, turned
 
 
@@ -20,7 +21,7 @@ def pyraminx_moves(tips: bool = True) -> MoveTable:
     Args:
         tips: Include the tips (36 stickers, 16 moves) or not (24 stickers, 8 moves).
     """
-    return _table(bool(tips))
+    return _table(flag(tips, "pyraminx option tips"))
 
 
 @cache

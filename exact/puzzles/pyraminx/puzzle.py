@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from exact.errors import StateError
+from exact.options import flag
 from exact.puzzle import Puzzle
 from exact.puzzles.pyraminx.geometry import COLOURS, FACES, pieces, stickers
 from exact.puzzles.pyraminx.moves import pyraminx_moves
@@ -23,7 +24,7 @@ class PyraminxPuzzle(Puzzle):
     """
 
     def __init__(self, tips: bool = True) -> None:
-        self.tips = bool(tips)
+        self.tips = flag(tips, "pyraminx option tips")
         table = pyraminx_moves(self.tips)
         p = table.num_positions
         super().__init__("pyraminx" if self.tips else "pyraminx-notips", table, np.arange(p), num_labels=p)
