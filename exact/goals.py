@@ -28,7 +28,7 @@ from functools import cached_property
 
 import numpy as np
 
-from exact.errors import PuzzleoptError, StateError
+from exact.errors import PuzzleoptError, StateError, first_line
 from exact.puzzle import Goal, Puzzle
 from exact.result import SolveResult, Status
 
@@ -95,7 +95,7 @@ class GoalPuzzle(Puzzle):
         try:
             target = self.base.check_state(target)
         except PuzzleoptError as exc:
-            return f"the goal {self.goal_label} is no state of {self.base.name}: {str(exc).splitlines()[0][:300]}"
+            return f"the goal {self.goal_label} is not a state of the puzzle: {first_line(exc)}"
         if self.base.unsolvable(state) is None and (why := self.base.unsolvable(target)) is not None:
             return f"the goal {self.goal_label} cannot be reached from a solvable start: {why}"
         return None

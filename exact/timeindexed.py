@@ -154,14 +154,23 @@ def move_rules(table: MoveTable) -> MoveRules:
         for a, b in product(range(m), repeat=2):
             if table.axis[a] == table.axis[b] and table.layer[b] < table.layer[a] and table.commutes[a, b]:
                 pairs.add((a, b))
+    # a b c is one move (or none) iff the pair a b equals s[c^-1] for a single move s: one lookup a
+    # pair instead of composing every triple (254^3 of them for 255 pancakes)
+    inverse = np.argsort(table.perms, axis=1)
+    ends: dict[bytes, set[int]] = {}
+    for s in [*table.perms, np.arange(table.num_positions)]:
+        for c in range(m):
+            ends.setdefault(s[inverse[c]].tobytes(), set()).add(c)
     triples: set[tuple[int, int, int]] = set()
     groups = [range(m)] if table.axis is None else [np.flatnonzero(table.axis == x) for x in np.unique(table.axis)]
     for group in groups:
-        for a, b, c in product(group, repeat=3):
-            if (a, b) in pairs or (b, c) in pairs:
+        members = {int(g) for g in group}
+        for a, b in product(members, repeat=2):
+            if (a, b) in pairs:
                 continue
-            if table.perms[a][table.perms[b]][table.perms[c]].tobytes() in single:
-                triples.add((int(a), int(b), int(c)))
+            for c in ends.get(table.perms[a][table.perms[b]].tobytes(), ()):
+                if c in members and (b, c) not in pairs:
+                    triples.add((a, b, c))
     return MoveRules(tuple(sorted(pairs)), tuple(sorted(triples)))
 
 
