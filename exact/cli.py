@@ -162,6 +162,15 @@ def write_svg(path: Path | None, picture: str | None) -> None:
     write_chunks(path, [picture.encode()])
 
 
+def _command_name(main: Callable) -> str:
+    """The command as the user typed it: ``exact.ida`` for ``python -m exact.ida``."""
+    module = getattr(main, "__module__", None) or "puzzleopt"
+    if module == "__main__":
+        spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+        module = spec.name if spec is not None else "puzzleopt"
+    return module.removesuffix(".__main__")
+
+
 def run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None = None) -> int:
     """Call ``main(argv)`` and turn the ways a command can end into exit codes.
 
@@ -175,7 +184,7 @@ def run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None 
     Under ``--json`` an error is also one JSON object on stdout, ``{"error": ..., "exit_code": 2}``,
     so that a program reading stdout always reads JSON.
     """
-    prog = getattr(main, "__module__", "puzzleopt").replace("__main__", "puzzleopt")
+    prog = _command_name(main)
     wants_json = "--json" in (sys.argv[1:] if argv is None else list(argv))
 
     def bad_input(message: str) -> int:

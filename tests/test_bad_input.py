@@ -291,3 +291,162 @@ def test_cpsat_says_each_horizon_as_it_is_decided(capsys) -> None:
     lines = [ln for ln in captured.err.splitlines() if ln.startswith("T = ")]
     assert [ln.split(":")[0] for ln in lines] == ["T = 1", "T = 2", "T = 3"], captured.err
     assert "INFEASIBLE" in lines[0] and "INFEASIBLE (parity)" in lines[1] and "OPTIMAL" in lines[2]
+
+
+# ----------------------------------------------------------------------------- --resume attacks
+# A result log is an input (exact.resultlog): each batch command's log is attacked the ways a user
+# or a bug could: a record edited (with no seal, the old sha256 seal, a stranger's key, or resealed
+# with this user's key but wrong inside), a log of another kind, another command line, and other
+# instances under the same ids. Each attack either ends as one line and exit 2 naming the log, or
+# gives the answers a fresh run gives.
+BOARDS = ["1 2 0 3 4 5 6 7 8", "3 1 2 0 4 5 6 7 8", "1 4 2 3 0 5 6 7 8"]  # 8-puzzle, optimal 2, 1, 2
+
+
+def _write(path, lines):
+    path.write_text("id\tstate\n" + "".join(f"b{i}\t{s}\n" for i, s in enumerate(lines)))
+    return path
+
+
+def _solutions(path, moves):
+    path.write_text("".join(m + "\n" for m in moves))
+    return path
+
+
+BATCH = {
+    "exact.solve": ("results.jsonl", "--puzzle tiles8 --method bfs --instances {inst} --out {out} --no-progress"),
+    "exact.ida": ("results.jsonl", "--puzzle tiles8 --instances {inst} --out {out} --no-progress"),
+    "hybrid.verify": (
+        "certificates.jsonl",
+        "--puzzle tiles8 --method bfs --instances {inst} --solutions {sols} --out {out} --no-progress",
+    ),
+}
+
+
+def _batch(module, tmp_path, capsys, extra="", inst=None, out="out"):
+    name, args = BATCH[module]
+    inst = inst or _write(tmp_path / "boards.tsv", BOARDS)
+    sols = _solutions(tmp_path / "sols.txt", ["L L", "U R L", "U L"])  # optimal, suboptimal, optimal
+    argv = _argv(args + " " + extra, {"inst": inst, "out": tmp_path / out, "sols": sols})
+    code = cli.run(_main_of(module), argv)
+    return code, capsys.readouterr(), tmp_path / out / name
+
+
+def _lines(log):
+    return [json.loads(ln) for ln in log.read_text().splitlines()]
+
+
+def _put(log, docs):
+    log.write_text("".join(json.dumps(d) + "\n" for d in docs))
+
+
+def _reseal(doc, how):
+    from exact.atomic import sealed
+    from exact.signing import signed, user_key
+
+    body = {k: v for k, v in doc.items() if k != "mac"}
+    if how == "none":
+        return body
+    if how == "sha256":
+        return sealed(body)
+    if how == "stranger":
+        return signed(body, b"k" * 32)
+    return signed(body, user_key())
+
+
+def _edit(module, rec):
+    """An edit that would make a record claim what is false."""
+    rec = dict(rec)
+    if module == "hybrid.verify":
+        rec.update(verdict="optimal", gap=0, best_length=rec["given_length"], lower_bound=rec["given_length"])
+    else:
+        rec.update(status="optimal", lower_bound=rec["length"] + 2)
+    return rec
+
+
+@pytest.mark.parametrize("module", sorted(BATCH))
+@pytest.mark.parametrize("how", ["none", "sha256", "stranger", "user"])
+def test_an_edited_record_fails_the_resume_by_name(module, how, tmp_path, capsys):
+    code, _, log = _batch(module, tmp_path, capsys)
+    assert code == 0 and log.exists()
+    docs = _lines(log)
+    docs[2] = _reseal(_edit(module, docs[2]), how)  # the suboptimal certificate; a board
+    _put(log, docs)
+    code, io, _ = _batch(module, tmp_path, capsys, "--resume")
+    assert code == cli.EXIT_BAD_INPUT and len(io.err.strip().splitlines()) == 1, io.err
+    assert str(log) in io.err and ("line 3 is damaged or was edited" in io.err or "does not hold" in io.err), io.err
+
+
+def test_an_edited_last_line_runs_again_like_a_torn_one(tmp_path, capsys):
+    code, _, log = _batch("exact.solve", tmp_path, capsys)
+    fresh = _lines(log)
+    docs = [*fresh[:-1], _edit("exact.solve", fresh[-1])]  # the seal no longer holds
+    _put(log, docs)
+    code, _, _ = _batch("exact.solve", tmp_path, capsys, "--resume")
+    assert code == 0 and [d["lower_bound"] for d in _lines(log)[1:]] == [d["lower_bound"] for d in fresh[1:]]
+
+
+@pytest.mark.parametrize("module", sorted(BATCH))
+def test_records_resealed_with_the_key_are_still_rechecked(module, tmp_path, capsys):
+    """A valid seal over a wrong record (a bug, a key that leaked): replayed, checked, refused."""
+    code, _, log = _batch(module, tmp_path, capsys)
+    assert code == 0
+    goal = list(range(9))
+    attacks = []
+    docs = _lines(log)
+    rec = dict(docs[1])
+    if module == "hybrid.verify":
+        attacks.append({**rec, "verdict": "proven"})  # not a verdict
+        attacks.append({**rec, "result": {**rec["result"], "moves": ["R"] * rec["best_length"]}})  # no replay
+        attacks.append({**rec, "result": {**rec["result"], "start": goal}})  # another start
+    else:
+        attacks.append({**rec, "status": "solved"})  # not a status
+        attacks.append({**rec, "moves": ["R"] * rec["length"]})  # does not replay
+        attacks.append({**rec, "start": goal, "moves": [], "length": 0, "lower_bound": 0})  # the goal for the start
+        attacks.append({**rec, "lower_bound": rec["length"] + 1})  # a bound above the length
+    for bad in attacks:
+        _put(log, [docs[0], _reseal(bad, "user"), *docs[2:]])
+        code, io, _ = _batch(module, tmp_path, capsys, "--resume")
+        assert code == cli.EXIT_BAD_INPUT and "does not hold" in io.err and str(log) in io.err, (bad, io.err)
+
+
+@pytest.mark.parametrize("module", sorted(BATCH))
+def test_another_command_line_cannot_resume_the_log(module, tmp_path, capsys):
+    code, _, log = _batch(module, tmp_path, capsys)
+    assert code == 0
+    change = "--time-limit 30"
+    code, io, _ = _batch(module, tmp_path, capsys, "--resume " + change)
+    assert code == cli.EXIT_BAD_INPUT and "holds another run's results" in io.err and str(log) in io.err, io.err
+
+
+@pytest.mark.parametrize("module", sorted(BATCH))
+def test_a_foreign_or_older_log_is_refused_by_name(module, tmp_path, capsys):
+    from exact.atomic import sealed
+
+    code, _, log = _batch(module, tmp_path, capsys)
+    assert code == 0
+    docs = _lines(log)
+    other = "puzzleopt-certificate/2" if module != "hybrid.verify" else "puzzleopt-result/2"
+    _put(log, [_reseal({**d, "format": other}, "user") for d in docs])
+    code, io, _ = _batch(module, tmp_path, capsys, "--resume")
+    assert code == cli.EXIT_BAD_INPUT and f"a '{other}' record" in io.err and str(log) in io.err, io.err
+    older = docs[0]["format"].replace("/2", "/1")
+    _put(log, [sealed({k: v for k, v in d.items() if k != "mac"} | {"format": older}) for d in docs])
+    code, io, _ = _batch(module, tmp_path, capsys, "--resume")
+    assert code == cli.EXIT_BAD_INPUT and "older puzzleopt" in io.err, io.err
+
+
+@pytest.mark.parametrize("module", sorted(BATCH))
+def test_other_instances_under_the_same_ids_run_again(module, tmp_path, capsys):
+    code, _, log = _batch(module, tmp_path, capsys)
+    assert code == 0
+    moved = ["1 2 5 3 4 0 6 7 8", "3 1 2 6 4 5 0 7 8", "1 4 2 3 7 5 6 0 8"]  # each 2 from the goal... or so
+    fresh = tmp_path / "fresh"
+    code_a, _, log_a = _batch(module, tmp_path, capsys, inst=_write(tmp_path / "moved.tsv", moved), out="fresh")
+    # the same ids, other boards: resuming the first log must give the fresh run's answers
+    code_b, _, log_b = _batch(module, tmp_path, capsys, "--resume", inst=_write(tmp_path / "moved2.tsv", moved))
+    assert code_b == code_a and fresh.exists()
+
+    def facts(d):
+        return {k: d.get(k) for k in ("id", "start", "moves", "status", "lower_bound", "verdict", "given_length")}
+
+    assert [facts(d) for d in _lines(log_b)[1:]] == [facts(d) for d in _lines(log_a)[1:]]

@@ -131,3 +131,64 @@ def test_hybrid_certifies_the_new_puzzles(tmp_path) -> None:
     start = q.table.apply(q.goal, "U L' R B'")
     r = verify_solution(q, start, "B R' L U'", budget=budget)
     assert r.extra["verdict"] == "optimal" and r.extra["method"] == "ida*"
+
+
+# ----------------------------------------------------------------------------- state checks
+def test_labels_that_are_no_state_are_refused_before_any_kernel():
+    from exact.errors import StateError
+    from puzzleopt import State
+
+    for name, labels, opts in [("cube3", [0] * 54, {"metric": "qtm"}), ("pyraminx", [0] * 36, {}),
+                               ("tiles8", [1] * 9, {}), ("pancake", [0, 0, 1], {"n": 3})]:  # fmt: skip
+        with pytest.raises(StateError, match="not a state of the puzzle"):
+            State(name, labels=labels, **opts)
+    p = registry.get("pancake", n=3, burnt=True)
+    torn = p.goal.copy()
+    torn[1] = torn[0]  # one pancake's two sides the same face
+    with pytest.raises(StateError):
+        p.check_state(torn)
+
+
+@pytest.mark.parametrize(
+    ("name", "opts", "text", "methods"),
+    [
+        ("tiles8", {}, "0 2 1 3 4 5 6 7 8", ["table-walk", "ida*", "bfs", "cp-sat", "mip"]),
+        ("lightsout", {"rows": 5}, "1" + "0" * 24, ["lightsout", "lightsout-mip", "lightsout-cpsat", "cp-sat"]),
+    ],
+)
+def test_an_invariant_says_unsolvable_for_every_method_before_any_search(name, opts, text, methods):
+    from exact.result import Status
+
+    p = registry.get(name, **opts)
+    start = p.parse_state(text)
+    assert p.unsolvable(start)
+    for m in methods:
+        more = {"horizon": 3} if m in ("cp-sat", "mip") else {}
+        r = solvers.solve(p, start, method=m, **more)
+        assert r.status is Status.UNSOLVABLE and r.extra["unsolvable"] == p.unsolvable(start), m
+        assert r.exit_code == 3 and "no solution exists:" in r.proof
+
+
+def test_an_unreachable_goal_is_unsolvable_not_a_search():
+    from exact.goals import with_goal
+    from exact.result import Status
+
+    p = registry.get("cube3", moves="faces", metric="htm")
+    text = list(p.format_state(p.goal))
+    text[7], text[19] = text[19], text[7]  # the UF edge flipped in place: no cube shows it
+    g = with_goal(p, "".join(text))
+    start = p.table.apply(p.goal, "R U F")
+    for m in ("ida*-goal", "cp-sat"):
+        r = solvers.solve(g, start, method=m, horizon=3) if m == "cp-sat" else solvers.solve(g, start, method=m)
+        assert r.status is Status.UNSOLVABLE and "flipped" in r.extra["unsolvable"], m
+    tiles = registry.get("tiles8")
+    odd = with_goal(tiles, _goal_allowing(tiles, tiles.parse_state("0 2 1 3 4 5 6 7 8")))
+    assert "cannot be reached" in odd.unsolvable(tiles.goal)
+
+
+def _goal_allowing(puzzle, state):
+    from exact.puzzle import Goal
+
+    allowed = np.zeros((puzzle.num_positions, puzzle.num_labels), dtype=bool)
+    allowed[np.arange(puzzle.num_positions), state] = True
+    return Goal(allowed=allowed)
