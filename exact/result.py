@@ -272,10 +272,11 @@ class SolveResult:
         """One JSON object: the fields of :meth:`to_dict`, plus ``more`` (e.g. the scramble)."""
         d = self.to_dict()
         d.update(more)
-        return json.dumps(d, default=_json_default)
+        return json.dumps(d, default=json_default)
 
 
-def _json_default(obj: Any) -> Any:
+def json_default(obj: Any) -> Any:
+    """``json.dumps``'s ``default``: numpy numbers and arrays, enums by value."""
     if isinstance(obj, np.integer):
         return int(obj)
     if isinstance(obj, np.floating):

@@ -29,10 +29,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from exact.atomic import write_chunks
 from exact.errors import PuzzleoptError
+from exact.result import json_default
 from exact.signing import mac_holds, signed, user_key
 
 log = logging.getLogger(__name__)
@@ -166,13 +165,10 @@ def _plain(value: Any) -> Any:
 
 
 def _default(obj: Any) -> Any:
-    if isinstance(obj, np.integer):
-        return int(obj)
-    if isinstance(obj, np.floating):
-        return float(obj)
-    if isinstance(obj, np.ndarray):
-        return obj.tolist()
-    return str(obj)
+    try:
+        return json_default(obj)
+    except TypeError:
+        return str(obj)  # a path and the like, as its text
 
 
 def _first_difference(a: Any, b: Any, where: str = "") -> tuple[str, Any, Any]:
