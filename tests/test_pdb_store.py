@@ -338,9 +338,9 @@ def test_cli_build_list_verify_rm(tmp_path: Path, capsys, fake_catalog) -> None:
     assert code == 0 and out.splitlines() == ["toy-a: ok", "toy-b: ok"]
     _flip(tmp_path)
     code, out, _ = _run(capsys, *d, "--json", "verify", "toy-a")
-    assert code == 1 and "corrupted" in json.loads(out)[0]["status"]
-    code, out, _ = _run(capsys, *d, "verify", "toy-b", "not-there")
-    assert code == 1 and out.splitlines()[0] == "toy-b: ok" and "not found" in out.splitlines()[1]
+    assert code == pdb_cli.EXIT_BAD_TABLE and "corrupted" in json.loads(out)[0]["status"]
+    code, out, err = _run(capsys, *d, "verify", "toy-b", "not-there")  # a name nothing has: bad input
+    assert code == 2 and out == "" and "no stored table is named 'not-there'" in err
 
     code, out, _ = _run(capsys, *d, "rm", "toy-a")
     assert code == 0 and "removed toy-a" in out and not (tmp_path / "toy-a.bin").exists()
@@ -359,7 +359,7 @@ def test_cli_verify_uses_metadata_when_not_in_catalog(tmp_path: Path, capsys, fa
     stored = tmp_path / "elsewhere.bin"
     stored.write_bytes(stored.read_bytes()[:10])
     code, out, _ = _run(capsys, "--pdb-dir", str(tmp_path), "verify")
-    assert code == 1 and "truncated" in out
+    assert code == pdb_cli.EXIT_BAD_TABLE and "truncated" in out
 
 
 def test_cli_unknown_name(tmp_path: Path, capsys, fake_catalog) -> None:

@@ -15,8 +15,9 @@ also checks that ``max_value`` and ``value_counts`` describe the data, and runs 
 (no value above the cost of a known path, by random walks from the goal), so a table whose
 values were changed and its sha256 recomputed fails. Every load runs the audit too.
 
-Exit codes: 0 done (``verify``: every table is ok), 1 ``verify`` found a missing or bad table,
-2 bad input (unknown table name, bad option; one line on stderr).
+Exit codes: 0 done (``verify``: every table is ok), 2 bad input (a name that is no catalog table
+and no stored one, a bad option; one line on stderr), 5 ``verify`` found a bad or missing catalog
+table (1 is kept for bugs).
 """
 
 from __future__ import annotations
@@ -29,11 +30,12 @@ from pathlib import Path
 
 from exact import cli
 from exact.catalog import catalog
+from exact.errors import PuzzleoptError
 from exact.pdb.store import PdbError, check, check_stored, default_dir, list_tables, load, remove
 from exact.userfiles import output_folder
 
-EXIT_BAD_TABLE = 1
-EPILOG = "exit codes: 0 done, 1 verify found a missing or bad table, 2 bad input"
+EXIT_BAD_TABLE = 5
+EPILOG = "exit codes: 0 done, 2 bad input (a name that no stored table has), 5 verify found a bad table"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -132,6 +134,13 @@ def _verify(names: list[str], directory: Path, as_json: bool) -> int:
     if not names:
         names = _stored_names(directory)
     results = []
+    stored = set(_stored_names(directory))
+    unknown = [n for n in names if n not in specs and n not in stored]
+    if unknown:
+        raise PuzzleoptError(
+            f"verify: no stored table is named {unknown[0]!r} in {directory}, nor any catalog table; "
+            "see python -m exact.pdb list"
+        )
     for name in dict.fromkeys(names):
         reason = (
             check(specs[name](), directory, deep=True) if name in specs else check_stored(name, directory, deep=True)
