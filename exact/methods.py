@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from exact.contract import Limits, Method, OwnSolver
+from exact.deadline import left
 from exact.errors import PuzzleoptError
 from exact.result import SolveResult
 
@@ -63,8 +64,8 @@ def _cube3_optimal(
 
     tables = _optimal_tables(puzzle, edge, pdb_dir, progress)
     return optimal_cube(
-        puzzle, np.asarray(start), tables=tables, time_limit=limits.time, node_limit=limits.nodes, stop_at=stop_at,
-        threads=threads,
+        puzzle, np.asarray(start), tables=tables, time_limit=left(limits.time), node_limit=limits.nodes,
+        stop_at=stop_at, threads=threads,
     )  # fmt: skip
 
 
@@ -80,7 +81,7 @@ def _ida_cube(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, prog
 
     tables = _cube_tables(_meta(puzzle).get("metric", "htm"), pdb_dir, progress)
     return ida_cube(
-        puzzle, np.asarray(start), tables=tables, time_limit=limits.time, node_limit=limits.nodes,
+        puzzle, np.asarray(start), tables=tables, time_limit=left(limits.time), node_limit=limits.nodes,
         progress=progress, stop_at=stop_at,
     )  # fmt: skip
 
@@ -124,10 +125,10 @@ def _ida(
         from exact.tiles import ida_tiles
 
         h = _tile_heuristic(heuristic or _tile_name(puzzle), puzzle.rows, puzzle.cols, pdb_dir, progress, mirror)
-        return ida_tiles(puzzle, start, h, time_limit=limits.time, node_limit=limits.nodes, stop_at=stop_at)
+        return ida_tiles(puzzle, start, h, time_limit=left(limits.time), node_limit=limits.nodes, stop_at=stop_at)
     from exact.ida import ida
 
-    return ida(puzzle, start, _heuristic(puzzle, heuristic, patterns, pdb_dir, progress), time_limit=limits.time,
+    return ida(puzzle, start, _heuristic(puzzle, heuristic, patterns, pdb_dir, progress), time_limit=left(limits.time),
                node_limit=limits.nodes, stop_at=stop_at)  # fmt: skip
 
 
@@ -177,7 +178,7 @@ def _lightsout(module: str, function: str) -> Callable[..., SolveResult]:
         import importlib
 
         solve = getattr(importlib.import_module(module), function)  # gf2 never imports Pyomo
-        return solve(puzzle, puzzle.lights(start), time_limit=limits.time, threads=threads, **options)
+        return solve(puzzle, puzzle.lights(start), time_limit=left(limits.time), threads=threads, **options)
 
     return run
 
@@ -190,7 +191,7 @@ def _hypercube(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, pro
     from exact.hypercube.solve import DEFAULT_MAX_STATES, solve_bibfs
 
     stored = DEFAULT_MAX_STATES if limits.stored is None else limits.stored
-    return solve_bibfs(puzzle, np.asarray(start), max_states=stored, time_limit=limits.time)
+    return solve_bibfs(puzzle, np.asarray(start), max_states=stored, time_limit=left(limits.time))
 
 
 def _own(name: str) -> Callable[[Any], bool]:
@@ -202,13 +203,13 @@ def _sokoban(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progr
 
     level = puzzle.level_of(np.asarray(start)) if isinstance(start, np.ndarray) else start
     stored = DEFAULT_MAX_NODES if limits.stored is None else limits.stored
-    return solve_sokoban(level, optimize, time_limit=limits.time, node_limit=limits.nodes, max_nodes=stored)
+    return solve_sokoban(level, optimize, time_limit=left(limits.time), node_limit=limits.nodes, max_nodes=stored)
 
 
 def _freecell(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
     from exact.freecell.solve import solve_freecell
 
-    return solve_freecell(start, time_limit=limits.time, max_states=limits.stored)
+    return solve_freecell(start, time_limit=left(limits.time), max_states=limits.stored)
 
 
 # ------------------------------------------------------------------------------ generic search
@@ -223,7 +224,7 @@ def _bfs(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=
     stored = 1_000_000 if limits.stored is None else limits.stored
     met = search(
         TableSide(puzzle.table, start), TableSide(puzzle.table, _goal_states(puzzle, start), backward=True),
-        max_depth=int(max_depth), max_stored=stored, time_limit=limits.time,
+        max_depth=int(max_depth), max_stored=stored, time_limit=left(limits.time),
     )  # fmt: skip
     done = SolveResult.recorder(
         puzzle, start, solver="bfs", solver_version="puzzleopt",
@@ -273,7 +274,7 @@ def _horizon(stop_at, horizon, who: str) -> int:
 def _cpsat(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, horizon=None, threads=1):
     from exact.cpsat import solve_cpsat
 
-    return solve_cpsat(puzzle, np.asarray(start), _horizon(stop_at, horizon, "cp-sat"), time_limit=limits.time,
+    return solve_cpsat(puzzle, np.asarray(start), _horizon(stop_at, horizon, "cp-sat"), time_limit=left(limits.time),
                        threads=threads)  # fmt: skip
 
 
@@ -281,15 +282,15 @@ def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=
          formulation="tight"):  # fmt: skip
     from exact.mip import solve_mip
 
-    return solve_mip(puzzle, np.asarray(start), _horizon(stop_at, horizon, "mip"), time_limit=limits.time,
+    return solve_mip(puzzle, np.asarray(start), _horizon(stop_at, horizon, "mip"), time_limit=left(limits.time),
                      threads=threads, formulation_name=formulation)  # fmt: skip
 
 
 def _ida_goal(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
     from exact.goals import solve_partial
 
-    return solve_partial(puzzle, np.asarray(start), time_limit=limits.time, node_limit=limits.nodes, stop_at=stop_at,
-                         pdb_dir=pdb_dir, progress=progress)  # fmt: skip
+    return solve_partial(puzzle, np.asarray(start), time_limit=left(limits.time), node_limit=limits.nodes,
+                         stop_at=stop_at, pdb_dir=pdb_dir, progress=progress)  # fmt: skip
 
 
 def _ida_goal_applies(puzzle) -> bool:

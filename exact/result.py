@@ -233,7 +233,10 @@ class SolveResult:
         if self.status is Status.UNSOLVABLE:
             why = self.extra.get("unsolvable")
             return "no solution exists" + (f": {why}" if why else "")
-        return "a limit ended the search without a solution" + (f"; every solution has at least {b} moves" if b else "")
+        why = self.extra.get("limit") if isinstance(self.extra.get("limit"), str) else None
+        return (why or "a limit ended the search without a solution") + (
+            f"; every solution has at least {b} moves" if b else ""
+        )
 
     def __str__(self) -> str:
         moves = " ".join(self.moves) if self.moves else "-"

@@ -83,7 +83,9 @@ def puzzle_from(args: argparse.Namespace):
     """The puzzle ``--puzzle`` and ``--option`` name (through :func:`exact.registry.get`)."""
     try:
         return registry.get(args.puzzle, **options_from(args))
-    except TypeError as exc:
+    except PuzzleoptError as exc:
+        if not args.option:
+            raise
         raise PuzzleoptError(f"--puzzle {args.puzzle} with --option {' '.join(args.option)}: {exc}") from None
 
 
@@ -189,8 +191,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             head = f"{ident}: " if len(starts) > 1 else ""
             what = f"{res.length} moves" if res.length is not None else f"lower bound {res.lower_bound}"
-            if res.extra.get("unsolvable"):
-                what = res.extra["unsolvable"]
+            if res.extra.get("unsolvable") or isinstance(res.extra.get("limit"), str):
+                what = res.extra.get("unsolvable") or res.extra["limit"]
             print(f"{head}{puzzle.name} by {method.name}: {res.status.value}, {what}; {res.seconds:.3f} s", flush=True)
             if res.moves:
                 print(" ".join(res.moves), flush=True)

@@ -34,10 +34,11 @@ from typing import Any
 import numpy as np
 
 from exact.contract import Limits, Method, OwnSolver
+from exact.deadline import SetupLimit, deadline
 from exact.errors import PuzzleoptError
 from exact.invariants import checked_start, unsolvable_result
 from exact.options import flag
-from exact.result import SolveResult
+from exact.result import SolveResult, Status
 
 __all__ = ["COMMON", "Limits", "Method", "OwnSolver", "choose", "get_method", "methods", "register_method", "solve"]
 
@@ -123,7 +124,17 @@ def solve(
     start, why = checked_start(puzzle, start)
     if why is not None:
         return unsolvable_result(puzzle, start, why, solver=chosen.name, since=since)
-    return chosen.run(puzzle, start, limits, **options)
+    with deadline(None if limits.time is None else limits.time - (time.perf_counter() - since)):
+        try:
+            return chosen.run(puzzle, start, limits, **options)
+        except SetupLimit as exc:
+            return SolveResult.build(
+                puzzle, start, [], Status.LIMIT, seconds=time.perf_counter() - since, solver=chosen.name,
+                settings={"time_limit": limits.time},
+                extra={"limit": f"the set-up ({exc}) did not fit in the {limits.time:g} s limit; nothing was "
+                       "searched. Build the tables once (python -m exact.pdb build, or a solve without a limit), or "
+                       "allow more time"},
+            )  # fmt: skip
 
 
 def check_options(method: Method, options: Mapping[str, Any]) -> dict[str, Any]:

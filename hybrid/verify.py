@@ -50,6 +50,9 @@ from learned.runtime import SEARCH_THREADS, add_options
 EXIT_CONTRADICTION = 1
 EXIT_INVALID = 5
 
+BWAS_OPTIONS = ("model", "quality", "weight", "batch", "max_nodes", "bwas_time_limit")
+"""The options of the BWAS run that finds solutions where ``--solutions`` gives none."""
+
 CERTIFICATE_FORMAT = "puzzleopt-certificate/2"
 """The record format of ``certificates.jsonl`` (:mod:`exact.resultlog`)."""
 
@@ -195,6 +198,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for folder, what in ((args.out, "--out"), (args.pdb_dir, "--pdb-dir")):
         if folder is not None:
             output_folder(folder, what)
+    if args.solutions is not None:
+        given_bwas = [f"--{k.replace('_', '-')}" for k in BWAS_OPTIONS if getattr(args, k) is not None]
+        if given_bwas:
+            raise PuzzleoptError(f"{given_bwas[0]} sets BWAS, which --solutions replaces; drop one of the two")
     every = read_instances(args.instances)
     items = every[: args.first]
     starts = parse_states(puzzle, items, args.instances)  # bad input fails before any search

@@ -153,7 +153,7 @@ class State:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
             raise TypeError(f"scramble: n must be a whole number, got {_kind(n)}")
         if not 0 <= n <= MAX_SCRAMBLE:
-            raise PuzzleoptError(f"scramble: n must be in 0..{MAX_SCRAMBLE:,}, got {n!r}")
+            raise PuzzleoptError(f"scramble: n must be a whole number in 0..{MAX_SCRAMBLE:,}, got {n!r}")
         if isinstance(rng, bool) or not isinstance(rng, (np.random.Generator, int, np.integer)):
             raise TypeError(f"scramble: rng must be a numpy.random.Generator or an int seed, got {_kind(rng)}")
         if not hasattr(self._puzzle, "expand"):

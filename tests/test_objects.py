@@ -3,6 +3,7 @@ whose stickers carry the state's colours, result cards, and the kociemba-style o
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -99,6 +100,21 @@ def test_certify_proves_or_shortens():
     assert certify(s, "U' R'", method="bfs").extra["verdict"] == "optimal"
     long = s.certify("R R' U' R'", method="bfs")
     assert long.extra["verdict"] == "suboptimal" and long.extra["gap"] == 2 and long.length == 2
+
+
+def test_a_certificate_shows_its_verdict_and_the_solution_given():
+    t = Tiles(8).scramble(20, rng=0)
+    best = t.solve(method="ida")
+    c = t.certify(" ".join(best.moves) + " D U")
+    line = str(c)
+    assert line.startswith("tiles8: suboptimal;") and f"given {best.length + 2} moves:" in line
+    assert " ".join(best.moves) + " D U" in line and "gap 2" in line and f"lower bound {best.length}" in line
+    d = json.loads(c.to_json())
+    assert list(d)[:6] == ["verdict", "given", "given_length", "best_length", "gap", "method"]
+    assert d["verdict"] == "suboptimal" and d["given_length"] == best.length + 2 and d["best_length"] == best.length
+    card = c._repr_html_()
+    assert ">suboptimal<" in card and "D U" in card
+    assert "optimal;" in str(t.certify(" ".join(best.moves)))
 
 
 # ---------------------------------------------------------------- immutability

@@ -143,7 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             how = res.settings.get("heuristic") or res.extra.get("proof") or method
             if res.length is None:
-                why = res.extra.get("unsolvable") or res.extra.get("proof", f"proven lower bound {res.lower_bound}")
+                why = res.extra.get("unsolvable") or res.extra.get("limit") or res.extra.get("proof")
+                why = why or f"proven lower bound {res.lower_bound}"
                 print(f"{puzzle.table.description} with {how}: {res.status.value} ({why})")
             else:
                 print(f"{puzzle.table.description} with {how}: {res.status.value}, {res.length} moves")

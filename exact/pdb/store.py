@@ -539,10 +539,16 @@ def _build(spec: TableSpec, progress: bool) -> tuple[np.ndarray, float]:
     from tqdm.auto import tqdm
 
     start = time.perf_counter()
+    from exact.deadline import check
+
+    def advance(k: int) -> None:
+        bar.update(k)
+        check(f"building the table {spec.name}")  # a solve's time limit covers its set-up
+
     with tqdm(
         total=spec.progress_total, desc=f"pdb {spec.name}", unit_scale=True, disable=not progress, file=sys.stderr
     ) as bar:
-        values = spec.build(bar.update)
+        values = spec.build(advance)
     return values, time.perf_counter() - start
 
 
