@@ -319,10 +319,14 @@ BATCH = {
         "certificates.jsonl",
         "--puzzle tiles8 --method bfs --instances {inst} --solutions {sols} --out {out} --no-progress",
     ),
+    "learned.evaluate": ("results.jsonl", "--puzzle tiles8 --instances {inst} --out {out} --no-progress --threads 1"),
 }
+OTHER_RUN = {"learned.evaluate": "--batch 50"}  # another command line; the others: --time-limit 30
 
 
 def _batch(module, tmp_path, capsys, extra="", inst=None, out="out"):
+    if module == "learned.evaluate":
+        pytest.importorskip("torch")
     name, args = BATCH[module]
     inst = inst or _write(tmp_path / "boards.tsv", BOARDS)
     sols = _solutions(tmp_path / "sols.txt", ["L L", "U R L", "U L"])  # optimal, suboptimal, optimal
@@ -413,7 +417,7 @@ def test_records_resealed_with_the_key_are_still_rechecked(module, tmp_path, cap
 def test_another_command_line_cannot_resume_the_log(module, tmp_path, capsys):
     code, _, log = _batch(module, tmp_path, capsys)
     assert code == 0
-    change = "--time-limit 30"
+    change = OTHER_RUN.get(module, "--time-limit 30")
     code, io, _ = _batch(module, tmp_path, capsys, "--resume " + change)
     assert code == cli.EXIT_BAD_INPUT and "holds another run's results" in io.err and str(log) in io.err, io.err
 
