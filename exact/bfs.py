@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from exact.bidirectional import TableSide, search
+from exact.deadline import check
 from exact.errors import PuzzleoptError, StateError
 from exact.movetable import MoveTable
 
@@ -149,6 +150,7 @@ def distance_table(
             kept: list[np.ndarray] | None = []
             count = 0
             for ranks in _layer(dist, depth, frontier, chunk_size):
+                check(f"{who}: the distance table, depth {depth}")  # a solve's time limit covers its set-up
                 states = space.unrank(ranks)
                 if states.shape[1] != table.num_positions:
                     raise StateError(

@@ -143,6 +143,8 @@ def with_goal(puzzle: Puzzle, goal: Goal | str, label: str | None = None) -> Goa
     mask, ...)."""
     if isinstance(puzzle, GoalPuzzle):
         puzzle = puzzle.base
+    if not isinstance(goal, (str, Goal)):
+        raise TypeError(f"goal is text the puzzle reads (e.g. 'cross') or a Goal, got {type(goal).__name__}")
     if isinstance(goal, str):
         return GoalPuzzle(puzzle, puzzle.parse_goal(goal), label or goal)
     return GoalPuzzle(puzzle, goal, label or "partial")

@@ -8,11 +8,13 @@ admissible, so a BWAS solution is ``feasible``; :mod:`hybrid` is what proves it 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import numpy as np
 
 from exact.astar import best_first
+from exact.invariants import checked_start, unsolvable_result
 from exact.puzzle import Puzzle
 from exact.result import SolveResult
 
@@ -60,7 +62,14 @@ def bwas(
         weight: ``lambda`` in ``f = lambda * g + h`` (DeepCubeA: 0.6 for the cube).
         batch: ``N``, nodes expanded per iteration.
         max_nodes: Expanded nodes before giving up (``limit``); ``time_limit``: seconds.
+
+    Raises:
+        StateError: ``start`` is no state of the puzzle (checked before the network sees it).
     """
+    since = time.perf_counter()
+    start, why = checked_start(puzzle, start)
+    if why is not None:  # an invariant rules the goal out: no search, as for the exact methods
+        return unsolvable_result(puzzle, np.asarray(start), why, solver="bwas", since=since)
     return best_first(
         puzzle,
         np.asarray(start),

@@ -46,6 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(res.to_json(nodes_per_second=round(rate)))
     else:
         moves = " ".join(res.moves) if res.moves else "-"
+        if res.extra.get("unsolvable"):
+            print(f"{puzzle.table.description}: unsolvable: {res.extra['unsolvable']}")
+            return res.exit_code
         print(
             f"{puzzle.table.description}: {res.status.value}: {res.length if res.length is not None else '-'} "
             f"moves: {moves}\n"

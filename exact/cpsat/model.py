@@ -31,7 +31,7 @@ from ortools.sat.python import cp_model
 
 from exact.movetable import MoveTable
 from exact.puzzle import Goal
-from exact.timeindexed import label_domains, move_parity, move_rules
+from exact.timeindexed import check_horizon, check_start, label_domains, move_parity, move_rules
 
 
 def time_order(T: int) -> list[int]:
@@ -127,6 +127,8 @@ def build_cpsat(
         pieces: Rigid pieces as tuples of positions (labels must be home positions, as
             :func:`exact.timeindexed.prepare` makes them): only one label per piece is modelled.
     """
+    T = check_horizon(T)
+    start = check_start(table, start, num_labels)
     dom = label_domains(table, start, goal, T, num_labels)
     rules = move_rules(table)
     M, P = table.num_moves, table.num_positions

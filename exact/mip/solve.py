@@ -196,7 +196,16 @@ def solve_mip(
         _write(model, write_model)
     t1 = time.perf_counter()
     options = {**_DEFAULT_OPTIONS.get(solver, {}), **(solver_options or {})}
-    outcome = run.solve(model, time_limit=time_limit, threads=threads, verbose=verbose, options=options)
+    # the limit covers the model's build too: the solver gets what is left of it
+    left = None if time_limit is None else time_limit - (t1 - t0)
+    if left is not None and left <= 0:
+        extra = {"model": size, "build_seconds": build_seconds, "solve_seconds": 0.0,
+                 "limit": f"building the model took {build_seconds:.1f} s of the {time_limit:g} s limit"}  # fmt: skip
+        return SolveResult.build(
+            puzzle, start, [], Status.LIMIT, lower_bound=0, seconds=time.perf_counter() - t0, solver=solver,
+            solver_version=run.version(), settings=settings, extra=extra,
+        )  # fmt: skip
+    outcome = run.solve(model, time_limit=left, threads=threads, verbose=verbose, options=options)
     confirmed = None
     if outcome.infeasible and confirm_infeasible and solver == "highs" and options.get("presolve") != "off":
         # Asked for: the infeasibility claim is confirmed without presolve, by a fresh HiGHS on
