@@ -73,6 +73,29 @@ CASES = [
     ("exact.moves", "--seed -1", "argument --seed: -1 must be at least 0"),
     ("exact.hypercube", "solve --instance {hyper} --k 1", "d=True must be a whole number"),
     ("learned.train", "--puzzle tiles8 --eval-depths 0 --out {dir}/run", "eval_depths (--eval-depths) '0'"),
+    # the audit of issue 42 (docs/reliability.md)
+    ("exact.solve", "--puzzle pancake --option n=4 --option burnt=true --state '2 --1 3 4'", "'--1' is not a pancake"),
+    ("exact.solve", "--puzzle pancake --option n=4 --option burnt=maybe --scramble-length 2", "a yes/no flag"),
+    ("exact.solve", "--puzzle pyraminx --option tips=off2 --scramble-length 2", "a yes/no flag"),
+    ("exact.solve", "--puzzle tiles8 --scramble-length 3 --method bfs --method-option max_depth=abc", "whole number"),
+    ("exact.solve", "--puzzle tiles8 --scramble-length 3 --method bfs --method-option progress=7", "a yes/no flag"),
+    ("exact.solve", "--puzzle tiles8 --scramble-length 3 --method table-walk --stored-limit 1", "cannot keep to"),
+    ("exact.solve", "--puzzle pancake --option n=3 --option bogus=1 --scramble-length 2", "unexpected keyword"),
+    ("exact.solve", "--puzzle tiles8 --instances {tiles} --out ''", "--out: is empty"),
+    ("exact.solve", "--puzzle tiles8 --instances {tiles} --out {file}", "must be a folder, but it is a file"),
+    ("exact.ida", "--puzzle tiles8 --instances {tiles} --out ''", "--out: is empty"),
+    ("hybrid.verify", "--puzzle tiles8 --instances {tiles} --solutions {sols5}", "has 5 lines for 1 instances"),
+    ("hybrid.verify", "--puzzle tiles8 --instances {tiles} --solutions {long}", "more than the 100,000"),
+    (
+        "hybrid.verify",
+        "--puzzle tiles8 --instances {tiles} --solutions {sols1} --method cp-sat --method-option horizon=1",
+        "sets the horizon",
+    ),
+    ("hybrid.verify", "--puzzle tiles8 --instances {tiles} --solutions {sols1} --bwas-time-limit 3", "sets BWAS"),
+    ("exact.mip", "--size 2 --turns 2 --scramble R --bwas-time-limit 0", "finite number of seconds above 0"),
+    ("exact.cpsat", "--size 2 --turns 2 --scramble R --time-limit nan", "finite number of seconds above 0"),
+    ("exact.pdb", "verify nosuch-table", "no stored table is named 'nosuch-table'"),
+    ("exact.ida", "--puzzle cube3 --scramble 'R U' --goal " + "U" * 4 + "." * 50, "IDA* searches to goals that fix"),
     # a solver Pyomo does not know: one line, not Pyomo's logged traceback first
     (
         "exact.mip",
@@ -90,9 +113,16 @@ def paths(tmp_path):
     binary.write_bytes(bytes([0xB7, 0x00, 0xFF, 0x10]) * 8)
     tiles = tmp_path / "boards.txt"
     tiles.write_text(TILES + "\n")
+    sols1 = tmp_path / "sols1.txt"
+    sols1.write_text("L\n")
+    sols5 = tmp_path / "sols5.txt"
+    sols5.write_text("L\nL\nL\nL\nL\n")
+    long = tmp_path / "long.txt"
+    long.write_text("L R " * 50_001 + "\n")
     hyper = tmp_path / "hyper.json"
     hyper.write_text(json.dumps({"d": True, "l": 1, "start": [[0, "r"]], "target": [[1, "r"]]}))
-    return {"file": file, "dir": tmp_path, "binary": binary, "tiles": tiles, "hyper": hyper}
+    return {"file": file, "dir": tmp_path, "binary": binary, "tiles": tiles, "hyper": hyper, "sols1": sols1,
+            "sols5": sols5, "long": long}  # fmt: skip
 
 
 def _argv(text: str, paths) -> list[str]:
@@ -454,3 +484,19 @@ def test_other_instances_under_the_same_ids_run_again(module, tmp_path, capsys):
         return {k: d.get(k) for k in ("id", "start", "moves", "status", "lower_bound", "verdict", "given_length")}
 
     assert [facts(d) for d in _lines(log_b)[1:]] == [facts(d) for d in _lines(log_a)[1:]]
+
+
+@pytest.mark.parametrize(
+    ("module", "args"),
+    [
+        ("exact.cpsat", "--puzzle tiles8 --state '0 2 1 3 4 5 6 7 8' --turns 5"),
+        ("exact.mip", "--puzzle tiles8 --state '0 2 1 3 4 5 6 7 8' --turns 5 --no-split"),
+        ("exact.solve", "--puzzle tiles8 --state '0 2 1 3 4 5 6 7 8' --method bfs"),
+        ("exact.ida", "--puzzle tiles8 --tiles '0 2 1 3 4 5 6 7 8'"),
+    ],
+)
+def test_an_unsolvable_start_exits_3_with_the_reason(module, args, paths, capsys):
+    """Not "no solution within T (proven)": the parity rule says no solution exists at all."""
+    code = cli.run(_main_of(module), _argv(args, paths))
+    out = capsys.readouterr().out
+    assert code == cli.EXIT_NO_SOLUTION and "unsolvable" in out and "parity" in out, out
