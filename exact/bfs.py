@@ -103,7 +103,7 @@ def distance_table(
     *,
     max_depth: int | None = None,
     progress: bool = False,
-    chunk_size: int = 1 << 20,
+    chunk_size: int = 1 << 18,
 ) -> np.ndarray:
     """Distances of every state of ``space`` from the ``starts``, by layered BFS.
 
