@@ -114,13 +114,7 @@ def solve(
     since = time.perf_counter()
     chosen = choose(puzzle, method, options)
     options = check_options(chosen, options)
-    limits = limits or Limits()
-    if limits.stored is not None and not chosen.stored:
-        keeps = ", ".join(m.name for m in methods(puzzle) if m.stored) or "none here"
-        raise PuzzleoptError(
-            f"method {chosen.name!r} cannot keep to a limit on stored states (--stored-limit); drop it, or use a "
-            f"method that can ({keeps})"
-        )
+    limits = _kept_to(chosen, puzzle, limits or Limits())
     start, why = checked_start(puzzle, start)
     if why is not None:
         return unsolvable_result(puzzle, start, why, solver=chosen.name, since=since)
@@ -128,13 +122,25 @@ def solve(
         try:
             return chosen.run(puzzle, start, limits, **options)
         except SetupLimit as exc:
+            why = (
+                f"the set-up ({exc}) did not fit in the {limits.time:g} s limit; nothing was searched. Build the "
+                "tables once (python -m exact.pdb build, or a solve without a limit), or allow more time"
+            )
             return SolveResult.build(
                 puzzle, start, [], Status.LIMIT, seconds=time.perf_counter() - since, solver=chosen.name,
-                settings={"time_limit": limits.time},
-                extra={"limit": f"the set-up ({exc}) did not fit in the {limits.time:g} s limit; nothing was "
-                       "searched. Build the tables once (python -m exact.pdb build, or a solve without a limit), or "
-                       "allow more time"},
+                settings={"time_limit": limits.time}, extra={"limit": why},
             )  # fmt: skip
+
+
+def _kept_to(method: Method, puzzle: Any, limits: Limits) -> Limits:
+    """``limits``, refused where ``method`` cannot keep to one of them (a stored-state limit)."""
+    if limits.stored is not None and not method.stored:
+        keeps = ", ".join(m.name for m in methods(puzzle) if m.stored) or "none here"
+        raise PuzzleoptError(
+            f"method {method.name!r} cannot keep to a limit on stored states (--stored-limit); drop it, or use a "
+            f"method that can ({keeps})"
+        )
+    return limits
 
 
 def check_options(method: Method, options: Mapping[str, Any]) -> dict[str, Any]:
