@@ -287,6 +287,14 @@ def _text(value: Any, what: str) -> str:
     return value
 
 
+def _size(n: Any, what: str, sizes: list[int]) -> None:
+    """``n`` checked to be one of ``sizes`` (a TypeError for a value that is no whole number)."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"{what}: n is a whole number, got {_kind(n)}")
+    if int(n) not in sizes:
+        raise PuzzleoptError(f"{what}: n must be one of {', '.join(map(str, sizes))}, got {n}")
+
+
 def _given(**options: Any) -> dict[str, Any]:
     """The options that were given (``None`` leaves the registry's default)."""
     return {k: v for k, v in options.items() if v is not None}
@@ -304,6 +312,7 @@ class Cube(State):
     __slots__ = ()
 
     def __init__(self, n: int = 3, *, moves: str | None = None, metric: str | None = None) -> None:
+        _size(n, "Cube(n)", [int(k.removeprefix("cube")) for k in registry.names() if k.startswith("cube")])
         super().__init__(f"cube{n}", **_given(moves=moves, metric=metric))
 
     @property
@@ -328,6 +337,7 @@ class Tiles(State):
     __slots__ = ()
 
     def __init__(self, n: int = 15) -> None:
+        _size(n, "Tiles(n)", [int(k.removeprefix("tiles")) for k in registry.names() if k.startswith("tiles")])
         super().__init__(f"tiles{n}")
 
     @classmethod
