@@ -344,12 +344,14 @@ class Ray(Executor):
                         raise WorkerLost(f"task {i}: its worker died {retries + 1} times ({exc})") from None
                     yield i, value
         finally:
-            # Ctrl-C or an error: the tasks still out are not wanted. Not force=True: a forced
-            # cancel racing a task's completion can abort the driver (Ray 2.60, task_manager.cc);
-            # a plain cancel interrupts the task where it is next in Python, and a local Ray we
-            # started goes with close() anyway.
-            for r in out:
-                ray.cancel(r)
+            # Ctrl-C or an error: the tasks still out are not wanted. A Ray we started goes with
+            # close(), its tasks with it, so they are not cancelled: a cancel racing a task's
+            # completion can abort the driver (Ray 2.60, task_manager.cc "Check failed: it !=
+            # submissible_tasks_.end()"; seen with plain cancels too, and more often forced). On
+            # a Ray of the caller's (a cluster, a notebook's) a plain cancel frees its workers.
+            if not self._owned:
+                for r in out:
+                    ray.cancel(r)
 
     def close(self) -> None:
         if self._owned:  # a Ray the caller started (a notebook's, a test's) is left running

@@ -366,10 +366,6 @@ def _check_numbers(args, threads: int, mip: bool) -> None:
         raise PuzzleoptError(
             f"--threads {threads} must be in 1..{cli.MAX_THREADS} (this machine has {cli.cores()} cores)"
         )
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise PuzzleoptError(f"--time-limit {args.time_limit} must be a positive number of seconds")
-    if mip and not args.piece_time_limit > 0:
-        raise PuzzleoptError(f"--piece-time-limit {args.piece_time_limit} must be a positive number of seconds")
 
 
 class Progress:

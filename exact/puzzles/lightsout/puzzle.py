@@ -8,6 +8,7 @@ from exact.errors import StateError
 from exact.puzzle import Puzzle
 from exact.puzzles.lightsout.board import check_shape
 from exact.puzzles.lightsout.moves import lightsout_moves
+from exact.puzzles.lightsout.presses import press_system
 from exact.puzzles.lightsout.text import format_lights, lights_to_state, parse_lights, state_to_lights
 
 
@@ -64,8 +65,6 @@ class LightsOutPuzzle(Puzzle):
     def unsolvable(self, state: np.ndarray) -> str | None:
         """Where the press matrix over GF(2) is singular (5 x 5, say), the boards outside its
         column space: no set of presses turns their lights off."""
-        from exact.lightsout.gf2 import press_system
-
         system = press_system(self.rows, self.cols)
         if system.nullity == 0 or system.solvable(state_to_lights(state, self.rows, self.cols).reshape(1, -1))[0]:
             return None
