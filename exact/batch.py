@@ -112,7 +112,8 @@ def run_batch(
     against its item (it raises where the record does not hold: a replay that fails, a status
     or bound that is not one, another start). ``inputs`` are digests of the items
     (:func:`exact.resultlog.digest`), kept with each record: a record whose item changed is run
-    again. ``on_result(id, result)`` is called as each arrives (JSON Lines on stdout, say). With
+    again. ``on_result(id, result)`` is called for each result kept from the log, then as each
+    new one arrives (JSON Lines on stdout, say). With
     ``first_here`` and an executor of other processes, the first instance runs in this process
     before the rest are handed out, so that the tables it needs are built (or loaded and checked)
     once, not by every worker at the same time.
@@ -130,6 +131,10 @@ def run_batch(
     run = BatchRun(ids, log=log, to_record=to_record, inputs=dict(zip(ids, inputs)) if inputs is not None else {})
     if log is not None:
         run.resumed = _resume(run, log, items, from_record)
+        if on_result is not None:  # what was kept is reported as a fresh result would be
+            for ident in ids:
+                if ident in run.results:
+                    on_result(ident, run.results[ident])
     todo = [k for k, i in enumerate(ids) if i not in run.results]
     bar = tqdm(total=len(ids), initial=run.resumed, disable=not progress, desc=desc, unit="instance", file=sys.stderr)
 

@@ -500,3 +500,11 @@ def test_an_unsolvable_start_exits_3_with_the_reason(module, args, paths, capsys
     code = cli.run(_main_of(module), _argv(args, paths))
     out = capsys.readouterr().out
     assert code == cli.EXIT_NO_SOLUTION and "unsolvable" in out and "parity" in out, out
+
+
+def test_a_resumed_run_reports_the_kept_results_too(tmp_path, capsys):
+    code, first, _ = _batch("exact.solve", tmp_path, capsys, "--json")
+    code_again, again, _ = _batch("exact.solve", tmp_path, capsys, "--json --resume")
+    rows = [json.loads(ln) for ln in again.out.splitlines()]
+    assert code == code_again == 0 and [r["id"] for r in rows] == ["b0", "b1", "b2"]
+    assert [r["moves"] for r in rows] == [json.loads(ln)["moves"] for ln in first.out.splitlines()]
