@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from exact.contract import Limits
 from exact.errors import PuzzleoptError
 from exact.result import Status
 from puzzleopt.states import Cube
@@ -35,6 +36,7 @@ def solve_facelets(
         PuzzleoptError: a bad facelet string, or the limit ended the search without the answer
             asked for (the message gives the proven lower bound).
     """
+    Limits(time=time_limit)  # a bad limit is refused even where the cube is already solved
     cube = Cube.from_facelets(facelets, moves="faces", metric=metric)
     if cube.is_solved:
         return ""

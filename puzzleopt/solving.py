@@ -113,5 +113,8 @@ def certify(
     ``result.extra["verdict"]``, the gap in ``result.extra["gap"]``)."""
     from hybrid.certify import Budget, verify_solution
 
+    if not hasattr(state, "puzzle") or not hasattr(state, "labels"):
+        raise TypeError(f"certify takes a puzzleopt State and a solution, got {type(state).__name__}")
+    state._rows(solution, "certify")  # a wrong type or an unknown move fails here, by name
     budget = Budget(time_limit=time_limit, node_limit=node_limit, options=options)
     return verify_solution(state.puzzle, state.labels, solution, method=ALIASES.get(method, method), budget=budget)

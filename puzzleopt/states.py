@@ -11,6 +11,7 @@ models their horizon when none is named (its inverse is a solution of that lengt
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -133,9 +134,10 @@ class State:
         items = list(np.asarray(moves).tolist()) if isinstance(moves, np.ndarray) else list(moves)
         if all(isinstance(m, str) for m in items):
             return table.parse(items, self._labels) if items else []
-        bad = [m for m in items if isinstance(m, bool) or not isinstance(m, (int, np.integer))]
-        if bad:
-            raise TypeError(f"{what}: a move is a name (str) or a table row (int), got {_kind(bad[0])}")
+        bad = [m for m in items if isinstance(m, bool) or not isinstance(m, (str, int, np.integer))]
+        if bad or any(isinstance(m, str) for m in items):
+            shown = _kind(bad[0]) if bad else "names and rows mixed"
+            raise TypeError(f"{what}: moves are all names (str) or all table rows (int), got {shown}")
         for m in items:
             if not 0 <= int(m) < table.num_moves:
                 raise NotationError(
@@ -200,8 +202,6 @@ class State:
         """Prove ``solution`` optimal, or find a shorter one (:func:`puzzleopt.solving.certify`):
         a :class:`~hybrid.certify.Certified`, shown verdict first."""
         from puzzleopt.solving import certify
-
-        self._rows(solution, "certify")  # a wrong type or an unknown move fails here, by name
         return certify(self, solution, method=method, time_limit=time_limit, **options)
 
     def to_pyomo(self, T: int, formulation: str = "tight", goal: str | Goal | None = None):
@@ -323,7 +323,10 @@ class Cube(State):
     @classmethod
     def from_facelets(cls, facelets: str, *, moves: str | None = None, metric: str | None = None) -> Cube:
         """The cube of a facelet string (``6*n*n`` letters URFDLB; its size from its length)."""
-        n = int(round((len(_text(facelets, "from_facelets").strip()) / 6) ** 0.5))
+        from exact.puzzles.cube import from_facelets
+
+        n = math.isqrt(from_facelets(_text(facelets, "from_facelets")).size // 6)  # read and checked first
+        _size(n, "Cube.from_facelets", [int(k.removeprefix("cube")) for k in registry.names() if k.startswith("cube")])
         return cls.from_board(f"cube{n}", facelets, **_given(moves=moves, metric=metric))
 
 
