@@ -8,6 +8,7 @@ instead of a bare ``'utf-8' codec can't decode byte 0xb7``.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from exact.errors import PuzzleoptError
@@ -51,6 +52,8 @@ def output_file(path: str | Path, what: str) -> Path:
     Raises:
         PuzzleoptError: naming ``what`` (the option) and the fix.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{what} is a file name (str or path), got {type(path).__name__}")
     if not str(path).strip():
         raise PuzzleoptError(f"{what} is empty; give the name of the file to write")
     file = Path(path)
