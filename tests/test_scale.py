@@ -238,8 +238,11 @@ def test_exact_ida_and_solve_over_a_file_on_every_backend(tmp_path, boards, loca
     streamed = [json.loads(ln) for ln in capsys.readouterr().out.splitlines()]
     assert sorted(r["id"] for r in streamed) == [f"b{i}" for i in range(10)]
     assert [r["length"] for r in _lines(out / "results.jsonl")] == [r["length"] for r in runs["here"]]
-    assert solve_main([*argv, "--resume"]) == 0  # everything is there already: nothing runs again
-    assert capsys.readouterr().out == ""
+    assert solve_main([*argv, "--resume"]) == 0  # everything is there already: nothing runs again,
+    again = [json.loads(ln) for ln in capsys.readouterr().out.splitlines()]  # and what was kept is shown
+    by_id = {r["id"]: r for r in streamed}
+    assert [r["id"] for r in again] == [f"b{i}" for i in range(10)]
+    assert all(r["seconds"] == by_id[r["id"]]["seconds"] and r["moves"] == by_id[r["id"]]["moves"] for r in again)
 
 
 def test_a_result_read_back_is_replayed():
