@@ -1,0 +1,78 @@
+"""The diffusion objective's walks and the batched beam search (issue 43, first pieces)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from exact import registry, solvers
+from exact.bfs import distance_table
+from exact.result import Status
+from learned.beam import beam_search, state_hashes
+from learned.diffusion import diffusion_batch, walks
+
+PUZZLES = [("tiles8", {}), ("cube2", {"moves": "faces", "metric": "qtm"}), ("pancake", {"n": 6}), ("pyraminx", {})]
+
+
+@pytest.mark.parametrize(("name", "opts"), PUZZLES)
+def test_walks_never_undo_their_last_move_and_their_labels_are_their_lengths(name, opts):
+    p = registry.get(name, **opts)
+    rng = np.random.default_rng(5)
+    depths = rng.integers(0, 12, size=40)
+    states, moves = walks(p, depths, rng)
+    inverse = np.asarray(p.table.inverse)
+    for s, m, d in zip(states, moves, depths):
+        taken = [int(x) for x in m if x >= 0]
+        assert len(taken) == d and (m[d:] == -1).all()
+        assert all(inverse[a] != b for a, b in zip(taken, taken[1:])), taken
+        assert np.array_equal(p.table.apply(p.goal, taken), s)
+    batch, labels = diffusion_batch(p, 64, 9, np.random.default_rng(1))
+    assert batch.shape == (64, p.num_positions) and labels.min() >= 1 and labels.max() <= 9
+    assert labels.dtype == np.float32 and len(set(labels.tolist())) > 3
+
+
+def test_walks_are_reproducible_from_the_seed():
+    p = registry.get("cube2", moves="faces", metric="qtm")
+    a = diffusion_batch(p, 32, 11, np.random.default_rng(3))
+    b = diffusion_batch(p, 32, 11, np.random.default_rng(3))
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+def _perfect(puzzle):
+    space = puzzle.ranked_space()
+    dist = distance_table(space, puzzle.table, puzzle.goal[None])
+    return lambda states: dist[space.rank(np.asarray(states))].astype(np.float64)
+
+
+def test_a_beam_with_a_perfect_heuristic_finds_optimal_lengths():
+    p = registry.get("tiles8")
+    h = _perfect(p)
+    rng = np.random.default_rng(9)
+    for start in p.random_walk(8, 30, rng):
+        best = solvers.solve(p, start, method="bfs")
+        for width in (1, 16):
+            r = beam_search(p, start, h, width=width, max_steps=60)
+            assert r.status is Status.FEASIBLE and r.length == best.length, (width, r, best)
+
+
+def test_any_heuristic_gives_replayed_solutions_or_an_honest_limit():
+    p = registry.get("cube2", moves="faces", metric="qtm")
+    rng = np.random.default_rng(2)
+    noise = lambda states: np.random.default_rng(len(states)).random(len(states))  # noqa: E731
+    for start in p.random_walk(4, 8, rng):
+        r = beam_search(p, start, noise, width=256, max_steps=40)
+        assert r.status in (Status.FEASIBLE, Status.LIMIT)
+        if r.status is Status.FEASIBLE:  # built by SolveResult.build: replayed to the goal
+            assert p.solved(p.table.apply(start, p.table.parse(" ".join(r.moves), start)))
+    assert beam_search(p, p.goal, noise).status is Status.OPTIMAL
+    odd = registry.get("tiles8").parse_state("0 2 1 3 4 5 6 7 8")
+    assert beam_search(registry.get("tiles8"), odd, noise).status is Status.UNSOLVABLE
+    assert beam_search(p, p.random_walk(1, 9, rng)[0], noise, width=2, max_steps=2).status is Status.LIMIT
+
+
+def test_state_hashes_tell_states_apart():
+    p = registry.get("tiles8")
+    states = p.random_walk(500, 20, np.random.default_rng(0))
+    uniq = np.unique(states, axis=0)
+    assert len(np.unique(state_hashes(uniq))) == len(uniq)
+    assert np.array_equal(state_hashes(states[:3]), state_hashes(states[:3].copy()))
