@@ -7,14 +7,19 @@ the heuristic scores lowest. A step limit, a time limit or an empty layer ends i
 A solution is replayed (:meth:`SolveResult.build`) and is ``feasible``, never ``optimal``:
 a beam proves nothing about length.
 
-Still to come (issue 43): restarts with banned states on stagnation, the meet-in-the-middle
-table, and the ``beam`` method's registration.
+With a :class:`GoalBall` (every state within ``depth`` moves of the goal, by BFS) the beam meets
+the goal side: it stops as soon as a child lies in the ball, and the ball's distances give the
+exact rest of the way (checked move by move, and replayed).
+
+Still to come (issue 43): restarts with banned states on stagnation, storing the ball with the
+table store, and the ``beam`` method's registration.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -36,6 +41,74 @@ def state_hashes(states: np.ndarray) -> np.ndarray:
         return (states.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
 
 
+@dataclass(frozen=True)
+class GoalBall:
+    """Every state within ``depth`` moves of the goal: their hashes (sorted) and distances.
+
+    Attributes:
+        depth: The radius.
+        keys: uint64 ``(S,)``: :func:`state_hashes` of the states, sorted.
+        dist: uint8 ``(S,)``: each state's distance to the goal.
+    """
+
+    depth: int
+    keys: np.ndarray
+    dist: np.ndarray
+
+    def lookup(self, states: np.ndarray) -> np.ndarray:
+        """int64 ``(B,)``: each state's distance to the goal, ``-1`` outside the ball."""
+        keys = state_hashes(states)
+        at = np.minimum(np.searchsorted(self.keys, keys), max(len(self.keys) - 1, 0))
+        hit = self.keys[at] == keys
+        return np.where(hit, self.dist[at].astype(np.int64), -1)
+
+
+def goal_ball(puzzle: Puzzle, depth: int, max_states: int = 5_000_000) -> GoalBall:
+    """The :class:`GoalBall` of radius ``depth`` around the puzzle's goal states (every whole-puzzle
+    turn of the goal that is a goal too), by breadth-first search.
+
+    Raises:
+        PuzzleoptError: a move has no inverse (distances from the goal are then not distances
+            to it), or the ball would hold more than ``max_states`` states.
+    """
+    if (np.asarray(puzzle.table.inverse) < 0).any():
+        raise PuzzleoptError(f"{puzzle.name}: a goal ball needs every move's inverse; this table lacks some")
+    frame = puzzle.frame()  # a cube held any way is solved: the ball grows from every goal state
+    frontier = puzzle.goal[None] if frame is None else np.unique(puzzle.goal[np.asarray(frame[0])], axis=0)
+    frontier = frontier[puzzle.is_goal(frontier)]
+    keys, dist = [state_hashes(frontier)], [np.zeros(len(frontier), dtype=np.uint8)]
+    seen = keys[0]
+    for d in range(1, int(depth) + 1):
+        children, rows = puzzle.expand(frontier)
+        kids = children[rows >= 0]
+        k = state_hashes(kids)
+        _, first = np.unique(k, return_index=True)
+        first = first[~np.isin(k[first], seen)]
+        frontier, k = kids[first], k[first]
+        seen = np.concatenate([seen, k])
+        if len(seen) > max_states:
+            raise PuzzleoptError(f"{puzzle.name}: the goal ball of radius {depth} exceeds {max_states:,} states")
+        keys.append(k)
+        dist.append(np.full(len(k), d, dtype=np.uint8))
+    allk, alld = np.concatenate(keys), np.concatenate(dist)
+    order = np.argsort(allk)
+    return GoalBall(int(depth), allk[order], alld[order])
+
+
+def _descend(puzzle: Puzzle, state: np.ndarray, ball: GoalBall) -> list[int] | None:
+    """The rows from ``state`` down the ball to the goal, one distance less each move; ``None``
+    where a step finds no such child (a hash collision put the state in the ball)."""
+    out, d = [], int(ball.lookup(state[None])[0])
+    while d > 0:
+        children, rows = puzzle.expand(state[None])
+        near = np.flatnonzero((rows[0] >= 0) & (ball.lookup(children[0]) == d - 1))
+        if near.size == 0:
+            return None
+        state, d = children[0, near[0]], d - 1
+        out.append(int(rows[0, near[0]]))
+    return out if puzzle.solved(state) else None
+
+
 def beam_search(
     puzzle: Puzzle,
     start: np.ndarray,
@@ -44,6 +117,7 @@ def beam_search(
     width: int = 1024,
     max_steps: int = 1000,
     time_limit: float | None = None,
+    ball: GoalBall | None = None,
 ) -> SolveResult:
     """A solution of ``start`` by beam search (see the module docstring).
 
@@ -54,6 +128,7 @@ def beam_search(
         width: ``W``, states kept per step.
         max_steps: Steps (moves) before giving up.
         time_limit: Seconds before giving up (``None``: none).
+        ball: The goal side to meet (:func:`goal_ball`), or ``None``.
 
     Returns:
         ``feasible`` with a replayed solution, ``unsolvable`` where an invariant rules the goal
@@ -74,6 +149,9 @@ def beam_search(
     parents: list[tuple[np.ndarray, np.ndarray]] = []  # per step: (index into the beam before, move row)
     recent: list[np.ndarray] = [state_hashes(beam)]
     expanded = 0
+    met = _meet(puzzle, beam, ball)
+    if met is not None:  # the start is in the ball: its way down is all there is
+        return done(met[1], Status.FEASIBLE, None, 0, {"steps": 0, "met_at": 0, "from_ball": len(met[1])})
     for _ in range(int(max_steps)):
         if time_limit is not None and time.perf_counter() - t0 > time_limit:
             break
@@ -92,6 +170,12 @@ def beam_search(
         if goal.size:
             parents.append((parent, moves))
             return done(_path(parents, int(goal[0])), Status.FEASIBLE, None, expanded, {"steps": len(parents)})
+        met = _meet(puzzle, kids, ball)
+        if met is not None:
+            parents.append((parent, moves))
+            rest = met[1]
+            return done(_path(parents, met[0]) + rest, Status.FEASIBLE, None, expanded,
+                        {"steps": len(parents), "met_at": len(parents), "from_ball": len(rest)})  # fmt: skip
         if len(kids) > width:
             keep = np.argpartition(np.asarray(heuristic(kids), dtype=np.float64), width - 1)[:width]
             kids, moves, parent, keys = kids[keep], moves[keep], parent[keep], keys[keep]
@@ -99,6 +183,18 @@ def beam_search(
         recent = [*recent[-1:], keys]  # this layer and the one before
         beam, last = kids, moves
     return done([], Status.LIMIT, None, expanded, {"steps": len(parents)})
+
+
+def _meet(puzzle: Puzzle, kids: np.ndarray, ball: GoalBall | None) -> tuple[int, list[int]] | None:
+    """The child nearest the goal among those in the ball, and its way down; ``None``."""
+    if ball is None:
+        return None
+    d = ball.lookup(kids)
+    for i in np.flatnonzero(d >= 0)[np.argsort(d[d >= 0], kind="stable")]:
+        rest = _descend(puzzle, kids[i], ball)
+        if rest is not None:
+            return int(i), rest
+    return None
 
 
 def _path(parents: list[tuple[np.ndarray, np.ndarray]], index: int) -> list[int]:

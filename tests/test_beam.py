@@ -76,3 +76,34 @@ def test_state_hashes_tell_states_apart():
     uniq = np.unique(states, axis=0)
     assert len(np.unique(state_hashes(uniq))) == len(uniq)
     assert np.array_equal(state_hashes(states[:3]), state_hashes(states[:3].copy()))
+
+
+@pytest.mark.parametrize(("name", "opts"), PUZZLES[:2])
+def test_the_goal_ball_gives_exact_remainders(name, opts):
+    from learned.beam import _descend, goal_ball
+
+    p = registry.get(name, **opts)
+    ball = goal_ball(p, 5)
+    rng = np.random.default_rng(4)
+    for s in p.random_walk(30, rng.integers(0, 9, size=30), rng):
+        best = solvers.solve(p, s, method="bfs")
+        d = int(ball.lookup(s[None])[0])
+        assert d == (best.length if best.length <= 5 else -1), (d, best.length)
+        if d >= 0:
+            way = _descend(p, s, ball)
+            assert len(way) == d and p.solved(p.table.apply(s, way))
+
+
+def test_a_beam_that_meets_the_ball_ends_there():
+    from learned.beam import goal_ball
+
+    p = registry.get("cube2", moves="faces", metric="qtm")
+    ball = goal_ball(p, 4)
+    noise = lambda states: np.random.default_rng(len(states)).random(len(states))  # noqa: E731
+    rng = np.random.default_rng(8)
+    for start in p.random_walk(3, 14, rng):
+        r = beam_search(p, start, noise, width=512, max_steps=40, ball=ball)
+        assert r.status is Status.FEASIBLE and r.extra["from_ball"] >= 1
+    near = p.random_walk(1, 3, rng)[0]
+    r = beam_search(p, near, noise, ball=ball)
+    assert r.length == solvers.solve(p, near, method="bfs").length and r.extra["met_at"] == 0
