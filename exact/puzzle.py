@@ -327,4 +327,3 @@ class Puzzle:
         except ValueError as exc:
             raise StateError(f"{self.name}: cannot read state {text!r}: {exc}") from exc
         return self.states(s)[0]
-

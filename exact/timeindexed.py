@@ -422,9 +422,8 @@ def check_solve_args(
         raise PuzzleoptError(f"threads={threads} must be in 1..{MAX_THREADS} (this machine has {cores()} cores)")
     if time_limit is not None and not time_limit > 0:
         raise PuzzleoptError(f"time limit {time_limit} must be a positive number of seconds")
-    start = check_start(puzzle.table, start, puzzle.num_labels)
-    start, why = checked_start(puzzle, start)
-    start = start.astype(np.int64)
+    start, why = checked_start(puzzle, start)  # the puzzle's own check: shape, labels and its rules
+    start = np.asarray(start).astype(np.int64)
     return start, check_hint(puzzle, start, hint, T), why
 
 

@@ -85,13 +85,7 @@ class Method:
         return self.method.fits(puzzle)
 
     def search(self, puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
-        options = solvers.check_options(self.method, budget.options)
-        fixed = sorted({"horizon", "stop_at", "pdb_dir", "progress"} & set(options))
-        if fixed:
-            raise PuzzleoptError(
-                f"certification sets {', '.join(fixed)} itself (the horizon from the solution's length, L - 1); "
-                "drop that method option"
-            )
+        options = certify_options(self.method, budget.options)
         return self.method.run(
             puzzle, start, budget.limits, stop_at=L, pdb_dir=budget.pdb_dir, progress=budget.progress, **options
         )
@@ -160,6 +154,24 @@ class Certified(SolveResult):
             f'display:inline-block"><div><b>{escape(self.puzzle)}</b> <span style="color:#fff;background:{colour};'
             f'border-radius:4px;padding:0 6px">{escape(self.verdict)}</span></div><table>{body}</table></div>'
         )
+
+
+def certify_options(method: SolverMethod, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` checked for ``method`` (:func:`exact.solvers.check_options`), less those that
+    certification sets itself: the horizon (``stop_at``, from the solution's length), the table
+    folder and progress (:class:`Budget`'s).
+
+    Raises:
+        PuzzleoptError: naming the option.
+    """
+    options = solvers.check_options(method, options)
+    fixed = sorted({"horizon", "stop_at", "pdb_dir", "progress"} & set(options))
+    if fixed:
+        raise PuzzleoptError(
+            f"--method-option {', '.join(fixed)}: certification sets the horizon from each solution's length "
+            "(L - 1), and the table folder and progress itself; drop that option"
+        )
+    return options
 
 
 def certifying_methods() -> list[Method]:
@@ -270,4 +282,7 @@ def verify_solution(
     )
 
 
-__all__ = ["Budget", "Certified", "Method", "certifying_methods", "choose_method", "given_rows", "verify_solution"]
+__all__ = [
+    "Budget", "Certified", "Method", "certify_options", "certifying_methods", "choose_method", "given_rows",
+    "verify_solution",
+]  # fmt: skip

@@ -34,14 +34,15 @@ from typing import Any
 
 import numpy as np
 
-from exact import cli, solvers
+from exact import cli
 from exact.batch import add_resume_option, open_log, rebuilt, run_batch
 from exact.errors import PuzzleoptError
 from exact.executor import add_executor_options, executor_from
+from exact.result import SolveResult, Status
 from exact.resultlog import digest, file_digest
 from exact.solve import add_method_options, add_puzzle_options, method_options_from, puzzle_from
 from exact.userfiles import output_folder, read_text
-from hybrid.certify import Budget, certifying_methods, choose_method, given_rows, verify_solution
+from hybrid.certify import Budget, certify_options, certifying_methods, choose_method, given_rows, verify_solution
 from hybrid.report import INVALID, NO_SOLUTION, VERDICTS, Certificate, markdown, summarise, write_report
 from instances.files import parse_states, read_instances
 from learned.bwas import QUALITIES
@@ -207,12 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     starts = parse_states(puzzle, items, args.instances)  # bad input fails before any search
     chosen = choose_method(puzzle, args.method)
     options = method_options_from(args)
-    options = solvers.check_options(chosen.method, options)
-    if "horizon" in options or "stop_at" in options:
-        raise PuzzleoptError(
-            "--method-option horizon/stop_at: certification sets the horizon from each solution's length (L - 1); "
-            "drop it"
-        )
+    options = certify_options(chosen.method, options)
     pdb_dir = None if args.pdb_dir is None else str(args.pdb_dir)
     budget = Budget(args.time_limit, args.node_limit, pdb_dir, progress=not args.no_progress, options=options)
     given = [None] * len(items)
@@ -319,8 +315,6 @@ def certificate_from_record(puzzle) -> Callable[[dict, tuple], Certificate]:
 
 def _check_decided(c: Certificate, given_length: int, puzzle, start) -> None:
     """Raise unless an optimal/suboptimal/unknown certificate agrees with its replayed result."""
-    from exact.result import SolveResult, Status
-
     r = SolveResult.from_dict(c.result or {}, puzzle)
     if not np.array_equal(np.asarray(r.start), np.asarray(start).astype(np.int64)):
         raise PuzzleoptError("its result starts elsewhere than its instance")
