@@ -187,7 +187,6 @@ def _resume(run: BatchRun, log: ResultLog, items: Sequence[Any], from_record) ->
     return len(kept)
 
 
-
 # ----------------------------------------------------------------------------- solving a file
 @dataclass(frozen=True)
 class SolveShared:

@@ -306,6 +306,13 @@ class Puzzle:
         (:class:`exact.heuristic.Heuristic`); the first is IDA*'s default. Default: none."""
         return {}
 
+    @property
+    def diameter(self) -> int | None:
+        """God's number (the most moves any solvable state needs), or a published upper bound on
+        it where it is not known; ``None`` where neither is known. The diffusion objective's
+        default longest walk (:mod:`learned.diffusion`)."""
+        return None
+
     def ranked_space(self):
         """A perfect ranking of the states that can reach the goal (:class:`exact.bfs.RankedSpace`)
         for complete distance tables, or ``None`` (the default)."""

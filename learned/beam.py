@@ -76,6 +76,9 @@ def goal_ball(puzzle: Puzzle, depth: int, max_states: int = 5_000_000) -> GoalBa
     frame = puzzle.frame()  # a cube held any way is solved: the ball grows from every goal state
     frontier = puzzle.goal[None] if frame is None else np.unique(puzzle.goal[np.asarray(frame[0])], axis=0)
     frontier = frontier[puzzle.is_goal(frontier)]
+    # positions no move touches (an odd cube's centres) never change: goals that differ there are unreachable
+    still = (puzzle.table.perms == np.arange(puzzle.num_positions)).all(axis=0)
+    frontier = frontier[(frontier[:, still] == puzzle.goal[still]).all(axis=1)]
     keys, dist = [state_hashes(frontier)], [np.zeros(len(frontier), dtype=np.uint8)]
     seen = keys[0]
     for d in range(1, int(depth) + 1):

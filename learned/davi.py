@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import dataclasses
 import functools
 import io
 import json
@@ -42,8 +43,10 @@ from exact.plots import new_figure, png_bytes
 from exact.puzzle import Puzzle
 from learned.nets import CostToGo, make_net, preset_config
 from learned.values import NetHeuristic, bellman_targets, greedy_solve_rate
-from learned.weights import WeightsError, load_into, read, save_model, write
+from learned.weights import WeightsError, load_into, load_model, read, save_model, write
 
+OBJECTIVES = ("davi", "diffusion")
+DAVI_MAX_SCRAMBLE = 30
 CHECKPOINT = "checkpoint.safetensors"
 LOCK = ".lock"
 MODEL = "model.safetensors"
@@ -62,7 +65,10 @@ class DaviConfig:
         preset: Network preset (:data:`learned.nets.PRESETS`).
         steps: Training steps in all.
         batch: States per step (DeepCubeA: 10,000).
-        max_scramble: ``K``: scramble depths are uniform in ``1..K`` (cube: 30; tiles: 500).
+        max_scramble: ``K``: scramble depths are uniform in ``1..K`` (DAVI's default 30; DeepCubeA
+            used 30 for the cube and 500 for the tiles). The diffusion objective's default is
+            :func:`learned.diffusion.default_k_max` (God's number where known). ``None``: the
+            objective's default, fixed when training starts (:meth:`resolved`).
         lr, lr_decay: Adam's learning rate and its decay per step.
         check_every: ``C``: steps between checks for a target update.
         threshold: Loss under which the target network is updated.
@@ -81,6 +87,13 @@ class DaviConfig:
             targets, so that the shards can be made anywhere (an executor's workers, Ray,
             ``torch.distributed`` ranks: :mod:`learned.distributed`) and the run is the same
             wherever they are made.
+        objective: ``"davi"`` (Bellman targets from the target network) or ``"diffusion"``
+            (CayleyPy's: regress the length of a non-backtracking walk from the goal; no target
+            network, one forward and backward pass per state; :mod:`learned.diffusion`).
+        init_from: A model file (:func:`learned.weights.load_model`) whose weights start the run
+            instead of fresh ones: ``"diffusion then DAVI"`` fine-tunes a diffusion network with
+            DAVI. Its shape must be the preset's.
+        amp: Train in bfloat16 autocast on a GPU (ignored on the CPU).
     """
 
     puzzle: str
@@ -88,7 +101,7 @@ class DaviConfig:
     preset: str = "small"
     steps: int = 10000
     batch: int = 10000
-    max_scramble: int = 30
+    max_scramble: int | None = None
     lr: float = 1e-3
     lr_decay: float = 0.9999993
     check_every: int = 5000
@@ -102,10 +115,18 @@ class DaviConfig:
     seed: int = 0
     device: str = "cpu"
     shards: int = 1
+    objective: str = "davi"
+    init_from: str | None = None
+    amp: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "eval_depths", tuple(int(d) for d in self.eval_depths))
-        for name in ("steps", "batch", "max_scramble", "check_every", "log_every", "checkpoint_steps", "shards"):
+        if self.objective not in OBJECTIVES:
+            known = ", ".join(OBJECTIVES)
+            raise PuzzleoptError(f"training objective {self.objective!r} is unknown; use one of {known}")
+        if self.max_scramble is not None and int(self.max_scramble) < 1:
+            raise PuzzleoptError(f"setting max_scramble={self.max_scramble} (--max-scramble) must be at least 1")
+        for name in ("steps", "batch", "check_every", "log_every", "checkpoint_steps", "shards"):
             if int(getattr(self, name)) < 1:
                 raise PuzzleoptError(f"DAVI setting {name}={getattr(self, name)} must be at least 1")
         if self.eval_every < 0 or self.eval_states < 1:
@@ -132,6 +153,15 @@ class DaviConfig:
         d["eval_depths"] = list(self.eval_depths)
         return d
 
+    def resolved(self, puzzle: Puzzle) -> DaviConfig:
+        """This config with ``max_scramble`` fixed: as given, or the objective's default."""
+        if self.max_scramble is not None:
+            return self
+        from learned.diffusion import default_k_max
+
+        k = default_k_max(puzzle) if self.objective == "diffusion" else DAVI_MAX_SCRAMBLE
+        return dataclasses.replace(self, max_scramble=k)
+
     @classmethod
     def from_dict(cls, d: dict) -> DaviConfig:
         known = {f.name for f in fields(cls)}
@@ -152,8 +182,20 @@ class _Run:
 
 def _fresh(config: DaviConfig) -> _Run:
     puzzle = registry.get(config.puzzle, **config.options)
-    net_config = preset_config(config.preset, puzzle.num_positions * puzzle.num_labels)
-    net = make_net(net_config, config.seed).to(config.device)
+    net_config = preset_config(config.preset, puzzle.num_positions, puzzle.num_labels)
+    net = make_net(net_config, config.seed)
+    if config.init_from:
+        start, _ = load_model(config.init_from)
+        if start.config != net_config:
+            raise PuzzleoptError(
+                f"--init-from {config.init_from}: its network ({start.config}) is not preset {config.preset!r}'s "
+                f"({net_config}); give the preset it was trained with"
+            )
+        net.load_state_dict(start.state_dict())
+    elif config.objective == "diffusion":  # start at the mean label: the first steps learn the shape, not the scale
+        with torch.no_grad():
+            net.out.bias.fill_((config.max_scramble + 1) / 2)
+    net = net.to(config.device)
     target = copy.deepcopy(net)
     opt = torch.optim.Adam(net.parameters(), lr=config.lr)
     return _Run(puzzle, net, target, opt, np.random.default_rng(config.seed))
@@ -189,10 +231,11 @@ def _load_checkpoint(folder: Path, config: DaviConfig) -> _Run:
             f"{config.options}: use another --out"
         )
     saved = DaviConfig.from_dict(state["davi"])
-    if (saved.preset, saved.seed) != (config.preset, config.seed):
+    if (saved.preset, saved.seed, saved.objective) != (config.preset, config.seed, config.objective):
         raise WeightsError(
-            f"checkpoint {path} was made with preset {saved.preset!r}, seed {saved.seed}; this run asks for "
-            f"preset {config.preset!r}, seed {config.seed}: use another --out folder or the same settings"
+            f"checkpoint {path} was made with preset {saved.preset!r}, seed {saved.seed}, objective "
+            f"{saved.objective!r}; this run asks for preset {config.preset!r}, seed {config.seed}, objective "
+            f"{config.objective!r}: use another --out folder or the same settings"
         )
     run = _fresh(config)
     load_into(run.net, _strip(tensors, "net."), path)
@@ -244,18 +287,22 @@ def train(
     progress: bool = True,
     on_step: Callable[[int], None] | None = None,
     executor=None,
+    command: str | None = None,
+    time_limit: float | None = None,
 ) -> dict:
     """Train (or resume training) in ``folder``; returns a summary (steps, seconds, last loss,
     target updates, the last greedy solve rates, the model path).
 
-    ``on_step(step)`` is called after each step (tests use it to interrupt a run). With
+    ``time_limit`` (seconds of this call) ends the run early, as if ``steps`` were reached: the
+    model is written from the step it got to. ``on_step(step)`` is called after each step (tests
+    use it to interrupt a run). With
     ``config.shards > 1``, ``executor`` (:mod:`exact.executor`; default in-process) makes the
     shards of each step's batch; the target network goes to its workers once per update.
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     with _locked(folder):
-        return _train(config, folder, progress, on_step, executor)
+        return _train(config, folder, progress, on_step, executor, command=command, time_limit=time_limit)
 
 
 class TrainingBusyError(PuzzleoptError):
@@ -281,9 +328,13 @@ def _locked(folder: Path):
         lock.release()
 
 
-def _train(config: DaviConfig, folder: Path, progress: bool, on_step, executor=None, rank=None) -> dict:
+def _train(
+    config: DaviConfig, folder: Path, progress: bool, on_step, executor=None, rank=None, command: str | None = None,
+    time_limit: float | None = None,
+) -> dict:  # fmt: skip
     """The training loop; ``rank`` is ``(rank, world)`` under ``torch.distributed`` (the model
     wrapped in DDP, this rank's shards only, files written by rank 0)."""
+    config = config.resolved(registry.get(config.puzzle, **config.options))
     run = _load_checkpoint(folder, config) if (folder / CHECKPOINT).exists() else _fresh(config)
     lead = rank is None or rank[0] == 0
     if lead:
@@ -295,8 +346,8 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step, executor=N
     shards = Shards(config, puzzle, executor, rank)
     target.eval()
     loss_fn = torch.nn.MSELoss()
-
-    target_value = net_values(puzzle, target, config.device)
+    batch = _batches(config, puzzle, net, target, shards)
+    amp = config.amp and str(config.device).startswith("cuda")
 
     recent: list[float] = []
     last_greedy: dict[int, float] = {}
@@ -309,29 +360,30 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step, executor=N
         )
     t_start = time.perf_counter() - run.seconds
     bar = tqdm(
-        total=config.steps, initial=run.step, disable=not (progress and lead), desc=f"DAVI {config.puzzle}", unit="step"
+        total=config.steps,
+        initial=run.step,
+        disable=not (progress and lead),
+        desc=f"{config.objective} {config.puzzle}",
+        unit="step",
     )
     try:
-        while run.step < config.steps:
-            if config.shards == 1:
-                depths = run.rng.integers(1, config.max_scramble + 1, size=config.batch)
-                states = puzzle.random_walk(config.batch, depths, run.rng)
-                y_np = bellman_targets(puzzle, states, target_value)
-            else:
-                states, y_np = shards.batch(run.step, target, run.updates)
-            y = torch.from_numpy(y_np).float().to(config.device)
+        stop_at = math.inf if time_limit is None else time.perf_counter() + time_limit
+        while run.step < config.steps and time.perf_counter() < stop_at:
+            x, y = batch(run)
             lr = config.lr * config.lr_decay**run.step
             for group in run.opt.param_groups:
                 group["lr"] = lr
             model.train()
-            pred = model(torch.from_numpy(puzzle.encode(states)).to(config.device))
-            loss = loss_fn(pred, y)
+            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
+                pred = model(x)
+            loss = loss_fn(pred.float(), y)
             run.opt.zero_grad(set_to_none=True)
             loss.backward()  # under DDP: the gradients averaged over the ranks
             run.opt.step()
             run.step += 1
             recent = (recent + [_mean_over_ranks(loss.item(), rank)])[-100:]
-            if run.step % config.check_every == 0 and float(np.mean(recent)) < config.threshold:
+            due_check = config.objective == "davi" and run.step % config.check_every == 0
+            if due_check and float(np.mean(recent)) < config.threshold:
                 target.load_state_dict(net.state_dict())
                 run.updates += 1
             evaluate = lead and config.eval_every and (run.step % config.eval_every == 0 or run.step == config.steps)
@@ -348,7 +400,7 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step, executor=N
                 with (folder / LOG).open("a", newline="") as fh:
                     csv.writer(fh).writerow(row)
             bar.update(1)
-            bar.set_postfix(loss=f"{np.mean(recent):.4f}", updates=run.updates)
+            bar.set_postfix(loss=f"{np.mean(recent):.4f}", updates=run.updates, refresh=False)
             due = run.step - last_save_step >= config.checkpoint_steps
             if lead and (due or time.perf_counter() - last_save >= config.checkpoint_seconds):
                 _save_checkpoint(folder, config, run)
@@ -371,10 +423,15 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step, executor=N
         "trained_steps": run.step,
         "training_seconds": round(run.seconds, 1),
         "target_updates": run.updates,
+        "objective": config.objective,
+        "states_seen": run.step * config.batch,
+        "states_per_second": round(run.step * config.batch / max(run.seconds, 1e-9)),
         "davi": config.to_dict(),
-        "data": f"1..{config.max_scramble} {puzzle.walk_description}, {config.batch} states per step",
+        "data": _data_description(config, puzzle),
         "greedy_solve_rate": {str(d): r for d, r in last_greedy.items()},
     }
+    if command:
+        card["command"] = command
     save_model(folder / MODEL, net, card)
     plot_curves(folder / LOG, folder / CURVES)
     return {
@@ -382,10 +439,52 @@ def _train(config: DaviConfig, folder: Path, progress: bool, on_step, executor=N
         "seconds": run.seconds,
         "loss": float(np.mean(recent)) if recent else None,
         "target_updates": run.updates,
+        "states_per_second": run.step * config.batch / max(run.seconds, 1e-9),
+        "objective": config.objective,
         "greedy": last_greedy,
         "model": str(folder / MODEL),
         "note": note,
     }
+
+
+def _data_description(config: DaviConfig, puzzle: Puzzle) -> str:
+    if config.objective == "diffusion":
+        return f"states along non-backtracking walks of {config.max_scramble} moves, {config.batch} states per step"
+    return f"1..{config.max_scramble} {puzzle.walk_description}, {config.batch} states per step"
+
+
+def _batches(config: DaviConfig, puzzle: Puzzle, net: CostToGo, target: CostToGo, shards: Shards):
+    """``batch(run) -> (x, y)``: the next step's network input and float32 labels, on the device.
+
+    DAVI: scrambles and their Bellman targets under ``target``. Diffusion: states along
+    non-backtracking walks and their lengths, made on the GPU where the moves always apply.
+    """
+    device = config.device
+    walker = None
+    if config.objective == "diffusion" and config.shards == 1 and str(device).startswith("cuda"):
+        from learned.diffusion import TorchWalks
+
+        walker = TorchWalks(puzzle, device, config.seed) if TorchWalks.applies(puzzle) else None
+    target_value = net_values(puzzle, target, device)
+
+    def batch(run: _Run) -> tuple[torch.Tensor, torch.Tensor]:
+        if walker is not None:
+            s, y = walker.batch(config.batch, config.max_scramble, run.step)
+            return net.device_inputs(s), y
+        if config.shards > 1:
+            states, y_np = shards.batch(run.step, target, run.updates)
+        elif config.objective == "diffusion":
+            from learned.diffusion import diffusion_batch
+
+            states, y_np = diffusion_batch(puzzle, config.batch, config.max_scramble, run.rng)
+        else:
+            depths = run.rng.integers(1, config.max_scramble + 1, size=config.batch)
+            states = puzzle.random_walk(config.batch, depths, run.rng)
+            y_np = bellman_targets(puzzle, states, target_value)
+        x = net.inputs(puzzle, states).to(device, non_blocking=True)
+        return x, torch.from_numpy(np.asarray(y_np)).float().to(device)
+
+    return batch
 
 
 def net_values(puzzle: Puzzle, net: CostToGo, device) -> Callable[[np.ndarray], np.ndarray]:
@@ -394,7 +493,7 @@ def net_values(puzzle: Puzzle, net: CostToGo, device) -> Callable[[np.ndarray], 
 
     @torch.no_grad()
     def value(states: np.ndarray) -> np.ndarray:
-        return net(torch.from_numpy(puzzle.encode(states)).to(device)).double().cpu().numpy()
+        return net(net.inputs(puzzle, states).to(device)).double().cpu().numpy()
 
     return value
 
@@ -419,6 +518,7 @@ class ShardShared:
     per_shard: int
     max_scramble: int
     seed: int
+    objective: str = "davi"
 
 
 @functools.lru_cache(maxsize=2)
@@ -432,10 +532,18 @@ def _shard_net(net_config: str, blob) -> CostToGo:
     return net.eval()
 
 
-def shard_data(puzzle: Puzzle, net: CostToGo, step: int, shard: int, per_shard: int, max_scramble: int, seed: int):
+def shard_data(
+    puzzle: Puzzle, net: CostToGo, step: int, shard: int, per_shard: int, max_scramble: int, seed: int,
+    objective: str = "davi",
+):  # fmt: skip
     """Shard ``shard`` of step ``step``: ``per_shard`` states from ``default_rng([seed, step, shard])``
-    and their Bellman targets under ``net`` (uint8 ``(n, P)``, float64 ``(n,)``)."""
+    and their labels: Bellman targets under ``net`` (DAVI) or walk lengths (diffusion); uint8
+    ``(n, P)``, float ``(n,)``."""
     rng = np.random.default_rng([seed, step, shard])
+    if objective == "diffusion":
+        from learned.diffusion import diffusion_batch
+
+        return diffusion_batch(puzzle, per_shard, max_scramble, rng)
     depths = rng.integers(1, max_scramble + 1, size=per_shard)
     states = puzzle.random_walk(per_shard, depths, rng)
     return states, bellman_targets(puzzle, states, net_values(puzzle, net, next(net.parameters()).device))
@@ -446,7 +554,9 @@ def shard_task(shared: ShardShared, item: tuple[int, int]):
     step, shard = item
     puzzle = rebuilt(shared.spec)
     net = _shard_net(json.dumps(shared.net_config, sort_keys=True), shared.target)
-    return shard_data(puzzle, net, step, shard, shared.per_shard, shared.max_scramble, shared.seed)
+    return shard_data(
+        puzzle, net, step, shard, shared.per_shard, shared.max_scramble, shared.seed, shared.objective
+    )  # fmt: skip
 
 
 class Shards:
@@ -464,7 +574,8 @@ class Shards:
         if self.rank is not None:  # this rank's shards, with its own copy of the target network
             r, world = self.rank
             mine = [
-                shard_data(self.puzzle, target, step, i, per, c.max_scramble, c.seed) for i in range(r, c.shards, world)
+                shard_data(self.puzzle, target, step, i, per, c.max_scramble, c.seed, c.objective)
+                for i in range(r, c.shards, world)
             ]
             return np.concatenate([m[0] for m in mine]), np.concatenate([m[1] for m in mine])
         from safetensors.torch import save as save_tensors
@@ -477,7 +588,7 @@ class Shards:
             weights = save_tensors({k: v.detach().cpu().contiguous() for k, v in target.state_dict().items()})
             self._shared = ShardShared(
                 self.puzzle.spec.to_dict(), target.config.to_dict(), self.executor.blob(weights), per,
-                c.max_scramble, c.seed,
+                c.max_scramble, c.seed, c.objective,
             )  # fmt: skip
             self._updates = updates
         parts = dict(self.executor.map(shard_task, [(step, i) for i in range(c.shards)], self._shared))

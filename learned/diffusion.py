@@ -5,8 +5,9 @@ step takes an applicable move other than the inverse of the move before it, and 
 uniformly from ``1..k_max``. Each training state costs one forward and backward pass, with no
 Bellman target to compute (DAVI's :mod:`learned.davi` needs a forward pass per child).
 
-Only the walks are here so far (issue 43); the trainer, the presets and the beam search's
-registration are still to come.
+:func:`diffusion_batch` makes a training batch on the CPU from any puzzle; :class:`TorchWalks`
+makes one on a torch device (a GPU) for puzzles whose moves always apply. The trainer is
+:mod:`learned.davi` with ``objective="diffusion"``.
 """
 
 from __future__ import annotations
@@ -60,13 +61,112 @@ def walks(
 def diffusion_batch(
     puzzle: Puzzle, n: int, k_max: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """``n`` training states and their labels: walks of ``k`` moves, ``k`` uniform in ``1..k_max``.
+    """``n`` training states and their labels: the states along non-backtracking walks of
+    ``k_max`` moves, each labelled with the number of moves taken to it, so that the labels are
+    uniform in ``1..k_max`` and each state costs one move, not ``k_max / 2`` (as CayleyPy draws
+    them). ``ceil(n / k_max)`` walks are made and ``n`` of their states kept at random.
 
     Returns:
-        ``states`` uint8 ``(n, P)`` and ``labels`` float32 ``(n,)``: each walk's length.
+        ``states`` uint8 ``(n, P)`` and ``labels`` float32 ``(n,)``.
     """
-    if not (isinstance(k_max, (int, np.integer)) and k_max >= 1):
-        raise PuzzleoptError(f"k_max (the longest walk) must be a whole number >= 1, got {k_max!r}")
-    depths = rng.integers(1, int(k_max) + 1, size=int(n))
-    states, moves = walks(puzzle, depths, rng)
-    return states, (moves >= 0).sum(axis=1).astype(np.float32)
+    k_max = check_k_max(k_max)
+    count = -(-int(n) // k_max)
+    states = np.empty((k_max, count, puzzle.num_positions), dtype=puzzle.goal.dtype)
+    labels = np.empty((k_max, count), dtype=np.float32)
+    s = np.broadcast_to(puzzle.goal, (count, puzzle.num_positions)).copy()
+    last = np.full(count, -1, dtype=np.int64)
+    taken = np.zeros(count, dtype=np.int64)
+    for step in range(k_max):
+        s, moved = _step(puzzle, s, last, rng)
+        last = np.where(moved >= 0, moved, last)
+        taken += moved >= 0
+        states[step], labels[step] = s, taken
+    keep = rng.permutation(k_max * count)[: int(n)]
+    return states.reshape(-1, puzzle.num_positions)[keep], labels.reshape(-1)[keep]
+
+
+def _step(puzzle: Puzzle, s: np.ndarray, last: np.ndarray, rng: np.random.Generator):
+    """One move of each walk: an applicable row other than the inverse of ``last`` (``-1``:
+    none yet). Returns the new states and the rows taken (``-1`` at a dead end, which stays)."""
+    children, rows = puzzle.expand(s)
+    inverse = np.asarray(puzzle.table.inverse, dtype=np.int64)
+    back = np.where(last >= 0, inverse[np.maximum(last, 0)], -2)
+    ok = (rows >= 0) & (rows != back[:, None])
+    pick = np.where(ok, rng.random(rows.shape), -1.0).argmax(axis=1)
+    idx = np.arange(s.shape[0])
+    moved = np.where(ok[idx, pick], rows[idx, pick], -1)
+    return np.where((moved >= 0)[:, None], children[idx, pick], s), moved
+
+
+def check_k_max(k_max) -> int:
+    """``k_max`` as an int, or a one-line error."""
+    if not (isinstance(k_max, (int, np.integer)) and not isinstance(k_max, bool) and k_max >= 1):
+        raise PuzzleoptError(f"k_max (the longest walk, --max-scramble) must be a whole number >= 1, got {k_max!r}")
+    return int(k_max)
+
+
+def default_k_max(puzzle: Puzzle, limit: int = 5_000_000) -> int:
+    """The longest walk the diffusion objective draws when none is given: the puzzle's
+    :attr:`~exact.puzzle.Puzzle.diameter` (God's number, or a proven bound) where it has one,
+    else the diameter measured by breadth-first search where the puzzle ranks its states and has
+    at most ``limit`` of them.
+
+    Raises:
+        PuzzleoptError: neither is available; give ``--max-scramble``.
+    """
+    if puzzle.diameter is not None:
+        return int(puzzle.diameter)
+    space = puzzle.ranked_space()
+    if space is not None and space.size <= limit:
+        from exact.bfs import distance_table
+
+        dist = distance_table(space, puzzle.table, puzzle.goal[None])
+        return int(dist[dist < np.iinfo(dist.dtype).max].max())
+    raise PuzzleoptError(
+        f"{puzzle.name}: its diameter is not known and too large to measure; give the longest walk with "
+        "--max-scramble K (about the most moves a state needs)"
+    )
+
+
+class TorchWalks:
+    """:func:`diffusion_batch` on a torch device, for puzzles whose every move applies everywhere
+    (no guards, one row per action: the cube, the pancakes): the walks are gathers of the move
+    table's permutations, so a GPU makes the states as fast as it trains on them.
+
+    The walks of step ``t`` come from ``torch.Generator`` seeded with ``(seed, t)``, so a resumed
+    run draws what an uninterrupted one would.
+    """
+
+    def __init__(self, puzzle: Puzzle, device: str, seed: int) -> None:
+        import torch
+
+        self.torch, self.device, self.seed = torch, device, int(seed)
+        self.perms = torch.tensor(puzzle.table.perms, device=device)
+        self.inverse = torch.tensor(np.asarray(puzzle.table.inverse, dtype=np.int64), device=device)
+        self.goal = torch.as_tensor(puzzle.goal, device=device)
+
+    @staticmethod
+    def applies(puzzle: Puzzle) -> bool:
+        """Whether every move of ``puzzle`` applies in every state (no guards, one row per action)."""
+        t = puzzle.table
+        return t.guard_pos.shape[1] == 0 and len(set(t.names)) == t.num_moves and t.num_moves >= 2
+
+    def batch(self, n: int, k_max: int, step: int):
+        """``n`` states (uint8 ``(n, P)``, on the device) and float32 labels, as :func:`diffusion_batch`."""
+        torch = self.torch
+        k_max, count, m = check_k_max(k_max), -(-int(n) // k_max), self.perms.shape[0]
+        gen = torch.Generator(device=self.device).manual_seed(self.seed * 1_000_003 + int(step))
+        s = self.goal.expand(count, -1).clone()
+        out = torch.empty((k_max, count, s.shape[1]), dtype=s.dtype, device=self.device)
+        last = torch.randint(0, m, (count,), generator=gen, device=self.device)
+        s = torch.gather(s, 1, self.perms[last])
+        out[0] = s
+        for k in range(1, k_max):  # one of the m - 1 rows other than the last one's inverse, uniformly
+            r = torch.randint(0, m - 1, (count,), generator=gen, device=self.device)
+            back = self.inverse[last]
+            last = r + (r >= back).long()
+            s = torch.gather(s, 1, self.perms[last])
+            out[k] = s
+        labels = torch.arange(1, k_max + 1, device=self.device, dtype=torch.float32).repeat_interleave(count)
+        keep = torch.randperm(k_max * count, generator=gen, device=self.device)[: int(n)]
+        return out.reshape(-1, s.shape[1])[keep], labels[keep]

@@ -98,12 +98,12 @@ def fit_distances(
     order = rng.permutation(len(y))
     n_val = int(round(config.validation * len(y)))
     val, tr = order[:n_val], order[n_val:]
-    net = make_net(preset_config(config.preset, puzzle.num_positions * puzzle.num_labels), config.seed)
+    net = make_net(preset_config(config.preset, puzzle.num_positions, puzzle.num_labels), config.seed)
     with torch.no_grad():  # start at the mean distance, so the first epochs learn the shape, not the scale
         net.out.bias.fill_(float(y[tr].mean()) if len(tr) else 0.0)
     net.to(config.device)
     opt = torch.optim.Adam(net.parameters(), lr=config.lr)
-    x_all = torch.from_numpy(puzzle.encode(states))
+    x_all = net.inputs(puzzle, states)
     y_all = torch.from_numpy(y)
     history = []
     t0 = time.perf_counter()

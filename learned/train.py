@@ -1,5 +1,10 @@
 """``python -m learned.train --puzzle tiles8 --preset small --steps 2000 --out runs/tiles8``: DAVI training.
 
+``--objective diffusion`` trains CayleyPy's way instead: the network regresses the length of a
+non-backtracking random walk from the goal (:mod:`learned.diffusion`), with the ResMLP presets
+``resmlp-cpu`` and ``resmlp-gpu``. ``--objective davi --init-from runs/x/model.safetensors``
+fine-tunes such a network with DAVI ("diffusion then DAVI").
+
 Shows a progress bar with the loss and the target updates; writes ``log.csv``, ``curves.png``,
 checkpoints and, at the end, ``model.safetensors`` into ``--out`` (see :mod:`learned.davi`).
 Running the same command again resumes from the last checkpoint; Ctrl-C saves one first.
@@ -24,7 +29,7 @@ from exact.errors import PuzzleoptError
 from exact.executor import add_executor_options, executor_from, parallel_asked
 from exact.solve import add_puzzle_options, options_from, puzzle_from
 from exact.userfiles import output_folder
-from learned.davi import DaviConfig, train
+from learned.davi import DAVI_MAX_SCRAMBLE, OBJECTIVES, DaviConfig, train
 from learned.nets import PRESETS
 from learned.runtime import TRAIN_THREADS, add_options, configure
 
@@ -39,7 +44,32 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", default=d.preset, help=f"network preset: {', '.join(PRESETS)} (default {d.preset})")
     p.add_argument("--steps", type=int, default=d.steps, help=f"training steps in all (default {d.steps})")
     p.add_argument("--batch", type=cli.count(1), default=d.batch, help=f"states per step (default {d.batch})")
-    p.add_argument("--max-scramble", type=int, default=d.max_scramble, help="K: scrambles of 1..K moves")
+    p.add_argument(
+        "--objective",
+        default=d.objective,
+        choices=OBJECTIVES,
+        help="davi: Bellman targets (DeepCubeA); diffusion: the length of a non-backtracking walk from the goal "
+        f"(CayleyPy). Default {d.objective}",
+    )
+    p.add_argument(
+        "--max-scramble",
+        type=cli.count(1),
+        default=None,
+        help=f"K: scrambles (davi) or walks (diffusion) of 1..K moves; default {DAVI_MAX_SCRAMBLE} for davi, the "
+        "puzzle's God's number (or a proven bound) for diffusion",
+    )
+    p.add_argument(
+        "--init-from",
+        type=cli.path,
+        help="start from this model's weights (same preset), e.g. DAVI fine-tuning of a diffusion network",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        help="seconds: stop training then (the model is written from the step reached; run again with a larger "
+        "limit or without one to go on)",
+    )
+    p.add_argument("--amp", action="store_true", help="bfloat16 autocast on a GPU (no effect on the CPU)")
     p.add_argument("--lr", type=float, default=d.lr, help="Adam's learning rate at step 0")
     p.add_argument("--lr-decay", type=float, default=d.lr_decay, help="factor on the learning rate after each step")
     p.add_argument("--check-every", type=int, default=d.check_every, help="C: steps between target-update checks")
@@ -112,9 +142,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed,
         device=configure(args.device, args.threads),
         shards=args.shards,
+        objective=args.objective,
+        init_from=None if args.init_from is None else str(args.init_from),
+        amp=args.amp,
     )
     if config.preset not in PRESETS:
         raise PuzzleoptError(f"--preset {config.preset!r} is unknown; use one of {', '.join(PRESETS)}")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise PuzzleoptError(f"--time-limit {args.time_limit} must be a number of seconds > 0")
     out = output_folder(args.out or Path("runs") / args.puzzle, "--out")
     # `kill` (SIGTERM) stops like Ctrl-C: the checkpoint is saved first.
     signal.signal(signal.SIGTERM, _interrupt)
@@ -128,7 +163,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if config.shards == 1 and parallel_asked(args):
             raise PuzzleoptError("--workers and --ray make the shards of a batch: give --shards K (K > 1) too")
         with executor_from(args, threads=1) as executor:
-            summary = train(config, out, progress=not args.no_progress, executor=executor)
+            command = " ".join(["python -m learned.train", *(sys.argv[1:] if argv is None else argv)])
+            summary = train(
+                config, out, progress=not args.no_progress, executor=executor, command=command,
+                time_limit=args.time_limit,
+            )  # fmt: skip
     if summary.get("note"):
         print(f"note: {summary['note']}", file=sys.stderr)
     if args.json:
@@ -137,8 +176,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         rates = ", ".join(f"depth {d}: {r:.0%}" for d, r in summary["greedy"].items())
         loss = "-" if summary["loss"] is None else f"{summary['loss']:.4f}"  # no step taken in this run
         print(
-            f"{args.puzzle}: {summary['steps']} steps in {summary['seconds']:.0f} s, loss {loss}, "
-            f"{summary['target_updates']} target updates; greedy solve rate {rates or '-'}; model {summary['model']}"
+            f"{args.puzzle} ({summary['objective']}): {summary['steps']} steps in {summary['seconds']:.0f} s "
+            f"({summary['states_per_second']:,.0f} states/s), loss {loss}, {summary['target_updates']} target "
+            f"updates; greedy solve rate {rates or '-'}; model {summary['model']}"
         )
     return cli.EXIT_OK
 

@@ -44,7 +44,7 @@ class NetHeuristic:
         s = self.puzzle.states(states)
         out = np.empty(s.shape[0], dtype=np.float64)
         for i in range(0, s.shape[0], self.chunk):
-            x = torch.from_numpy(self.puzzle.encode(s[i : i + self.chunk])).to(self.device)
+            x = self.net.inputs(self.puzzle, s[i : i + self.chunk]).to(self.device)
             out[i : i + self.chunk] = self.net(x).double().cpu().numpy()
         np.maximum(out, 0.0, out=out)
         out[self.puzzle.is_goal(s)] = 0.0

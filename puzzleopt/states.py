@@ -202,6 +202,7 @@ class State:
         """Prove ``solution`` optimal, or find a shorter one (:func:`puzzleopt.solving.certify`):
         a :class:`~hybrid.certify.Certified`, shown verdict first."""
         from puzzleopt.solving import certify
+
         return certify(self, solution, method=method, time_limit=time_limit, **options)
 
     def to_pyomo(self, T: int, formulation: str = "tight", goal: str | Goal | None = None):

@@ -109,7 +109,7 @@ def test_short_training_lowers_the_loss_and_solves_more(tmp_path, eight) -> None
     from learned.values import greedy_solve_rate
 
     cfg = _config()
-    net0 = make_net(preset_config("tiny", 81), cfg.seed)
+    net0 = make_net(preset_config("tiny", 9, 9), cfg.seed)
     before = greedy_solve_rate(p, NetHeuristic(p, net0), 4, 200, np.random.default_rng(1))
     out = train(cfg, tmp_path, progress=False)
     rows = (tmp_path / "log.csv").read_text().splitlines()[1:]
@@ -144,7 +144,7 @@ def test_interrupted_training_resumes_where_it_stopped(tmp_path) -> None:
 
 
 def test_bad_weight_files_fail_clearly(tmp_path) -> None:
-    net = make_net(preset_config("tiny", 81), 0)
+    net = make_net(preset_config("tiny", 9, 9), 0)
     path = save_model(tmp_path / "m.safetensors", net, {"puzzle": "tiles8"})
     net2, card = load_model(path)
     assert card == {"puzzle": "tiles8"}
@@ -299,7 +299,7 @@ def test_a_training_folder_in_use_is_refused(tmp_path) -> None:
 
 def test_initial_weights_depend_on_the_seed_only() -> None:
     before = torch.random.get_rng_state()
-    a, b, c = (make_net(preset_config("tiny", 81), seed) for seed in (3, 3, 4))
+    a, b, c = (make_net(preset_config("tiny", 9, 9), seed) for seed in (3, 3, 4))
     assert torch.equal(before, torch.random.get_rng_state())  # the global generator is untouched
     sa, sb, sc = a.state_dict(), b.state_dict(), c.state_dict()
     assert all(torch.equal(sa[k], sb[k]) for k in sa)
@@ -319,7 +319,7 @@ def test_a_model_trained_on_a_registry_name_loads_back_under_it(tmp_path, key, o
     from learned.weights import save_model
 
     p = registry.get(key, **options)
-    net = make_net(preset_config("tiny", p.num_positions * p.num_labels), seed=0)
+    net = make_net(preset_config("tiny", p.num_positions, p.num_labels), seed=0)
     path = save_model(tmp_path / "model.safetensors", net, {"puzzle": key})  # as learned.train writes it
     h = load_heuristic(p, path, key=key)
     assert h.card["puzzle"] == key and h.net.config.inputs == p.num_positions * p.num_labels
@@ -346,7 +346,7 @@ def _restamp(src, dst, **changes) -> None:
 def test_an_edited_config_or_card_fails_like_a_changed_weight(tmp_path) -> None:
     import json
 
-    net = make_net(preset_config("tiny", 81), 0)
+    net = make_net(preset_config("tiny", 9, 9), 0)
     path = save_model(tmp_path / "m.safetensors", net, {"puzzle": "tiles8"})
     config = net.config.to_dict()
     for name, change in [
@@ -366,7 +366,7 @@ def test_a_forged_config_is_refused_before_allocation(tmp_path) -> None:
 
     from learned.weights import _digest
 
-    net = make_net(preset_config("tiny", 81), 0)
+    net = make_net(preset_config("tiny", 9, 9), 0)
     path = save_model(tmp_path / "m.safetensors", net, {"puzzle": "tiles8"})
     huge = {**net.config.to_dict(), "widths": [10**7, 10**7]}
     from safetensors import safe_open
@@ -485,8 +485,9 @@ def _train_solve_argv(key: str, options: dict) -> tuple[list[str], list[str]]:
     return flags, ["--scramble", p.table.format([int(np.flatnonzero(moved)[0])])]
 
 
+@pytest.mark.parametrize("objective", ["davi", "diffusion"])
 @pytest.mark.parametrize(("key", "options"), LOADABLE, ids=[k for k, _ in LOADABLE])
-def test_every_puzzle_trains_then_solves_through_the_clis(tmp_path, capsys, key, options) -> None:
+def test_every_puzzle_trains_then_solves_through_the_clis(tmp_path, capsys, key, options, objective) -> None:
     # learned.train writes the spec in the card; learned.solve --model builds the same puzzle from
     # the same flags and solves with it (a tiny run: two steps).
     from exact import cli
@@ -495,12 +496,14 @@ def test_every_puzzle_trains_then_solves_through_the_clis(tmp_path, capsys, key,
 
     flags, start = _train_solve_argv(key, options)
     out = tmp_path / "run"
-    train = ["--preset", "tiny", "--steps", "2", "--batch", "20", "--max-scramble", "3", "--eval-every", "0"]
-    assert train_main([*flags, *train, "--no-progress", "--out", str(out)]) == 0
+    preset = "tiny" if objective == "davi" else "resmlp-tiny"
+    train = ["--preset", preset, "--steps", "2", "--batch", "20", "--max-scramble", "3", "--eval-every", "0"]
+    assert train_main([*flags, *train, "--objective", objective, "--no-progress", "--out", str(out)]) == 0
     capsys.readouterr()
     model = out / "model.safetensors"
     _, card = load_model(model, "cpu")
     assert card["spec"] == registry.get(key, **options).spec.to_dict() == {"name": key, **options}
+    assert card["objective"] == objective and card["command"].startswith("python -m learned.train --puzzle")
     assert solve_main([*flags, "--model", str(model), *start, "--json"]) == cli.EXIT_OK
     result = json.loads(capsys.readouterr().out)
     # a learned heuristic proves nothing: a solution, replayed, without a claim of optimality

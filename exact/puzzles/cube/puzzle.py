@@ -11,6 +11,8 @@ from exact.puzzles.cube.facelets import from_facelets, to_facelets
 from exact.puzzles.cube.moves import check_size, cube_moves
 from exact.puzzles.cube.state import is_solved, rotations, solved_state
 
+GODS_NUMBERS = {(2, "faces", "qtm"): 14, (2, "faces", "htm"): 11, (3, "faces", "qtm"): 26, (3, "faces", "htm"): 20}
+
 
 class CubePuzzle(Puzzle):
     """The ``n x n x n`` cube over a chosen move set and metric.
@@ -48,6 +50,12 @@ class CubePuzzle(Puzzle):
         from exact.puzzles.cube.goals import parse_goal
 
         return parse_goal(text, self.n)
+
+    @property
+    def diameter(self) -> int | None:
+        """God's number of the 2x2x2 (QTM 14, HTM 11) and 3x3x3 (QTM 26, Rokicki et al. 2014; HTM
+        20, 2010) over face turns; ``None`` otherwise."""
+        return GODS_NUMBERS.get((self.n, self.moves, self.metric))
 
     def ranked_space(self):
         """The 2x2x2's positions with the DBL corner home (``7! * 3^6 = 3,674,160``,

@@ -33,6 +33,12 @@ class LightsOutPuzzle(Puzzle):
         goal = lights_to_state(np.zeros(rows * cols, dtype=bool))
         super().__init__(f"lightsout{rows}x{cols}", lightsout_moves(rows, cols), goal, num_labels=2)
 
+    @property
+    def diameter(self) -> int:
+        """A bound: a solvable board needs each button pressed at most once (presses commute and
+        two cancel), so at most rows x cols presses."""
+        return self.rows * self.cols
+
     def __repr__(self) -> str:
         return f"LightsOutPuzzle({self.rows}, {self.cols})"
 

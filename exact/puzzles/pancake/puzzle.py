@@ -10,7 +10,7 @@ from exact.errors import StateError
 from exact.options import flag
 from exact.puzzle import Puzzle
 from exact.puzzles.pancake.heuristic import GapHeuristic
-from exact.puzzles.pancake.moves import check_size, pancake_moves
+from exact.puzzles.pancake.moves import BURNT_PANCAKE_NUMBERS, PANCAKE_NUMBERS, check_size, pancake_moves
 from exact.ranking import PermutationSpace
 
 TABLED = 9
@@ -38,6 +38,16 @@ class PancakePuzzle(Puzzle):
 
     def __repr__(self) -> str:
         return f"PancakePuzzle({self.n}, burnt={self.burnt})"
+
+    @property
+    def diameter(self) -> int:
+        """The pancake number where it is known (:data:`PANCAKE_NUMBERS`,
+        :data:`BURNT_PANCAKE_NUMBERS`), else the proven upper bound: ``18n/11`` for unburnt stacks
+        (Chitturi et al. 2009), ``2n - 2`` for burnt ones (Cohen and Blum 1995)."""
+        known = BURNT_PANCAKE_NUMBERS if self.burnt else PANCAKE_NUMBERS
+        if self.n <= len(known):
+            return known[self.n - 1]
+        return 2 * self.n - 2 if self.burnt else (18 * self.n) // 11
 
     def heuristics(self) -> dict:
         """The gap heuristic for unburnt stacks (:class:`~exact.puzzles.pancake.heuristic.GapHeuristic`)."""

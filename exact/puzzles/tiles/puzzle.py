@@ -10,6 +10,10 @@ from exact.puzzles.tiles.moves import tile_moves
 from exact.puzzles.tiles.space import TilesSpace
 from exact.puzzles.tiles.text import format_board, parse_board
 
+DIAMETERS = {(2, 2): 6, (2, 3): 21, (3, 2): 21, (3, 3): 31, (4, 4): 80}
+"""God's number by board shape (rows, cols); the tiles' goals are symmetric images of each
+other under which these hold."""
+
 
 class TilesPuzzle(Puzzle):
     """An ``rows x cols`` sliding-tile puzzle (conventions in :mod:`exact.puzzles.tiles`).
@@ -31,6 +35,13 @@ class TilesPuzzle(Puzzle):
         n = rows * cols
         name = f"tiles{n - 1}" if rows == cols else f"tiles{rows}x{cols}"
         super().__init__(name, tile_moves(rows, cols), goal_state(rows, cols, goal), num_labels=n)
+
+    @property
+    def diameter(self) -> int | None:
+        """God's number of the boards solved exhaustively (the 8-puzzle 31, Reinefeld 1993; the
+        15-puzzle 80, Brüngger et al. 1999 and Korf 2008, for the blank-first goal of
+        :data:`DIAMETERS`); ``None`` for other boards."""
+        return DIAMETERS.get((self.rows, self.cols))
 
     def __repr__(self) -> str:
         return f"TilesPuzzle({self.rows}, {self.cols}, goal={self.goal_kind!r})"
