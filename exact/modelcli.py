@@ -50,9 +50,9 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     p.add_argument(
         "--horizon-method",
         metavar="NAME",
-        help="--turns auto: 'bwas' (a learned network; puzzleopt mip/cpsat, needs the learned extra) or a "
-        "registered exact method (e.g. cube3-optimal; `python -m exact.solve --list-methods`). Default: bwas "
-        "under puzzleopt, else the first registered method that proves optimality on the puzzle",
+        help="--turns auto: a registered method (`python -m exact.solve --list-methods`): an exact one (e.g. "
+        "cube3-optimal) or a learned one (beam, bwas; the learned extra). Default: bwas under puzzleopt where it "
+        "applies, else the first registered method that proves optimality on the puzzle",
     )
     src = p.add_mutually_exclusive_group()
     src.add_argument("--scramble", help='start from the solved cube scrambled by these moves, e.g. "R U F\'"')
@@ -91,9 +91,15 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     p.add_argument("--color", action="store_true", help="draw the net with ANSI colours")
     cli.add_svg(p, "the start (a cube's net, a board)")
     p.add_argument(
-        "--model", help="--turns auto (puzzleopt mip/cpsat): a model.safetensors (default: the shipped cube model)"
+        "--model", help="--turns auto with a learned --horizon-method: a model.safetensors (default: the shipped one)"
     )
-    p.add_argument("--bwas-time-limit", type=cli.seconds, help="--turns auto: seconds for BWAS (default: none)")
+    p.add_argument(
+        "--bwas-time-limit",
+        "--horizon-time-limit",
+        dest="bwas_time_limit",
+        type=cli.seconds,
+        help="--turns auto: seconds for the --horizon-method (default: none beyond --time-limit)",
+    )
     if mip:
         from exact.mip.build import FORMULATIONS
 
@@ -158,14 +164,13 @@ def main_for(
     description: str,
     mip: bool,
     solve: Callable[..., SolveResult],
-    auto: Callable[..., SolveResult] | None = None,
+    horizon_default: str | None = None,
 ):
     """A ``main(argv)`` for one of the two model CLIs.
 
-    ``auto(puzzle, start, solve, args, kwargs)`` serves ``--turns auto`` (the horizon from a
-    learned network). ``exact`` imports neither ``learned`` nor ``hybrid``, so ``python -m
-    exact.mip`` has none and says where it is: ``puzzleopt mip`` passes
-    :func:`hybrid.horizon.auto_turns`.
+    ``--turns auto`` takes its horizon from a registered method (:mod:`exact.solvers`):
+    ``--horizon-method``, else ``horizon_default`` where it applies (``puzzleopt mip`` passes
+    ``"bwas"``, the learned method), else the first that proves optimality on the puzzle.
     """
 
     def main(argv: Sequence[str] | None = None) -> int:
@@ -175,7 +180,7 @@ def main_for(
         puzzle, start, text = _start(args, T)
         puzzle = goal_from(puzzle, args)
         cli.write_svg(svg_path, puzzle.svg(start))
-        method = _horizon_method(args, auto, puzzle) if T is None else None
+        method = _horizon_method(args, horizon_default, puzzle) if T is None else None
         table = puzzle.table
         split = mip and args.split and args.formulation != "seed" and args.solver == "highs"
         if mip and args.ray is not None and not split:
@@ -224,7 +229,7 @@ def main_for(
             kwargs["progress"] = printer
         try:
             if T is None:
-                res = _solve_auto(puzzle, start, solve, args, kwargs, auto, prog, method)
+                res = _solve_auto(puzzle, start, solve, args, kwargs, method)
             else:
                 res = solve(puzzle, start, T, **kwargs)
         finally:
@@ -296,40 +301,40 @@ def _start(args, T: int | None) -> tuple[Any, np.ndarray, str | None]:
     return puzzle, start, text
 
 
-def _solve_auto(puzzle, start, solve, args, kwargs, auto, prog: str, method: str) -> SolveResult:
-    """``--turns auto``: the horizon and the incumbent from ``method``: BWAS through ``auto``, or
-    an exact method of :mod:`exact.solvers`."""
+def _solve_auto(puzzle, start, solve, args, kwargs, method: str) -> SolveResult:
+    """``--turns auto``: the horizon and the incumbent from the registered ``method``."""
     if kwargs.get("hint") is not None:
         raise PuzzleoptError("--turns auto finds its own incumbent; give --hint with a number of --turns instead")
     options = {k: v for k, v in kwargs.items() if k != "hint"}
-    if method != "bwas":
-        return exact_horizon(puzzle, start, solve, method, options, progress=not args.json)
-    if auto is None:
-        sub = prog.split()[-1].rsplit(".", 1)[-1]
-        raise PuzzleoptError(
-            f"--horizon-method bwas takes the horizon from a learned network, which {prog} does not load; "
-            f"run `puzzleopt {sub} --turns auto ...` with the same options (needs puzzleopt[learned]), or "
-            "name an exact method"
-        )
-    return auto(puzzle, start, solve, args, options)
+    chosen = solvers.get_method(method)
+    own = {"model": str(args.model)} if args.model is not None and "model" in chosen.options else {}
+    if args.model is not None and not own:
+        raise PuzzleoptError(f"--model is for a learned --horizon-method (beam, bwas); {method!r} takes no model")
+    return exact_horizon(
+        puzzle, start, solve, method, options, progress=not args.json, time_limit=args.bwas_time_limit,
+        method_options=own,
+    )  # fmt: skip
 
 
-def _horizon_method(args, auto, puzzle) -> str:
-    """The method ``--turns auto`` takes its horizon from: the named one, else BWAS where the
-    caller passes it, else the registry's first exact method for the puzzle."""
-    if args.horizon_method == "bwas" or (args.horizon_method is None and auto is not None):
-        return "bwas"
+def _horizon_method(args, default: str | None, puzzle) -> str:
+    """The method ``--turns auto`` takes its horizon from: the named one, else ``default`` where it
+    is registered and applies, else the registry's first method that proves optimality."""
+    if args.horizon_method is None and default is not None:
+        if any(m.name == default for m in solvers.methods(puzzle)):
+            return default
     return solvers.choose(puzzle, args.horizon_method or "auto").name
 
 
 def exact_horizon(
-    puzzle, start, solve: Callable[..., SolveResult], method: str, kwargs, *, progress: bool = False
-) -> SolveResult:
+    puzzle, start, solve: Callable[..., SolveResult], method: str, kwargs, *, progress: bool = False,
+    time_limit: float | None = None, method_options: dict | None = None,
+) -> SolveResult:  # fmt: skip
     """Solve ``start`` with the model ``solve`` at the horizon an exact method sets: ``T`` = the
     length of its solution, which is the model's incumbent. Where the method proves its
     solution optimal, the model's own proof repeats it independently (no solution within
-    ``T - 1``). The time limit (``kwargs["time_limit"]``) covers both; ``progress`` shows the
-    method's table builds (the optimal cube solver builds 1.67 GB on its first use).
+    ``T - 1``). The time limit (``kwargs["time_limit"]``) covers both; ``time_limit`` caps the
+    method's part, ``method_options`` are its own (a learned method's ``model``); ``progress``
+    shows the method's table builds (the optimal cube solver builds 1.67 GB on its first use).
 
     Returns:
         The model's :class:`SolveResult` with ``extra["horizon_from"]`` (the method) and
@@ -339,7 +344,11 @@ def exact_horizon(
     t0 = time.perf_counter()
     chosen = solvers.choose(puzzle, method)
     limit = kwargs.get("time_limit")
-    first = solvers.solve(puzzle, start, method=chosen.name, limits=solvers.Limits(time=limit), progress=progress)
+    first_limit = min((x for x in (limit, time_limit) if x is not None), default=None)
+    first = solvers.solve(
+        puzzle, start, method=chosen.name, limits=solvers.Limits(time=first_limit), progress=progress,
+        **(method_options or {}),
+    )  # fmt: skip
     facts = {
         "method": chosen.name,
         "status": first.status.value,
@@ -438,10 +447,10 @@ def _report(res: SolveResult, puzzle, start, text, args) -> None:
         "unsolvable": f"unsolvable (proven: {res.extra.get('unsolvable') or 'no solution exists'})",
         "limit": f"limit reached without a solution (lower bound {res.lower_bound})",
     }[res.status.value]
-    learned = res.extra.get("learned")
-    if learned:
+    found = res.extra.get("horizon_solver")
+    if found and found.get("length") is not None:
         print(
-            f"horizon from BWAS: {learned['length']} moves ({learned['status']}, {learned['seconds']:.2f} s), "
+            f"horizon from {found['method']}: {found['length']} moves ({found['status']}, {found['seconds']:.2f} s), "
             "given to the solver as its incumbent"
         )
     if res.moves:

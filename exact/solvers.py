@@ -26,6 +26,7 @@ a method applies to them because of what they declare, not because of their name
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Mapping
@@ -205,3 +206,24 @@ def _load_builtins() -> None:
 
         for m in BUILTINS:
             register_method(m)
+        for m in _plugins():
+            register_method(m)
+
+
+PLUGINS = "puzzleopt.methods"
+"""The entry-point group through which other packages add methods (``learned`` adds ``beam`` and
+``bwas``): each entry point names a list of :class:`Method`. They come after the built-ins, so
+``method="auto"`` still prefers those."""
+
+
+def _plugins() -> list[Method]:
+    """The methods of the installed packages' ``puzzleopt.methods`` entry points."""
+    from importlib.metadata import entry_points
+
+    found: list[Method] = []
+    for ep in sorted(entry_points(group=PLUGINS), key=lambda e: e.name):
+        try:
+            found += [m for m in ep.load() if m.name not in _METHODS]
+        except ImportError as exc:  # a plugin whose own needs are missing adds nothing, and says why
+            logging.getLogger(__name__).warning("methods of %s not loaded: %s", ep.value, exc)
+    return found

@@ -40,7 +40,6 @@ def _models(name: str) -> Callable[[Sequence[str] | None], int]:
     from exact.cpsat.solve import solve_cpsat
     from exact.mip.solve import solve_mip
     from exact.modelcli import main_for
-    from hybrid.horizon import auto_turns
 
     mip = name == "mip"
     return main_for(
@@ -48,7 +47,7 @@ def _models(name: str) -> Callable[[Sequence[str] | None], int]:
         SUBCOMMANDS[name][1][0].upper() + SUBCOMMANDS[name][1][1:] + ".",
         mip=mip,
         solve=solve_mip if mip else solve_cpsat,
-        auto=auto_turns,
+        horizon_default="bwas",
     )
 
 

@@ -1,8 +1,9 @@
 """The network bounds the horizon: BWAS finds a solution of length ``L``, the exact model runs
 with ``T = L`` and that solution as its incumbent, and proves it optimal or finds a shorter one.
 
-``puzzleopt mip --turns auto`` and ``puzzleopt cpsat --turns auto`` call :func:`auto_turns`
-(``exact`` does not import this layer: the console script hands it to the model CLIs).
+A library function over a heuristic object. The commands (``puzzleopt mip --turns auto``,
+``python -m exact.mip --turns auto --horizon-method bwas``) take the same route through the method
+registry (:func:`exact.modelcli.exact_horizon`, the learned methods of :mod:`learned.methods`).
 """
 
 from __future__ import annotations
@@ -86,17 +87,3 @@ def solve_with_learned_horizon(
 
 
 __all__ = ["solve_with_learned_horizon"]
-
-
-def auto_turns(puzzle: Puzzle, start: np.ndarray, solve: Callable[..., SolveResult], args, kwargs) -> SolveResult:
-    """``--turns auto`` for the model CLIs (:func:`exact.modelcli.main_for`): the shipped (or
-    ``--model``) network's BWAS solution bounds the horizon and is the incumbent."""
-    from exact.errors import PuzzleoptError
-
-    try:
-        from learned.solve import load_heuristic
-    except ImportError as exc:
-        raise PuzzleoptError(f"--turns auto needs the learned extra ({exc}); install puzzleopt[learned]") from None
-    spec = getattr(puzzle, "spec", None)
-    heuristic = load_heuristic(puzzle, args.model, key=None if spec is None else spec.name)
-    return solve_with_learned_horizon(puzzle, start, solve, heuristic, bwas_time_limit=args.bwas_time_limit, **kwargs)

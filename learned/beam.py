@@ -11,12 +11,15 @@ With a :class:`GoalBall` (every state within ``depth`` moves of the goal, by BFS
 the goal side: it stops as soon as a child lies in the ball, and the ball's distances give the
 exact rest of the way (checked move by move, and replayed).
 
-Still to come (issue 43): restarts with banned states on stagnation, storing the ball with the
-table store, and the ``beam`` method's registration.
+The ball is built once per process (:func:`cached_goal_ball`): the 3x3's of radius 6 (983,926
+states) takes about 3 s on one core, less than a solve's first layers. The registered method is
+:mod:`learned.methods`'s ``beam``.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -98,6 +101,21 @@ def goal_ball(puzzle: Puzzle, depth: int, max_states: int = 5_000_000) -> GoalBa
     return GoalBall(int(depth), allk[order], alld[order])
 
 
+@functools.lru_cache(maxsize=4)
+def _cached_ball(spec: str, depth: int) -> GoalBall:
+    from exact.batch import rebuilt
+
+    return goal_ball(rebuilt(json.loads(spec)), depth)
+
+
+def cached_goal_ball(puzzle: Puzzle, depth: int) -> GoalBall:
+    """:func:`goal_ball`, built once per process for each puzzle spec and depth."""
+    spec = getattr(puzzle, "spec", None)
+    if spec is None:
+        return goal_ball(puzzle, depth)
+    return _cached_ball(json.dumps(spec.to_dict(), sort_keys=True), int(depth))
+
+
 def _descend(puzzle: Puzzle, state: np.ndarray, ball: GoalBall) -> list[int] | None:
     """The rows from ``state`` down the ball to the goal, one distance less each move; ``None``
     where a step finds no such child (a hash collision put the state in the ball)."""
@@ -120,7 +138,10 @@ def beam_search(
     width: int = 1024,
     max_steps: int = 1000,
     time_limit: float | None = None,
+    max_nodes: int | None = None,
     ball: GoalBall | None = None,
+    restarts: int = 0,
+    patience: int | None = None,
 ) -> SolveResult:
     """A solution of ``start`` by beam search (see the module docstring).
 
@@ -129,63 +150,107 @@ def beam_search(
         start: The start, labels ``(P,)``.
         heuristic: Batched cost-to-go: states ``(B, P)`` -> float ``(B,)`` (lower is nearer).
         width: ``W``, states kept per step.
-        max_steps: Steps (moves) before giving up.
-        time_limit: Seconds before giving up (``None``: none).
+        max_steps: Steps (moves) of one beam before it counts as stagnant.
+        time_limit: Seconds before giving up, restarts included (``None``: none).
+        max_nodes: States expanded before giving up, restarts included (``None``: none).
         ball: The goal side to meet (:func:`goal_ball`), or ``None``.
+        restarts: Beams started again from ``start`` after one stagnates, each with the states
+            of every stagnant beam so far banned (CayleyPy's restarts).
+        patience: A beam stagnates when its best score has not gone down for this many steps
+            (``None``: only at ``max_steps``).
 
     Returns:
-        ``feasible`` with a replayed solution, ``unsolvable`` where an invariant rules the goal
-        out, ``optimal`` only for a start that is solved, else ``limit``.
+        ``feasible`` with a replayed solution (``extra``: steps, restarts, the layer where it met
+        the ball), ``unsolvable`` where an invariant rules the goal out, ``optimal`` only for a
+        start that is solved, else ``limit``.
     """
     if isinstance(width, bool) or not isinstance(width, (int, np.integer)) or width < 1:
         raise PuzzleoptError(f"beam width must be a whole number >= 1, got {width!r}")
+    if restarts < 0 or (patience is not None and patience < 1):
+        raise PuzzleoptError(f"beam restarts={restarts} must be >= 0 and patience={patience} >= 1 (or None)")
     t0 = time.perf_counter()
     start, why = checked_start(puzzle, start)
-    settings = {"width": int(width), "max_steps": int(max_steps), "time_limit": time_limit}
+    settings = {"width": int(width), "max_steps": int(max_steps), "time_limit": time_limit, "max_nodes": max_nodes,
+                "restarts": int(restarts), "patience": patience}  # fmt: skip
+    if ball is not None:
+        settings["ball"] = ball.depth
     if why is not None:
         return unsolvable_result(puzzle, start, why, solver="beam", settings=settings, since=t0)
     done = SolveResult.recorder(puzzle, start, solver="beam", solver_version="puzzleopt", settings=settings, since=t0)
     if puzzle.solved(start):
         return done([], Status.OPTIMAL, 0, 0)
-    inverse = np.asarray(puzzle.table.inverse, dtype=np.int64)
-    beam, last = start[None].copy(), np.array([-1])
-    parents: list[tuple[np.ndarray, np.ndarray]] = []  # per step: (index into the beam before, move row)
-    recent: list[np.ndarray] = [state_hashes(beam)]
-    expanded = 0
-    met = _meet(puzzle, beam, ball)
+    met = _meet(puzzle, start[None], ball)
     if met is not None:  # the start is in the ball: its way down is all there is
         return done(met[1], Status.FEASIBLE, None, 0, {"steps": 0, "met_at": 0, "from_ball": len(met[1])})
-    for _ in range(int(max_steps)):
-        if time_limit is not None and time.perf_counter() - t0 > time_limit:
+    run = _Beam(puzzle, heuristic, int(width), ball, None if time_limit is None else t0 + time_limit, max_nodes)
+    banned = np.empty(0, dtype=np.uint64)
+    for attempt in range(int(restarts) + 1):
+        path, extra, stagnant = run.descend(start, int(max_steps), patience, banned)
+        if path is not None:
+            return done(path, Status.FEASIBLE, None, run.expanded, {**extra, "restarts": attempt})
+        if stagnant is None:  # a limit, or nothing left to expand
             break
-        children, rows = puzzle.expand(beam)
-        expanded += len(beam)
-        ok = (rows >= 0) & (rows != np.where(last >= 0, inverse[np.maximum(last, 0)], -2)[:, None])
-        parent, action = np.nonzero(ok)
-        kids, moves = children[parent, action], rows[parent, action]
-        keys = state_hashes(kids)
-        _, first = np.unique(keys, return_index=True)
-        first = first[~np.isin(keys[first], np.concatenate(recent))]
-        kids, moves, parent, keys = kids[first], moves[first], parent[first], keys[first]
-        if len(kids) == 0:
-            break
-        goal = np.flatnonzero(puzzle.is_goal(kids))
-        if goal.size:
+        banned = np.union1d(banned, stagnant)
+    return done([], Status.LIMIT, None, run.expanded, {"restarts": attempt, "banned": int(banned.size)})
+
+
+class _Beam:
+    """One configured beam; :meth:`descend` runs it from a start, counting into ``expanded``."""
+
+    def __init__(self, puzzle: Puzzle, heuristic, width: int, ball, until: float | None, max_nodes) -> None:
+        self.puzzle, self.heuristic, self.width, self.ball = puzzle, heuristic, width, ball
+        self.until, self.max_nodes, self.expanded = until, max_nodes, 0
+        self.inverse = np.asarray(puzzle.table.inverse, dtype=np.int64)
+
+    def _out_of_budget(self, beam: np.ndarray) -> bool:
+        late = self.until is not None and time.perf_counter() > self.until
+        return late or (self.max_nodes is not None and self.expanded + len(beam) > self.max_nodes)
+
+    def descend(self, start: np.ndarray, max_steps: int, patience: int | None, banned: np.ndarray):
+        """``(path, extra, None)`` when a solution is found; ``(None, {}, keys)`` when the beam
+        stagnates (``keys``: the hashes of every state it kept, to ban); ``(None, {}, None)`` at
+        a limit."""
+        puzzle = self.puzzle
+        beam, last = start[None].copy(), np.array([-1])
+        parents: list[tuple[np.ndarray, np.ndarray]] = []  # per step: (index into the beam before, move row)
+        recent: list[np.ndarray] = [state_hashes(beam)]
+        kept: list[np.ndarray] = []  # every layer's states: a stagnant beam bans them all
+        best, since_best = np.inf, 0
+        for _ in range(max_steps):
+            if self._out_of_budget(beam):
+                return None, {}, None
+            children, rows = puzzle.expand(beam)
+            self.expanded += len(beam)
+            ok = (rows >= 0) & (rows != np.where(last >= 0, self.inverse[np.maximum(last, 0)], -2)[:, None])
+            parent, action = np.nonzero(ok)
+            kids, moves = children[parent, action], rows[parent, action]
+            keys = state_hashes(kids)
+            _, first = np.unique(keys, return_index=True)
+            first = first[~np.isin(keys[first], np.concatenate([*recent, banned]))]
+            kids, moves, parent, keys = kids[first], moves[first], parent[first], keys[first]
+            if len(kids) == 0:
+                return None, {}, None
+            goal = np.flatnonzero(puzzle.is_goal(kids))
+            if goal.size:
+                parents.append((parent, moves))
+                return _path(parents, int(goal[0])), {"steps": len(parents)}, None
+            met = _meet(puzzle, kids, self.ball)
+            if met is not None:
+                parents.append((parent, moves))
+                extra = {"steps": len(parents), "met_at": len(parents), "from_ball": len(met[1])}
+                return _path(parents, met[0]) + met[1], extra, None
+            if len(kids) > self.width:
+                scores = np.asarray(self.heuristic(kids), dtype=np.float64)
+                keep = np.argpartition(scores, self.width - 1)[: self.width]
+                kids, moves, parent, keys, low = kids[keep], moves[keep], parent[keep], keys[keep], scores[keep].min()
+                best, since_best = (low, 0) if low < best else (best, since_best + 1)
+                if patience is not None and since_best >= patience:
+                    return None, {}, np.concatenate([*kept, keys])
             parents.append((parent, moves))
-            return done(_path(parents, int(goal[0])), Status.FEASIBLE, None, expanded, {"steps": len(parents)})
-        met = _meet(puzzle, kids, ball)
-        if met is not None:
-            parents.append((parent, moves))
-            rest = met[1]
-            return done(_path(parents, met[0]) + rest, Status.FEASIBLE, None, expanded,
-                        {"steps": len(parents), "met_at": len(parents), "from_ball": len(rest)})  # fmt: skip
-        if len(kids) > width:
-            keep = np.argpartition(np.asarray(heuristic(kids), dtype=np.float64), width - 1)[:width]
-            kids, moves, parent, keys = kids[keep], moves[keep], parent[keep], keys[keep]
-        parents.append((parent, moves))
-        recent = [*recent[-1:], keys]  # this layer and the one before
-        beam, last = kids, moves
-    return done([], Status.LIMIT, None, expanded, {"steps": len(parents)})
+            recent = [*recent[-1:], keys]  # this layer and the one before
+            kept.append(keys)
+            beam, last = kids, moves
+        return None, {}, np.concatenate(kept) if kept else None
 
 
 def _meet(puzzle: Puzzle, kids: np.ndarray, ball: GoalBall | None) -> tuple[int, list[int]] | None:

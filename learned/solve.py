@@ -1,4 +1,7 @@
-"""``python -m learned.solve --puzzle tiles8 --tiles "..."``: BWAS with a learned cost-to-go.
+"""``python -m learned.solve --puzzle tiles8 --tiles "..."``: BWAS or beam search with a learned cost-to-go.
+
+``--method bwas`` (default) or ``--method beam`` (``--width``, ``--ball``): the registered
+methods of :mod:`learned.methods`, the same ones ``python -m exact.solve --method beam`` runs.
 
 The start is ``--state`` (the puzzle's text form; ``--tiles`` and ``--facelets`` are the same
 thing by their usual names), ``--scramble`` (moves from the goal) or ``--instances FILE`` (see
@@ -15,10 +18,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from exact import cli
-from learned.bwas import bwas
+from exact import cli, solvers
+from exact.errors import PuzzleoptError
+from exact.solve import puzzle_from
 from learned.evaluate import main as evaluate_main
 from learned.loading import heuristic_from_args, load_heuristic, parser_with_search, search_settings
+from learned.methods import beam_settings, heuristic_for
+from learned.runtime import configure
 
 __all__ = ["heuristic_from_args", "load_heuristic", "main", "parser_with_search", "search_settings"]
 
@@ -30,17 +36,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     src.add_argument("--tiles", dest="state", help="a tile board, e.g. '1 2 0 3 ...' (same as --state)")
     src.add_argument("--facelets", dest="state", help="cube facelets, URFDLB order (same as --state)")
     src.add_argument("--scramble", help="moves applied to the goal")
-    src.add_argument("--instances", help="a file of starts (one per line, or a TSV)")
+    src.add_argument("--instances", help="a file of starts (one per line, or a TSV; BWAS)")
+    p.add_argument("--method", choices=("bwas", "beam"), default="bwas", help="the search (default bwas)")
+    p.add_argument("--width", type=cli.count(1), help="beam: states kept per step (default: from --quality)")
+    p.add_argument("--ball", type=cli.count(0), help="beam: meet every state within this many moves of the goal")
     args = p.parse_args(argv)
     if args.instances is not None:
+        if args.method != "bwas":
+            raise PuzzleoptError("--instances runs BWAS (learned.evaluate); solve one start at a time with beam")
         return evaluate_main(argv)
-    puzzle, heuristic = heuristic_from_args(args)
+    puzzle = puzzle_from(args)
+    device = configure(args.device, args.threads)
     if args.scramble is not None:
         start = puzzle.table.apply(puzzle.goal, puzzle.table.parse(args.scramble, start=puzzle.goal))
     else:
         start = puzzle.parse_state(args.state)
-    settings = search_settings(args, heuristic.card)
-    res = bwas(puzzle, start, heuristic, **settings)
+    card = heuristic_for(puzzle, args.model, device).card
+    settings, options = _settings(args, card)
+    limits = solvers.Limits(time=args.time_limit, nodes=args.max_nodes)
+    res = solvers.solve(puzzle, start, method=args.method, limits=limits, model=args.model, device=device, **options)
     rate = (res.nodes or 0) / res.seconds if res.seconds > 0 else 0.0
     if args.json:
         print(res.to_json(nodes_per_second=round(rate)))
@@ -53,9 +67,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{puzzle.table.description}: {res.status.value}: {res.length if res.length is not None else '-'} "
             f"moves: {moves}\n"
             f"{res.nodes:,} nodes expanded ({res.extra.get('generated', 0):,} generated) in {res.seconds:.2f} s, "
-            f"{rate:,.0f} nodes/s; lambda {settings['weight']}, batch {settings['batch']}"
+            f"{rate:,.0f} nodes/s; {settings}"
         )
     return res.exit_code
+
+
+def _settings(args, card: dict) -> tuple[str, dict]:
+    """The search's settings as shown, and the method options the flags ask for."""
+    if args.method == "beam":
+        if args.weight is not None or args.batch is not None:
+            raise PuzzleoptError("--weight and --batch are BWAS's; beam takes --width and --ball")
+        chosen = beam_settings(card, args.quality)
+        width = chosen["width"] if args.width is None else args.width
+        ball = chosen["ball"] if args.ball is None else args.ball
+        return f"width {width}, ball {ball}", {"width": width, "ball": ball}
+    if args.width is not None or args.ball is not None:
+        raise PuzzleoptError("--width and --ball are the beam's; give --method beam, or drop them")
+    s = search_settings(args, card)
+    return f"lambda {s['weight']}, batch {s['batch']}", {"weight": s["weight"], "batch": s["batch"]}
 
 
 if __name__ == "__main__":

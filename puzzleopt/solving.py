@@ -1,8 +1,8 @@
 """Solve and certify a :class:`puzzleopt.states.State`.
 
 :func:`solve` is :func:`exact.solvers.solve` with notebook defaults: ``time_limit`` and
-``node_limit`` as keywords, the short names ``"ida"`` and ``"cpsat"``, ``"bwas"`` (the learned
-cost-to-go network of :mod:`learned`, which needs the ``learned`` extra), and, for the
+``node_limit`` as keywords, the short names ``"ida"`` and ``"cpsat"``, the learned methods
+``"beam"`` and ``"bwas"`` (registered by :mod:`learned.methods`; the ``learned`` extra), and, for the
 time-indexed models (``"mip"``, ``"cp-sat"``) without a ``horizon``, the length of the state's
 :attr:`~puzzleopt.states.State.path` (the path's inverse is a solution of that length, so the
 models prove the optimum within it).
@@ -20,8 +20,9 @@ from exact.result import SolveResult
 ALIASES = {"ida": "ida*", "cpsat": "cp-sat"}
 """Short method names accepted beside the registry's own."""
 
-METHODS = ("auto", "bwas", *ALIASES)
-"""Method names besides those of :func:`exact.solvers.methods` (``"bwas"`` is the learned one)."""
+METHODS = ("auto", *ALIASES)
+"""Method names besides those of :func:`exact.solvers.methods` (which lists the learned ``"beam"``
+and ``"bwas"`` where the ``learned`` extra is installed)."""
 
 _HORIZON = ("mip", "cp-sat")
 
@@ -40,7 +41,7 @@ def solve(
     Args:
         state: The start.
         method: ``"auto"`` (the first registered method that proves optimality), a registry
-            name (``exact.solvers.methods()``), ``"ida"``, ``"cpsat"`` or ``"bwas"``.
+            name (``exact.solvers.methods()``: ``"beam"`` and ``"bwas"`` among them), ``"ida"`` or ``"cpsat"``.
         time_limit: Seconds (``None``: none); a limit ends as ``limit`` with the proven bound.
         node_limit: Expanded nodes, for the searches that count them.
         goal: A partial goal instead of the solved state (:func:`exact.goals.with_goal`: a
@@ -48,7 +49,8 @@ def solve(
             cube's ``"cross"``, ``"f2l"``, ``"cross+pair-FR"`` or a facelet mask). ``"auto"`` then
             runs IDA* on the pieces the goal fixes; ``"mip"`` and ``"cp-sat"`` take any mask.
         options: The method's own options (``horizon=``, ``formulation=``, ``threads=``, ...; for
-            ``"bwas"``: ``model=``, ``weight=``, ``batch=``, ``quality=``).
+            ``"beam"``: ``model=``, ``width=``, ``ball=``, ``quality=``; ``"bwas"``: ``model=``, ``weight=``,
+            ``batch=``, ``quality=``).
 
     Raises:
         PuzzleoptError: the method does not apply, an option is unknown to it, or a model
@@ -62,10 +64,6 @@ def solve(
         from exact.goals import with_goal
 
         puzzle = with_goal(puzzle, goal)
-    if name == "bwas":
-        if goal is not None:
-            raise PuzzleoptError("method 'bwas' learned the solved state as its goal; use ida, mip or cpsat with goal=")
-        return _bwas(state, time_limit, node_limit, **options)
     if name in _HORIZON and "horizon" not in options and "stop_at" not in options:
         # the path's inverse reaches the solved state: a bound for any goal the solved state meets
         if state.path is None or not puzzle.solved(puzzle.goal):
@@ -79,24 +77,6 @@ def solve(
         name = own  # FreeCell: its own solver finds a solution or proves there is none, not the shortest
     limits = solvers.Limits(time=time_limit, nodes=node_limit)
     return solvers.solve(puzzle, state.start, method=name, limits=limits, **options)
-
-
-def _bwas(state, time_limit, node_limit, *, model=None, weight=None, batch=None, quality=None) -> SolveResult:
-    try:
-        from learned.bwas import bwas, quality_settings
-        from learned.loading import load_heuristic
-    except ImportError as exc:  # torch is the optional extra
-        raise PuzzleoptError(
-            f"method 'bwas' needs the learned extra (pip install 'puzzleopt[learned]'): {exc}"
-        ) from exc
-    spec = getattr(state.puzzle, "spec", None)
-    heuristic = load_heuristic(state.puzzle, model, key=spec.name if spec is not None else None)
-    q = quality_settings(getattr(heuristic, "card", {}) or {}, quality)
-    return bwas(
-        state.puzzle, state.labels, heuristic,
-        weight=q["weight"] if weight is None else weight, batch=q["batch"] if batch is None else batch,
-        max_nodes=node_limit, time_limit=time_limit,
-    )  # fmt: skip
 
 
 def certify(

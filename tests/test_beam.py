@@ -107,3 +107,52 @@ def test_a_beam_that_meets_the_ball_ends_there():
     near = p.random_walk(1, 3, rng)[0]
     r = beam_search(p, near, noise, ball=ball)
     assert r.length == solvers.solve(p, near, method="bfs").length and r.extra["met_at"] == 0
+
+
+def _manhattan(p):
+    home = np.argsort(p.goal)
+
+    def h(states):
+        s = np.asarray(states)
+        out = np.zeros(len(s))
+        for t in range(1, p.num_labels):
+            at = np.argmax(s == t, axis=1)
+            out += abs(at // 3 - home[t] // 3) + abs(at % 3 - home[t] % 3)
+        return out
+
+    return h
+
+
+def test_restarts_with_banned_states_solve_what_one_stagnant_beam_does_not():
+    p = registry.get("tiles8")
+    starts = p.random_walk(20, 40, np.random.default_rng(4))
+    once = [beam_search(p, s, _manhattan(p), width=1, max_steps=60) for s in starts]
+    again = [beam_search(p, s, _manhattan(p), width=1, max_steps=60, restarts=30, patience=6) for s in starts]
+    solved = [sum(r.status is Status.FEASIBLE for r in rs) for rs in (once, again)]
+    assert solved[1] > solved[0], solved
+    assert any(r.extra["restarts"] > 0 for r in again if r.status is Status.FEASIBLE)
+    stuck = next(r for r in again if r.status is Status.LIMIT)
+    assert 0 < stuck.extra["restarts"] <= 30 and stuck.extra["banned"] > 0  # then a limit, or nothing left unbanned
+
+
+def test_beam_and_bwas_are_registered_methods_of_the_one_contract(capsys):
+    from exact.cli import run
+    from exact.solve import main as solve_main
+    from puzzleopt import Cube
+
+    names = [m.name for m in solvers.methods(registry.get("cube3"))]
+    assert "beam" in names and "bwas" in names
+    assert run(solve_main, ["--list-methods"]) == 0
+    listed = capsys.readouterr().out
+    assert "beam: finds a solution" in listed and "bwas: finds a solution" in listed
+    r = Cube(3).apply("R U F' L").solve(method="beam", width=64)
+    assert r.status is Status.FEASIBLE and r.solver == "beam" and r.length == 4
+    p = registry.get("tiles8")
+    start = p.random_walk(1, 20, np.random.default_rng(2))[0]
+    for method, options in (("beam", {"width": 128, "ball": 4}), ("bwas", {"weight": 0.8})):
+        r = solvers.solve(p, start, method=method, **options)
+        assert r.status is Status.FEASIBLE and r.solver == method and r.lower_bound is None
+    with pytest.raises(ValueError, match="method 'beam' takes no option weight"):
+        solvers.solve(p, start, method="beam", weight=1.0)
+    with pytest.raises(ValueError, match="method 'beam' does not apply"):
+        Cube(3).apply("R U").solve(method="beam", goal="cross")

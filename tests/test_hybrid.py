@@ -246,17 +246,24 @@ def test_the_network_bounds_the_horizon(capsys) -> None:
         assert r.status is Status.OPTIMAL and r.length == d == r.lower_bound
     code = cpsat_main(["--size", "2", "--turns", "auto", "--scramble", "R U F' L", "--json"])
     out = json.loads(capsys.readouterr().out)
-    assert code == 0 and out["status"] == "optimal" and out["extra"]["learned"]["length"] >= out["length"]
+    facts = out["extra"]["horizon_solver"]
+    assert code == 0 and out["status"] == "optimal" and facts["length"] >= out["length"]
+    assert out["extra"]["horizon_from"] == facts["method"] == "bwas"
     # the 3x3 from its shipped network: BWAS's 5-move solution of a 5-move scramble, proven by CP-SAT
     code = cpsat_main(["--size", "3", "--turns", "auto", "--scramble", "R U F' L D", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["status"] == "optimal" and out["length"] == out["lower_bound"] == 5
     assert run(cpsat_main, ["--size", "2", "--turns", "auto", "--scramble", "R U", "--hint", "U' R'"]) == EXIT_BAD_INPUT
     assert "--turns auto finds its own incumbent" in capsys.readouterr().err
-    # exact does not load the learned layer: its own command says where BWAS's horizon is
-    argv = ["--size", "2", "--turns", "auto", "--scramble", "R U", "--horizon-method", "bwas"]
+    # one registry: exact's own command reaches the learned methods through it (exact imports neither)
+    for method in ("bwas", "beam"):
+        argv = ["--size", "2", "--turns", "auto", "--scramble", "R U", "--horizon-method", method, "--json"]
+        assert run(exact_cpsat_main, argv) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["status"] == "optimal" and out["length"] == 2 and out["extra"]["horizon_from"] == method
+    argv = ["--size", "2", "--turns", "auto", "--scramble", "R U", "--horizon-method", "bfs", "--model", "x"]
     assert run(exact_cpsat_main, argv) == EXIT_BAD_INPUT
-    assert "run `puzzleopt cpsat --turns auto" in capsys.readouterr().err
+    assert "takes no model" in capsys.readouterr().err
 
 
 def test_ctrl_c_keeps_the_instances_done(tmp_path, eight, monkeypatch) -> None:

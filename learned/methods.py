@@ -1,0 +1,126 @@
+"""The learned methods of the one contract: ``beam`` and ``bwas``.
+
+They join :mod:`exact.solvers`'s registry through the entry-point group ``puzzleopt.methods``
+(``pyproject.toml``), as plugins do, so that :mod:`exact` imports neither ``learned`` nor torch:
+``exact.solvers`` loads the group when the registry is first read. This module imports no torch
+itself; a method that runs without torch installed says so in one line.
+
+Both take ``model`` (a ``model.safetensors``; default: the puzzle's shipped network) and
+``device``; ``beam`` takes ``width``, ``ball`` (the goal side to meet: every state within that
+many moves, by BFS), ``max_steps``, ``restarts``, ``patience`` (:func:`learned.beam.beam_search`)
+and ``quality``; ``bwas`` takes ``weight``, ``batch`` and ``quality``.
+``quality`` picks the settings the model's card measured (``fast``, ``best``). A learned
+solution is ``feasible``: the network proves nothing about length. ``Limits.time`` and
+``Limits.nodes`` (states expanded) end a search as ``limit``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+from exact.contract import Limits, Method
+from exact.deadline import left
+from exact.errors import PuzzleoptError
+from exact.result import SolveResult
+
+BEAM_WIDTH = 1024
+"""Beam width for a model whose card measured none."""
+
+
+def _has_torch() -> bool:
+    return importlib.util.find_spec("torch") is not None
+
+
+def _applies(puzzle: Any) -> bool:
+    """A puzzle of the batched protocol (a move table and a goal state), where torch is installed."""
+    return hasattr(puzzle, "table") and hasattr(puzzle, "goal") and hasattr(puzzle, "expand") and _has_torch()
+
+
+@functools.lru_cache(maxsize=4)
+def _heuristic(spec: str, model: str | None, device: str):
+    """The network heuristic for the puzzle of ``spec`` (JSON), loaded once per process."""
+    import json
+
+    from exact.batch import rebuilt
+    from learned.loading import load_heuristic
+
+    puzzle = rebuilt(json.loads(spec))
+    return load_heuristic(puzzle, model, device, key=json.loads(spec).get("name"))
+
+
+def heuristic_for(puzzle: Any, model: str | Path | None = None, device: str = "cpu"):
+    """The network heuristic ``model`` (default: the shipped one) gives ``puzzle``, cached."""
+    import json
+
+    from learned.runtime import resolve_device
+
+    spec = getattr(puzzle, "spec", None)
+    if spec is None:
+        from learned.loading import load_heuristic
+
+        return load_heuristic(puzzle, model, resolve_device(device))
+    key = json.dumps(spec.to_dict(), sort_keys=True)
+    return _heuristic(key, None if model is None else str(model), resolve_device(device))
+
+
+def beam_settings(card: dict, quality: str | None = None) -> dict:
+    """The beam ``width`` (and ``ball``) of ``quality`` on a model's card (``search.beam``), or
+    :data:`BEAM_WIDTH` and no ball where it measured none."""
+    beam = (card.get("search") or {}).get("beam") if isinstance(card.get("search"), dict) else None
+    if not isinstance(beam, dict):
+        return {"width": BEAM_WIDTH, "ball": 0}
+    got = beam.get(quality or beam.get("default", "fast")) or {}
+    return {"width": int(got.get("width", BEAM_WIDTH)), "ball": int(got.get("ball", 0))}
+
+
+def _needs_torch(name: str) -> None:
+    if not _has_torch():
+        raise PuzzleoptError(f"method {name!r} needs the learned extra (torch): pip install 'puzzleopt[learned]'")
+
+
+def run_beam(
+    puzzle: Any, start, limits: Limits, *, model=None, device: str = "cpu", width=None, ball=None, quality=None,
+    max_steps: int = 1000, restarts: int = 0, patience: int | None = None, **_common,
+) -> SolveResult:  # fmt: skip
+    """``beam``: :func:`learned.beam.beam_search` with the network of ``model``."""
+    _needs_torch("beam")
+    from learned.beam import beam_search, cached_goal_ball
+
+    heuristic = heuristic_for(puzzle, model, device)
+    chosen = beam_settings(heuristic.card, quality)
+    depth = chosen["ball"] if ball is None else int(ball)
+    return beam_search(
+        puzzle, start, heuristic, width=chosen["width"] if width is None else int(width), max_steps=int(max_steps),
+        time_limit=left(limits.time), max_nodes=limits.nodes,
+        ball=cached_goal_ball(puzzle, depth) if depth else None, restarts=int(restarts),
+        patience=None if patience is None else int(patience),
+    )  # fmt: skip
+
+
+def run_bwas(
+    puzzle: Any, start, limits: Limits, *, model=None, device: str = "cpu", weight=None, batch=None, quality=None,
+    **_common,
+) -> SolveResult:  # fmt: skip
+    """``bwas``: :func:`learned.bwas.bwas` with the network of ``model``."""
+    _needs_torch("bwas")
+    from learned.bwas import bwas, quality_settings
+
+    heuristic = heuristic_for(puzzle, model, device)
+    chosen = quality_settings(heuristic.card, quality)
+    return bwas(
+        puzzle, start, heuristic, weight=chosen["weight"] if weight is None else float(weight),
+        batch=chosen["batch"] if batch is None else int(batch), max_nodes=limits.nodes, time_limit=left(limits.time),
+    )  # fmt: skip
+
+
+METHODS = [
+    Method("beam", _applies, False, run_beam, ("model", "device", "width", "ball", "quality", "max_steps", "restarts",
+           "patience"),
+           "batched beam search with a learned cost-to-go (CayleyPy); feasible, never proven"),
+    Method("bwas", _applies, False, run_bwas, ("model", "device", "weight", "batch", "quality"),
+           "batch weighted A* with a learned cost-to-go (DeepCubeA); feasible, never proven"),
+]  # fmt: skip
+"""The methods the entry point ``puzzleopt.methods`` hands to :mod:`exact.solvers`."""
