@@ -2,8 +2,9 @@
 
 For each instance of ``FILE`` (see :mod:`instances.files`) the learned solution is the line of
 ``--solutions`` with the same index (moves in the puzzle's notation; an empty line: none), or,
-without ``--solutions``, the one BWAS finds with the shipped network (or ``--model``; this needs
-the ``learned`` extra, torch). Each solution is replayed and certified within the per-instance
+without ``--solutions``, the one the learned method finds (``--learned-method bwas``, the default,
+or ``beam``: the registered methods of :mod:`learned.methods`) with the shipped network (or
+``--model``; this needs the ``learned`` extra, torch). Each solution is replayed and certified within the per-instance
 budget (``--time-limit``, ``--node-limit``) by the exact method chosen for the puzzle
 (:mod:`hybrid.certify`): ``optimal``, ``suboptimal`` (with the gap) or ``unknown`` (with the
 proven lower bound); ``no_solution`` where BWAS found none; ``invalid`` where the given moves do
@@ -51,8 +52,8 @@ from learned.runtime import SEARCH_THREADS, add_options
 EXIT_CONTRADICTION = 1
 EXIT_INVALID = 5
 
-BWAS_OPTIONS = ("model", "quality", "weight", "batch", "max_nodes", "bwas_time_limit")
-"""The options of the BWAS run that finds solutions where ``--solutions`` gives none."""
+BWAS_OPTIONS = ("model", "quality", "weight", "batch", "width", "ball", "max_nodes", "bwas_time_limit")
+"""The options of the learned run that finds solutions where ``--solutions`` gives none."""
 
 CERTIFICATE_FORMAT = "puzzleopt-certificate/2"
 """The record format of ``certificates.jsonl`` (:mod:`exact.resultlog`)."""
@@ -99,7 +100,15 @@ def _parser():
     p.add_argument("--node-limit", type=cli.count(1), help="IDA* nodes to certify each instance (default: none)")
     p.add_argument("--pdb-dir", type=cli.path, help="pattern databases and distance tables (default: the user cache)")
     p.add_argument("--out", type=cli.path, help="folder for certificates.jsonl, summary.md and gaps.png")
+    p.add_argument(
+        "--learned-method",
+        choices=("bwas", "beam"),
+        default="bwas",
+        help="the learned method that finds the solutions where --solutions gives none (default bwas)",
+    )
     p.add_argument("--model", type=cli.path, help="BWAS: a model.safetensors (default: the shipped model)")
+    p.add_argument("--width", type=cli.count(1), help="beam: states kept per step (default: from --quality)")
+    p.add_argument("--ball", type=cli.count(0), help="beam: meet every state within this many moves of the goal")
     p.add_argument("--quality", choices=QUALITIES, help="BWAS: the model's measured settings (default: its card's)")
     p.add_argument("--weight", type=float, help="BWAS: lambda in f = lambda*g + h (default: from --quality)")
     p.add_argument("--batch", type=cli.count(1), help="BWAS: nodes expanded per iteration")
@@ -114,16 +123,15 @@ def _parser():
 
 @dataclass(frozen=True)
 class LearnedSettings:
-    """How a worker runs BWAS (it loads the network once, from ``blob``: the shipped one when
-    ``None``; :mod:`learned.remote`)."""
+    """How a worker runs the learned method (through :mod:`exact.solvers`; the network comes once,
+    from ``blob``: the shipped one when ``None``; :mod:`learned.remote`)."""
 
     blob: Any
     key: str
     device: str
     threads: int
-    quality: str | None
-    weight: float | None
-    batch: int | None
+    method: str
+    options: tuple  # (name, value) pairs of the method's options that were given
     max_nodes: int | None
     time_limit: float | None
 
@@ -140,25 +148,27 @@ class Shared:
 
 @lru_cache(maxsize=2)
 def _learned_solver(spec_json: str, ls: LearnedSettings):
-    """A function ``start -> (moves or None, seconds)`` running BWAS as the settings ask (built
-    once per process)."""
-    try:
-        from learned.bwas import bwas, quality_settings
-        from learned.remote import worker_heuristic
-    except ImportError as exc:
+    """A function ``start -> (moves or None, seconds)`` running the learned method as the settings
+    ask, through the registry (set up once per process)."""
+    from exact import solvers
+
+    if not any(m.name == ls.method for m in solvers.methods()):
         raise PuzzleoptError(
-            f"running BWAS needs the learned extra ({exc}); install puzzleopt[learned] or give --solutions"
-        ) from None
-    spec = json.loads(spec_json)
-    puzzle = rebuilt(spec)
-    heuristic = worker_heuristic(spec, ls.key, ls.blob, ls.device, ls.threads)
-    settings = quality_settings(heuristic.card, ls.quality)
-    weight = settings["weight"] if ls.weight is None else ls.weight
-    batch = settings["batch"] if ls.batch is None else ls.batch
+            f"running {ls.method} needs the learned extra (torch); install puzzleopt[learned] or give --solutions"
+        )
+    from learned.methods import heuristic_for
+    from learned.remote import blob_file
+    from learned.runtime import configure
+
+    puzzle = rebuilt(json.loads(spec_json))
+    device = configure(ls.device, ls.threads)
+    model = None if ls.blob is None else str(blob_file(ls.blob))
+    heuristic_for(puzzle, model, device)  # a model of another puzzle fails here, once
+    options = solvers.check_options(solvers.get_method(ls.method), dict(ls.options))
+    limits = solvers.Limits(time=ls.time_limit, nodes=ls.max_nodes)
 
     def solve(start):
-        res = bwas(puzzle, start, heuristic, weight=weight, batch=batch, max_nodes=ls.max_nodes,
-                   time_limit=ls.time_limit)  # fmt: skip
+        res = solvers.solve(puzzle, start, method=ls.method, limits=limits, model=model, device=device, **options)
         return (list(res.moves) if res.status.has_solution else None), res.seconds
 
     return solve
@@ -182,11 +192,20 @@ def _run(args, puzzle, chosen, budget: Budget) -> dict[str, Any]:
     learned = None
     if args.solutions is None:
         model = "shipped" if args.model is None else file_digest(args.model)
-        learned = {"model": model, "quality": args.quality, "weight": args.weight, "batch": args.batch,
+        learned = {"model": model, "method": args.learned_method, "options": dict(_learned_options(args)),
                    "max_nodes": args.max_nodes, "time_limit": args.bwas_time_limit}  # fmt: skip
     return {"command": "verify", "puzzle": puzzle.spec.to_dict(), "method": chosen.name,
             "limits": {"time": budget.time_limit, "nodes": budget.node_limit}, "options": dict(budget.options),
             "learned": learned}  # fmt: skip
+
+
+def _learned_options(args) -> tuple:
+    """The learned method's options the flags give, as ``(name, value)`` pairs."""
+    names = ("quality", "weight", "batch") if args.learned_method == "bwas" else ("quality", "width", "ball")
+    other = [k for k in ("weight", "batch", "width", "ball") if k not in names and getattr(args, k) is not None]
+    if other:
+        raise PuzzleoptError(f"--{other[0]} is not an option of --learned-method {args.learned_method}; drop it")
+    return tuple((k, getattr(args, k)) for k in names if getattr(args, k) is not None)
 
 
 def _record(ident: str, c: Certificate) -> dict[str, Any]:
@@ -225,8 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from learned.remote import network_blob
 
         learned = this.LearnedSettings(
-            network_blob(executor, args.model), args.puzzle, args.device, args.threads, args.quality,
-            args.weight, args.batch, args.max_nodes, args.bwas_time_limit,
+            network_blob(executor, args.model), args.puzzle, args.device, args.threads, args.learned_method,
+            _learned_options(args), args.max_nodes, args.bwas_time_limit,
         )  # fmt: skip
         this._learned_solver(json.dumps(puzzle.spec.to_dict(), sort_keys=True), learned)  # bad settings fail at once
     shared = this.Shared(puzzle.spec.to_dict(), args.method, budget, learned)

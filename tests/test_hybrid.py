@@ -206,7 +206,8 @@ def test_cli_certifies_a_file(tmp_path, eight, capsys) -> None:
     assert f"--instances {str(inst)!r}, instance b7:" in err and "expected 9 numbers" in err
 
 
-def test_cli_runs_bwas_with_the_shipped_network(tmp_path, eight, capsys) -> None:
+@pytest.mark.parametrize("learned", [[], ["--learned-method", "beam", "--width", "64"]], ids=["bwas", "beam"])
+def test_cli_runs_the_learned_method_with_the_shipped_network(tmp_path, eight, capsys, learned) -> None:
     pytest.importorskip("torch")
     from hybrid.verify import main
 
@@ -216,8 +217,13 @@ def test_cli_runs_bwas_with_the_shipped_network(tmp_path, eight, capsys) -> None
     inst = tmp_path / "boards.txt"
     inst.write_text("".join(p.format_state(s) + "\n" for s in starts))
     out = tmp_path / "report"
-    assert main(["--puzzle", "tiles8", "--instances", str(inst), "--out", str(out), "--no-progress"]) == 0
+    from exact.cli import run
+
+    assert main(["--puzzle", "tiles8", "--instances", str(inst), "--out", str(out), "--no-progress", *learned]) == 0
     certs = read_log(out / "certificates.jsonl")
+    if learned:
+        assert run(main, ["--puzzle", "tiles8", "--instances", str(inst), "--weight", "1", *learned]) == 2
+        assert "--weight is not an option of --learned-method beam" in capsys.readouterr().err
     for c, s in zip(certs, starts):
         assert c["learned_seconds"] is not None and c["verdict"] in ("optimal", "suboptimal")
         assert c["best_length"] == int(dist[space.rank(s[None])[0]])
