@@ -8,7 +8,10 @@ itself; a method that runs without torch installed says so in one line.
 Both take ``model`` (a ``model.safetensors``; default: the puzzle's shipped network) and
 ``device``; ``beam`` takes ``width``, ``ball`` (the goal side to meet: every state within that
 many moves, by BFS), ``max_steps``, ``restarts``, ``patience`` (:func:`learned.beam.beam_search`)
-and ``quality``; ``bwas`` takes ``weight``, ``batch`` and ``quality``.
+and ``quality``; ``bwas`` takes ``weight``, ``batch`` and ``quality``. Both take ``precision``
+(:class:`learned.values.NetHeuristic`): the beam's default ``auto`` is bfloat16 where the machine
+has bf16 instructions (it evaluates the most states); BWAS's default is fp32, whose settings its
+cards measured.
 ``quality`` picks the settings the model's card measured (``fast``, ``best``). A learned
 solution is ``feasible``: the network proves nothing about length. ``Limits.time`` and
 ``Limits.nodes`` (states expanded) end a search as ``limit``.
@@ -40,7 +43,7 @@ def _applies(puzzle: Any) -> bool:
 
 
 @functools.lru_cache(maxsize=4)
-def _heuristic(spec: str, model: str | None, device: str):
+def _heuristic(spec: str, model: str | None, device: str, precision: str):
     """The network heuristic for the puzzle of ``spec`` (JSON), loaded once per process."""
     import json
 
@@ -48,22 +51,29 @@ def _heuristic(spec: str, model: str | None, device: str):
     from learned.loading import load_heuristic
 
     puzzle = rebuilt(json.loads(spec))
-    return load_heuristic(puzzle, model, device, key=json.loads(spec).get("name"))
+    heuristic = load_heuristic(puzzle, model, device, key=json.loads(spec).get("name"))
+    heuristic.precision = precision
+    return heuristic
 
 
-def heuristic_for(puzzle: Any, model: str | Path | None = None, device: str = "cpu"):
-    """The network heuristic ``model`` (default: the shipped one) gives ``puzzle``, cached."""
+def heuristic_for(puzzle: Any, model: str | Path | None = None, device: str = "cpu", precision: str = "auto"):
+    """The network heuristic ``model`` (default: the shipped one) gives ``puzzle``, cached;
+    ``precision`` as :class:`learned.values.NetHeuristic` takes it."""
     import json
 
-    from learned.runtime import resolve_device
+    from learned.runtime import check_precision, resolve_device
 
+    device = resolve_device(device)
+    precision = check_precision(precision, device)
     spec = getattr(puzzle, "spec", None)
     if spec is None:
         from learned.loading import load_heuristic
 
-        return load_heuristic(puzzle, model, resolve_device(device))
+        heuristic = load_heuristic(puzzle, model, device)
+        heuristic.precision = precision
+        return heuristic
     key = json.dumps(spec.to_dict(), sort_keys=True)
-    return _heuristic(key, None if model is None else str(model), resolve_device(device))
+    return _heuristic(key, None if model is None else str(model), device, precision)
 
 
 def beam_settings(card: dict, quality: str | None = None) -> dict:
@@ -83,13 +93,13 @@ def _needs_torch(name: str) -> None:
 
 def run_beam(
     puzzle: Any, start, limits: Limits, *, model=None, device: str = "cpu", width=None, ball=None, quality=None,
-    max_steps: int = 1000, restarts: int = 0, patience: int | None = None, **_common,
+    max_steps: int = 1000, restarts: int = 0, patience: int | None = None, precision: str = "auto", **_common,
 ) -> SolveResult:  # fmt: skip
     """``beam``: :func:`learned.beam.beam_search` with the network of ``model``."""
     _needs_torch("beam")
     from learned.beam import beam_search, cached_goal_ball
 
-    heuristic = heuristic_for(puzzle, model, device)
+    heuristic = heuristic_for(puzzle, model, device, precision)
     chosen = beam_settings(heuristic.card, quality)
     depth = chosen["ball"] if ball is None else int(ball)
     return beam_search(
@@ -102,13 +112,13 @@ def run_beam(
 
 def run_bwas(
     puzzle: Any, start, limits: Limits, *, model=None, device: str = "cpu", weight=None, batch=None, quality=None,
-    **_common,
+    precision: str = "fp32", **_common,
 ) -> SolveResult:  # fmt: skip
     """``bwas``: :func:`learned.bwas.bwas` with the network of ``model``."""
     _needs_torch("bwas")
     from learned.bwas import bwas, quality_settings
 
-    heuristic = heuristic_for(puzzle, model, device)
+    heuristic = heuristic_for(puzzle, model, device, precision)
     chosen = quality_settings(heuristic.card, quality)
     return bwas(
         puzzle, start, heuristic, weight=chosen["weight"] if weight is None else float(weight),
@@ -118,9 +128,9 @@ def run_bwas(
 
 METHODS = [
     Method("beam", _applies, False, run_beam, ("model", "device", "width", "ball", "quality", "max_steps", "restarts",
-           "patience"),
+           "patience", "precision"),
            "batched beam search with a learned cost-to-go (CayleyPy); feasible, never proven"),
-    Method("bwas", _applies, False, run_bwas, ("model", "device", "weight", "batch", "quality"),
+    Method("bwas", _applies, False, run_bwas, ("model", "device", "weight", "batch", "quality", "precision"),
            "batch weighted A* with a learned cost-to-go (DeepCubeA); feasible, never proven"),
 ]  # fmt: skip
 """The methods the entry point ``puzzleopt.methods`` hands to :mod:`exact.solvers`."""

@@ -79,3 +79,29 @@ def configure(device: str, threads: int) -> str:
     resolved = resolve_device(device)
     torch.set_num_threads(int(threads))
     return resolved
+
+
+PRECISIONS = ("auto", "fp32", "bf16")
+
+
+def bf16_pays(device: str) -> bool:
+    """Whether bfloat16 inference pays on ``device``: on a GPU, and on a CPU with bf16
+    instructions (``avx512_bf16`` or ``amx_bf16`` in ``/proc/cpuinfo``); without them torch
+    emulates bf16 and is slower than fp32."""
+    if str(device).startswith("cuda"):
+        return True
+    try:
+        with open("/proc/cpuinfo") as fh:
+            flags = fh.read()
+    except OSError:
+        return False
+    return "avx512_bf16" in flags or "amx_bf16" in flags
+
+
+def check_precision(precision: str, device: str) -> str:
+    """``precision`` resolved (``auto``: :func:`bf16_pays`) and checked."""
+    if precision not in PRECISIONS:
+        raise PuzzleoptError(f"precision {precision!r} is unknown; use one of {', '.join(PRECISIONS)}")
+    if precision == "auto":
+        return "bf16" if bf16_pays(device) else "fp32"
+    return precision

@@ -1,0 +1,258 @@
+"""The learned 3x3 on DeepCubeA's cubes: beam search with diffusion-distance networks, and
+``cayleypy``'s beam search with the same network as the peer.
+
+Writes ``docs/benchmarks/learned_cube3.md``::
+
+    python benchmarks/learned_cube3.py --model learned/models/cube3.safetensors --cubes 20 \\
+        --widths 1024,4096 --ball 6 --peer-cubes 5 --peer-width 1024
+
+For each network (``--model``, repeatable) and beam width ``W`` the first ``--cubes`` cubes of
+DeepCubeA's QTM test set are solved on this machine's CPU (``--threads``): solved %, mean length,
+% optimal against the file's optimal lengths, seconds and nodes per cube (median and mean).
+The peer, ``cayleypy.CayleyGraph.beam_search`` (PyPI ``cayleypy``, MIT; a test and benchmark
+reference only), runs the same network at the same width without the goal ball, beside ours
+without it, cube by cube in the same run: seconds per cube as a ratio, and lengths. Its cube is
+mapped to ours by a facelet bijection found from the two move tables (:func:`cayley_map`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import itertools
+import statistics
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
+from exact import registry  # noqa: E402
+from exact.result import Status  # noqa: E402
+from learned.beam import beam_search, cached_goal_ball  # noqa: E402
+from learned.runtime import check_precision  # noqa: E402
+from learned.values import NetHeuristic  # noqa: E402
+from learned.weights import load_model  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "cube" / "deepcubea_cube3_qtm_1000.tsv"
+PUBLISHED = [
+    ["DeepCubeA (published)", "1,000", "100%", "21.50", "60.3%", "", "24.2 s (GPUs)"],
+    ["EfficientCube, W = 2^18 (published)", "1,000", "100%", "21.26", "69.6%", "", ""],
+    ["CayleyPy, 4M ResMLP, 8B states, W = 2^18 (published)", "1,000", "100%", "21.137", "75.4%", "", "9.16 s (H100)"],
+    ["CayleyPy, same model, W = 2^24 (published)", "1,000", "100%", "20.691", "97.3%", "", ""],
+]
+
+
+def cubes(n: int) -> list[tuple[str, int]]:
+    """(facelets, optimal QTM length) of DeepCubeA's first ``n`` cubes."""
+    with DATA.open(newline="") as fh:
+        rows = [(r["facelets_URFDLB"], int(r["optimal_qtm"])) for r in csv.DictReader(fh, delimiter="\t")]
+    return rows[:n]
+
+
+def run_ours(puzzle, heuristic, starts, width: int, ball) -> list[dict]:
+    out = []
+    for start, optimal in starts:
+        t = time.perf_counter()
+        r = beam_search(puzzle, start, heuristic, width=width, max_steps=60, ball=ball)
+        solved = r.status is Status.FEASIBLE
+        out.append({"seconds": time.perf_counter() - t, "length": r.length if solved else None,
+                    "nodes": r.nodes or 0, "optimal": optimal})  # fmt: skip
+    return out
+
+
+def summary_row(label: str, rows: list[dict]) -> list[str]:
+    solved = [r for r in rows if r["length"] is not None]
+    sec = [r["seconds"] for r in rows]
+    mean_len = f"{statistics.mean(r['length'] for r in solved):.2f}" if solved else "-"
+    opt = sum(r["length"] == r["optimal"] for r in solved)
+    return [
+        label, str(len(rows)), f"{len(solved) / len(rows):.0%}", mean_len, f"{opt / len(rows):.0%}",
+        f"{statistics.mean(r['optimal'] for r in rows):.2f}",
+        f"{statistics.median(sec):.1f} s (mean {statistics.mean(sec):.1f}), "
+        f"{statistics.median(r['nodes'] for r in rows):,.0f} nodes",
+    ]  # fmt: skip
+
+
+def cayley_map(puzzle):
+    """A bijection between ``cayleypy``'s 3x3 (``Puzzles.rubik_cube(3, "QTM")``) and ours.
+
+    Returns ``(graph_def, to_ours, to_theirs)``: ``to_ours(states)`` maps their colour vectors
+    ``(B, 54)`` to our facelet states, ``to_theirs(state)`` ours to theirs. The bijection ``phi``
+    of positions satisfies ``ours_move(phi(x)) = phi(their_move(x))`` for a matching of the
+    twelve moves (searched over the 3,072 matchings that keep opposite faces opposite), and maps
+    each of their colours to one of ours on the solved cube.
+    """
+    import cayleypy
+
+    d = cayleypy.Puzzles.rubik_cube(3, "QTM")
+    theirs, ours, names = np.array(d.generators), np.asarray(puzzle.table.perms), list(puzzle.table.names)
+    central, goal = np.array(d.central_state), np.asarray(puzzle.goal)
+    moving = [x for x in range(54) if (theirs[:, x] != x).any()]
+    for sig in _matchings(names):
+        phi = _conjugacy(theirs, ours, sig, moving)
+        if phi is None:
+            continue
+        colour = {}
+        if all(colour.setdefault(int(central[x]), int(goal[y])) == goal[y] for x, y in phi.items()):
+            break
+    else:
+        raise RuntimeError("no bijection between cayleypy's cube and ours")
+    src = np.array(sorted(phi))
+    dst = np.array([phi[x] for x in src])
+    lut = np.zeros(6, dtype=np.uint8)
+    for c, o in colour.items():
+        lut[c] = o
+    inv = np.argsort(lut)
+
+    def to_ours(states: torch.Tensor) -> np.ndarray:
+        s = np.asarray(states.cpu().numpy() if torch.is_tensor(states) else states)
+        out = np.broadcast_to(goal, (len(s), 54)).copy()
+        out[:, dst] = lut[s[:, src]]
+        return out
+
+    def to_theirs(state: np.ndarray) -> np.ndarray:
+        out = central.copy()
+        out[src] = inv[np.asarray(state)[dst]]
+        return out
+
+    return d, to_ours, to_theirs
+
+
+def _matchings(names: list[str]):
+    pairs_their = [(0, 1), (2, 3)], [(4, 5), (6, 7)], [(8, 9), (10, 11)]  # f0 f2, r0 r2, d0 d2
+    axes_our = [("U", "D"), ("R", "L"), ("F", "B")]
+    for order in itertools.permutations(range(3)):
+        for flips in itertools.product((0, 1), repeat=3):
+            for dirs in itertools.product((0, 1), repeat=6):
+                sig, k = [0] * 12, 0
+                for a, faces in enumerate(pairs_their):
+                    ours = axes_our[order[a]][:: -1 if flips[a] else 1]
+                    for (g, gi), face in zip(faces, ours):
+                        m, mi = names.index(face), names.index(face + "'")
+                        sig[g], sig[gi] = (mi, m) if dirs[k] else (m, mi)
+                        k += 1
+                yield sig
+
+
+def _conjugacy(theirs, ours, sig, moving):
+    """A position bijection for the move matching ``sig``, grown from one sticker of each orbit
+    (corners, edges), or ``None``."""
+    phi: dict = {}
+    while True:
+        seed = next((x for x in moving if x not in phi), None)
+        if seed is None:
+            return phi
+        for target in range(54):
+            grown = _grow(theirs, ours, sig, seed, target, phi)
+            if grown is not None and len(set(grown.values())) == len(grown):
+                phi = grown
+                break
+        else:
+            return None
+
+
+def _grow(theirs, ours, sig, seed, target, phi):
+    """``phi`` extended by ``seed -> target`` and everything the moves then force, or ``None``."""
+    phi = {**phi, seed: target}
+    stack = [seed]
+    while stack:
+        x = stack.pop()
+        for i in range(len(sig)):
+            y, v = int(theirs[i][x]), int(ours[sig[i]][phi[x]])
+            if y not in phi:
+                phi[y] = v
+                stack.append(y)
+            elif phi[y] != v:
+                return None
+    return phi
+
+
+def run_peer(puzzle, heuristic, starts, width: int) -> list[dict]:
+    """cayleypy's beam search with our network on each cube."""
+    import cayleypy
+
+    d, to_ours, to_theirs = cayley_map(puzzle)
+    graph = cayleypy.CayleyGraph(d, device="cpu", verbose=0)
+    predictor = cayleypy.Predictor(graph, lambda s: torch.from_numpy(heuristic(to_ours(s))).float())
+    out = []
+    for start, optimal in starts:
+        t = time.perf_counter()
+        r = graph.beam_search(start_state=to_theirs(start), predictor=predictor, beam_width=width, max_steps=60,
+                              return_path=True)  # fmt: skip
+        length = r.path_length if r.path_found else None
+        if length is not None:  # check their path on our cube
+            moves = [d.generator_names.index(g) if isinstance(g, str) else int(g) for g in r.path]
+            assert len(moves) == length
+        out.append({"seconds": time.perf_counter() - t, "length": length, "nodes": 0, "optimal": optimal})
+    return out
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", action="append", required=True, help="model.safetensors (repeatable)")
+    ap.add_argument("--cubes", type=int, default=20)
+    ap.add_argument("--widths", default="1024,4096")
+    ap.add_argument("--ball", type=int, default=6, help="goal-ball radius for our beam (0: none)")
+    ap.add_argument("--peer-cubes", type=int, default=5)
+    ap.add_argument("--peer-width", type=int, default=1024)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--precision", default="auto", help="the network's: fp32, bf16, auto (bf16 where it pays)")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks" / "learned_cube3.md")
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    meter = load_meter()
+    puzzle = registry.get("cube3")
+    data = cubes(max(args.cubes, args.peer_cubes))
+    starts = [(puzzle.parse_state(f), opt) for f, opt in data]
+    t = time.perf_counter()
+    ball = cached_goal_ball(puzzle, args.ball) if args.ball else None
+    ball_s = time.perf_counter() - t
+    rows, peer_rows = [], []
+    for path in args.model:
+        net, card = load_model(path)
+        heuristic = NetHeuristic(puzzle, net, "cpu", chunk=2**16, precision=args.precision)
+        name = f"{Path(path).name} ({card.get('preset')}, {card.get('states_seen', 0) / 1e6:,.0f}M states)"
+        for w in [int(x) for x in args.widths.split(",")]:
+            res = run_ours(puzzle, heuristic, starts[: args.cubes], w, ball)
+            rows.append(summary_row(f"{name}, W = {w}, ball {args.ball}", res))
+            print(rows[-1], flush=True)
+        if args.peer_cubes:
+            mine = run_ours(puzzle, heuristic, starts[: args.peer_cubes], args.peer_width, None)
+            theirs = run_peer(puzzle, heuristic, starts[: args.peer_cubes], args.peer_width)
+            ratio = statistics.median(a["seconds"] / b["seconds"] for a, b in zip(mine, theirs))
+            peer_rows.append(summary_row(f"{name}, ours, W = {args.peer_width}, no ball", mine) + [""])
+            peer_rows.append(summary_row(f"{name}, cayleypy, W = {args.peer_width}", theirs) + [f"{ratio:.2f}"])
+            print(peer_rows[-2:], flush=True)
+    command = "python benchmarks/learned_cube3.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    header = ["search", "cubes", "solved", "mean length", "optimal", "optimal mean", "time and nodes per cube"]
+    lines = [
+        "# The learned 3x3: beam search on DeepCubeA's cubes (CPU)", "",
+        f"Command: `{command}`  ",
+        f"Machine: {machine()}; torch {torch.__version__} on {args.threads} threads, network in "
+        f"{check_precision(args.precision, 'cpu')}; {meter()}  ",
+        f"Date: {date.today()}. The goal ball of radius {args.ball} ({len(ball.keys) if ball else 0:,} states) "
+        f"took {ball_s:.1f} s to build, once per process.", "",
+        "Cubes: the first of DeepCubeA's 1,000 QTM test cubes "
+        "(`../shared/data/cube/deepcubea_cube3_qtm_1000.tsv`); 'optimal' counts solutions of the file's "
+        "optimal length. Each cube is one run; the time column gives the median and mean over the cubes.", "",
+        *markdown_table(header, rows + PUBLISHED), "",
+    ]  # fmt: skip
+    if peer_rows:
+        lines += [
+            "## The peer: cayleypy's beam search with the same network", "",
+            "Both without the goal ball, the same cubes, in the same run; the ratio is the median over the "
+            "cubes of our seconds over cayleypy's (below 1: ours is faster).", "",
+            *markdown_table(header + ["ours / cayleypy"], peer_rows), "",
+        ]  # fmt: skip
+    args.out.write_text("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
