@@ -121,6 +121,8 @@ class DaviConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "eval_depths", tuple(int(d) for d in self.eval_depths))
+        if self.init_from is not None:
+            object.__setattr__(self, "init_from", str(self.init_from))
         if self.objective not in OBJECTIVES:
             known = ", ".join(OBJECTIVES)
             raise PuzzleoptError(f"training objective {self.objective!r} is unknown; use one of {known}")

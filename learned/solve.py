@@ -66,10 +66,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"{puzzle.table.description}: {res.status.value}: {res.length if res.length is not None else '-'} "
             f"moves: {moves}\n"
-            f"{res.nodes:,} nodes expanded ({res.extra.get('generated', 0):,} generated) in {res.seconds:.2f} s, "
+            f"{res.nodes:,} nodes expanded{_generated(res)} in {res.seconds:.2f} s, "
             f"{rate:,.0f} nodes/s; {settings}"
         )
     return res.exit_code
+
+
+def _generated(res) -> str:
+    return f" ({res.extra['generated']:,} generated)" if "generated" in res.extra else ""
 
 
 def _settings(args, card: dict) -> tuple[str, dict]:
