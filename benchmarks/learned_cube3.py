@@ -49,6 +49,31 @@ PUBLISHED = [
 ]
 
 
+GPU_SECTION = """## On a GPU (issue 46; one NVIDIA H200, torch 2.11.0+cu130, 2026-11-26)
+
+The device lent to this session had 15 minutes in all, so the GPU run is short. Commands, from the
+repository root on the device:
+
+    python3 benchmarks/gpu_cube3.py --out $OUT --train-seconds 330 --solve-seconds 80 --ball 6 \\
+        --width 262144 --batch 32768
+    python3 -m learned.train --puzzle cube3 --objective diffusion --preset resmlp-gpu --batch 32768 \\
+        --steps 10000000 --amp --device cuda --eval-every 0 --out $OUT/run2 --checkpoint-seconds 60 \\
+        --no-progress --time-limit 230 --lr 0.0005 --init-from gpudata/start.safetensors --json
+
+| run | steps | states | seconds | states/s | loss at the end |
+| --- | --- | --- | --- | --- | --- |
+| 1: `resmlp-gpu`, diffusion, bfloat16, walks on the GPU | 13,916 | 455,999,488 | 330 | 1,381,778 | 9.64 |
+| 2: run 1's network, fresh Adam at lr 5e-4 | 9,941 | 325,746,688 | 230 | 1,416,259 | 9.27 |
+
+Run 1's network searched on the device (W = 2^18, goal ball 6; the network on the GPU, the
+beam's bookkeeping in numpy on the device's CPU): cube 0 solved in 22 moves (its optimum) in
+58.1 s; cube 1 unsolved when the 80 s were spent. CayleyPy's 9.16 s per cube at W = 2^18 needs the
+beam itself on the GPU (`learned.beam` keeps its states in numpy); that, the 1,000 cubes and the
+wider beams are left to the next lent GPU. Run 2's network (782M states in all) is the
+`resmlp-gpu` row above, searched on this machine's CPU.
+"""
+
+
 def cubes(n: int) -> list[tuple[str, int]]:
     """(facelets, optimal QTM length) of DeepCubeA's first ``n`` cubes."""
     with DATA.open(newline="") as fh:
@@ -196,7 +221,10 @@ def run_peer(puzzle, heuristic, starts, width: int) -> list[dict]:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--model", action="append", required=True, help="model.safetensors (repeatable)")
+    ap.add_argument(
+        "--model", action="append", required=True,
+        help="model.safetensors, or PATH@W1,W2 for its own widths (repeatable)",
+    )  # fmt: skip
     ap.add_argument("--cubes", type=int, default=20)
     ap.add_argument("--widths", default="1024,4096")
     ap.add_argument("--ball", type=int, default=6, help="goal-ball radius for our beam (0: none)")
@@ -215,11 +243,13 @@ def main(argv=None) -> None:
     ball = cached_goal_ball(puzzle, args.ball) if args.ball else None
     ball_s = time.perf_counter() - t
     rows, peer_rows = [], []
-    for path in args.model:
+    for given in args.model:
+        path, _, own = given.partition("@")
         net, card = load_model(path)
         heuristic = NetHeuristic(puzzle, net, "cpu", chunk=2**16, precision=args.precision)
-        name = f"{Path(path).name} ({card.get('preset')}, {card.get('states_seen', 0) / 1e6:,.0f}M states)"
-        for w in [int(x) for x in args.widths.split(",")]:
+        seen = card.get("states_seen", 0) + card.get("states_seen_before", 0)
+        name = f"{Path(path).parent.name}/{Path(path).name} ({card.get('preset')}, {seen / 1e6:,.0f}M states)"
+        for w in [int(x) for x in (own or args.widths).split(",")]:
             res = run_ours(puzzle, heuristic, starts[: args.cubes], w, ball)
             rows.append(summary_row(f"{name}, W = {w}, ball {args.ball}", res))
             print(rows[-1], flush=True)
@@ -251,6 +281,7 @@ def main(argv=None) -> None:
             "cubes of our seconds over cayleypy's (below 1: ours is faster).", "",
             *markdown_table(header + ["ours / cayleypy"], peer_rows), "",
         ]  # fmt: skip
+    lines += [GPU_SECTION]
     args.out.write_text("\n".join(lines))
 
 

@@ -37,12 +37,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     src.add_argument("--facelets", dest="state", help="cube facelets, URFDLB order (same as --state)")
     src.add_argument("--scramble", help="moves applied to the goal")
     src.add_argument("--instances", help="a file of starts (one per line, or a TSV; BWAS)")
-    p.add_argument("--method", choices=("bwas", "beam"), default="bwas", help="the search (default bwas)")
+    p.add_argument(
+        "--method",
+        choices=("bwas", "beam"),
+        help="the search (default: the one the model's card measured best, else bwas)",
+    )
     p.add_argument("--width", type=cli.count(1), help="beam: states kept per step (default: from --quality)")
     p.add_argument("--ball", type=cli.count(0), help="beam: meet every state within this many moves of the goal")
     args = p.parse_args(argv)
     if args.instances is not None:
-        if args.method != "bwas":
+        if args.method not in (None, "bwas"):
             raise PuzzleoptError("--instances runs BWAS (learned.evaluate); solve one start at a time with beam")
         return evaluate_main(argv)
     puzzle = puzzle_from(args)
@@ -52,6 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         start = puzzle.parse_state(args.state)
     card = heuristic_for(puzzle, args.model, device).card
+    if args.method is None:
+        search = card.get("search") if isinstance(card.get("search"), dict) else {}
+        args.method = search.get("method", "bwas") if search.get("method") in ("bwas", "beam") else "bwas"
     settings, options = _settings(args, card)
     limits = solvers.Limits(time=args.time_limit, nodes=args.max_nodes)
     res = solvers.solve(puzzle, start, method=args.method, limits=limits, model=args.model, device=device, **options)

@@ -156,3 +156,23 @@ def test_beam_and_bwas_are_registered_methods_of_the_one_contract(capsys):
         solvers.solve(p, start, method="beam", weight=1.0)
     with pytest.raises(ValueError, match="method 'beam' does not apply"):
         Cube(3).apply("R U").solve(method="beam", goal="cross")
+
+
+def test_learned_solve_takes_the_search_and_its_width_from_the_card(tmp_path, capsys):
+    import json
+
+    from learned.davi import DaviConfig, train
+    from learned.solve import main as solve_main
+    from learned.weights import load_model, save_model
+
+    cfg = DaviConfig(puzzle="tiles8", preset="resmlp-tiny", objective="diffusion", steps=2, batch=50, eval_every=0)
+    run = train(cfg, tmp_path / "run", progress=False)
+    net, card = load_model(run["model"])
+    card["search"] = {"method": "beam", "beam": {"default": "fast", "fast": {"width": 32, "ball": 3}}}
+    save_model(tmp_path / "m.safetensors", net, card)
+    argv = ["--puzzle", "tiles8", "--model", str(tmp_path / "m.safetensors"), "--scramble", "R D L D R", "--json"]
+    assert solve_main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["solver"] == "beam" and out["settings"]["width"] == 32 and out["settings"]["ball"] == 3
+    assert solve_main([*argv, "--method", "bwas"]) == 0
+    assert json.loads(capsys.readouterr().out)["solver"] == "bwas"
