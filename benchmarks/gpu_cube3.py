@@ -103,6 +103,7 @@ def main() -> None:
                 width=a.width,
                 max_steps=60,
                 ball=ball,
+                device=a.device,  # the whole layer on the GPU (learned.beam_torch)
                 time_limit=max(1.0, stop - time.perf_counter()),
             )
             row = {"i": i, "status": r.status.value, "length": r.length, "seconds": time.perf_counter() - t,

@@ -66,6 +66,17 @@ class GoalBall:
         return np.where(hit, self.dist[at].astype(np.int64), -1)
 
 
+def goal_states(puzzle: Puzzle) -> np.ndarray:
+    """The goal states a move sequence can reach from the puzzle's goal: every whole-puzzle turn
+    of it that is a goal (a cube held any way is solved), less those that differ on positions no
+    move touches (an odd cube's centres never move)."""
+    frame = puzzle.frame()
+    states = puzzle.goal[None] if frame is None else np.unique(puzzle.goal[np.asarray(frame[0])], axis=0)
+    states = states[puzzle.is_goal(states)]
+    still = (puzzle.table.perms == np.arange(puzzle.num_positions)).all(axis=0)
+    return states[(states[:, still] == puzzle.goal[still]).all(axis=1)]
+
+
 def goal_ball(puzzle: Puzzle, depth: int, max_states: int = 5_000_000) -> GoalBall:
     """The :class:`GoalBall` of radius ``depth`` around the puzzle's goal states (every whole-puzzle
     turn of the goal that is a goal too), by breadth-first search.
@@ -76,12 +87,7 @@ def goal_ball(puzzle: Puzzle, depth: int, max_states: int = 5_000_000) -> GoalBa
     """
     if (np.asarray(puzzle.table.inverse) < 0).any():
         raise PuzzleoptError(f"{puzzle.name}: a goal ball needs every move's inverse; this table lacks some")
-    frame = puzzle.frame()  # a cube held any way is solved: the ball grows from every goal state
-    frontier = puzzle.goal[None] if frame is None else np.unique(puzzle.goal[np.asarray(frame[0])], axis=0)
-    frontier = frontier[puzzle.is_goal(frontier)]
-    # positions no move touches (an odd cube's centres) never change: goals that differ there are unreachable
-    still = (puzzle.table.perms == np.arange(puzzle.num_positions)).all(axis=0)
-    frontier = frontier[(frontier[:, still] == puzzle.goal[still]).all(axis=1)]
+    frontier = goal_states(puzzle)
     keys, dist = [state_hashes(frontier)], [np.zeros(len(frontier), dtype=np.uint8)]
     seen = keys[0]
     for d in range(1, int(depth) + 1):
@@ -142,6 +148,7 @@ def beam_search(
     ball: GoalBall | None = None,
     restarts: int = 0,
     patience: int | None = None,
+    device: str | None = None,
 ) -> SolveResult:
     """A solution of ``start`` by beam search (see the module docstring).
 
@@ -158,6 +165,9 @@ def beam_search(
             of every stagnant beam so far banned (CayleyPy's restarts).
         patience: A beam stagnates when its best score has not gone down for this many steps
             (``None``: only at ``max_steps``).
+        device: ``None``: the layers in numpy, ``heuristic`` any batched function. A torch
+            device: every step there (:mod:`learned.beam_torch`); ``heuristic`` must then be a
+            :class:`learned.values.NetHeuristic` and every move must always apply.
 
     Returns:
         ``feasible`` with a replayed solution (``extra``: steps, restarts, the layer where it met
@@ -182,7 +192,8 @@ def beam_search(
     met = _meet(puzzle, start[None], ball)
     if met is not None:  # the start is in the ball: its way down is all there is
         return done(met[1], Status.FEASIBLE, None, 0, {"steps": 0, "met_at": 0, "from_ball": len(met[1])})
-    run = _Beam(puzzle, heuristic, int(width), ball, None if time_limit is None else t0 + time_limit, max_nodes)
+    until = None if time_limit is None else t0 + time_limit
+    run = _beam(puzzle, heuristic, int(width), ball, until, max_nodes, device)
     banned = np.empty(0, dtype=np.uint64)
     for attempt in range(int(restarts) + 1):
         path, extra, stagnant = run.descend(start, int(max_steps), patience, banned)
@@ -192,6 +203,21 @@ def beam_search(
             break
         banned = np.union1d(banned, stagnant)
     return done([], Status.LIMIT, None, run.expanded, {"restarts": attempt, "banned": int(banned.size)})
+
+
+def _beam(puzzle: Puzzle, heuristic, width: int, ball, until, max_nodes, device):
+    if device is None:
+        return _Beam(puzzle, heuristic, width, ball, until, max_nodes)
+    from learned.beam_torch import TorchBeam
+    from learned.diffusion import TorchWalks
+
+    if not hasattr(heuristic, "net") or not TorchWalks.applies(puzzle):
+        raise PuzzleoptError(
+            f"beam on device {device!r} needs a network heuristic and a puzzle whose moves always apply; "
+            f"{puzzle.name} with {type(heuristic).__name__}: leave device out"
+        )
+    precision = getattr(heuristic, "precision", "fp32")
+    return TorchBeam(puzzle, heuristic.net, width, ball, until, max_nodes, device, precision)
 
 
 class _Beam:
@@ -241,7 +267,7 @@ class _Beam:
                 return _path(parents, met[0]) + met[1], extra, None
             if len(kids) > self.width:
                 scores = np.asarray(self.heuristic(kids), dtype=np.float64)
-                keep = np.argpartition(scores, self.width - 1)[: self.width]
+                keep = np.sort(np.argpartition(scores, self.width - 1)[: self.width])  # the beam in hash order
                 kids, moves, parent, keys, low = kids[keep], moves[keep], parent[keep], keys[keep], scores[keep].min()
                 best, since_best = (low, 0) if low < best else (best, since_best + 1)
                 if patience is not None and since_best >= patience:

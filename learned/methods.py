@@ -101,12 +101,16 @@ def run_beam(
 
     heuristic = heuristic_for(puzzle, model, device, precision)
     chosen = beam_settings(heuristic.card, quality)
+    from learned.diffusion import TorchWalks
+
+    # on a GPU the whole layer stays there (learned.beam_torch); on the CPU numpy's layers cost the same
+    on = heuristic.device if str(heuristic.device).startswith("cuda") and TorchWalks.applies(puzzle) else None
     depth = chosen["ball"] if ball is None else int(ball)
     return beam_search(
         puzzle, start, heuristic, width=chosen["width"] if width is None else int(width), max_steps=int(max_steps),
         time_limit=left(limits.time), max_nodes=limits.nodes,
         ball=cached_goal_ball(puzzle, depth) if depth else None, restarts=int(restarts),
-        patience=None if patience is None else int(patience),
+        patience=None if patience is None else int(patience), device=on,
     )  # fmt: skip
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 
 from exact import registry, solvers
 from exact.bfs import distance_table
@@ -176,3 +177,25 @@ def test_learned_solve_takes_the_search_and_its_width_from_the_card(tmp_path, ca
     assert out["solver"] == "beam" and out["settings"]["width"] == 32 and out["settings"]["ball"] == 3
     assert solve_main([*argv, "--method", "bwas"]) == 0
     assert json.loads(capsys.readouterr().out)["solver"] == "bwas"
+
+
+@pytest.mark.parametrize(("name", "opts"), [("cube3", {}), ("cube2", {}), ("pancake", {"n": 9})])
+def test_the_beam_on_a_torch_device_takes_the_steps_the_numpy_beam_takes(name, opts):
+    from learned.beam import cached_goal_ball
+    from learned.nets import make_net, preset_config
+    from learned.values import NetHeuristic
+
+    p = registry.get(name, **opts)
+    net = make_net(preset_config("resmlp-tiny", p.num_positions, p.num_labels), 1)
+    with torch.no_grad():
+        net.out.bias.fill_(50.0)  # untrained, but positive: no values clamped to 0, so no ties to break
+    h = NetHeuristic(p, net)  # the searches must agree step for step
+    for ball in (None, cached_goal_ball(p, 2)):
+        for s in p.random_walk(4, 9, np.random.default_rng(3)):
+            a = beam_search(p, s, h, width=16, max_steps=30, ball=ball, restarts=2, patience=4)
+            b = beam_search(p, s, h, width=16, max_steps=30, ball=ball, restarts=2, patience=4, device="cpu")
+            assert (a.status, a.moves, a.nodes, a.extra) == (b.status, b.moves, b.nodes, b.extra)
+    with pytest.raises(ValueError, match="moves always apply"):
+        t8 = registry.get("tiles8")
+        start = t8.random_walk(1, 5, np.random.default_rng(0))[0]
+        beam_search(t8, start, NetHeuristic(t8, make_net(preset_config("resmlp-tiny", 9, 9), 1)), device="cpu")
