@@ -277,3 +277,20 @@ def test_ctrl_c_reports_the_boards_solved(tmp_path, capsys, monkeypatch) -> None
     assert ida_cli.main([*argv, "--json"]) == 130
     summary = json.loads(capsys.readouterr().out.splitlines()[-1])["summary"]
     assert summary["interrupted"] and summary["boards"] == 1 and summary["planned"] == 3
+
+
+def test_a_stale_numba_cache_of_the_generic_kernel_falls_back_to_a_fresh_compile(monkeypatch) -> None:
+    # numba's cache keys _search by its own file; a changed heuristic kernel elsewhere made its load
+    # fail with KeyError / ReferenceError ("underlying object has vanished") in an edited checkout
+    import exact.ida.generic as generic
+    from exact import registry, solvers
+
+    def stale(*args):
+        raise ReferenceError("underlying object has vanished")
+
+    p = registry.get("pancake", n=8)
+    start = p.random_states(1, np.random.default_rng(4))[0]
+    want = solvers.solve(p, start, method="ida*", heuristic="gap")
+    monkeypatch.setattr(generic, "_search", stale)
+    got = solvers.solve(p, start, method="ida*", heuristic="gap")
+    assert got.status is want.status and got.length == want.length and got.moves == want.moves

@@ -11,12 +11,27 @@ own fast kernels (tiles, cube) are registered specialisations of the same driver
 
 from __future__ import annotations
 
+import functools
+import logging
+
 import numpy as np
 from numba import njit
 
 from exact.ida.search import EXHAUSTED, FOUND, PAUSED, ResumableSearch
 from exact.movetable import MoveTable
 from exact.timeindexed import move_rules
+
+
+@functools.lru_cache(maxsize=1)
+def _uncached():
+    """``_search`` compiled afresh, not from numba's on-disk cache. That cache keys a kernel by its
+    own file only: a heuristic kernel it calls, changed in another file (an upgrade, an edited
+    checkout), leaves a stale entry whose load fails with KeyError or ReferenceError (seen here).
+    The search then goes on with a fresh compile and says so once."""
+    logging.getLogger(__name__).warning(
+        "numba's cached IDA* kernel is stale (a heuristic kernel changed); compiling it afresh for this process"
+    )
+    return njit(cache=False)(_SEARCH_SOURCE)
 
 
 @njit(cache=True)
@@ -72,6 +87,9 @@ def _search(
         tried[d + 1] = 0
 
 
+_SEARCH_SOURCE = _search.py_func  # the Python source of the kernel, for _uncached
+
+
 class GenericSearch(ResumableSearch):
     """The resumable state of one IDA* run over a move table (made by :meth:`create`)."""
 
@@ -101,10 +119,12 @@ class GenericSearch(ResumableSearch):
         return self
 
     def run(self, bound: int, budget: int) -> tuple[int, int]:
-        code, nodes = _search(
-            self.rows, self.depth, self.tried, self.path, self.acc, bound, budget,
-            self.perms, self.gpos, self.gval, self.forbid, self.goal, self.gidx, self.hfun, self.hargs,
-        )  # fmt: skip
+        args = (self.rows, self.depth, self.tried, self.path, self.acc, bound, budget,
+                self.perms, self.gpos, self.gval, self.forbid, self.goal, self.gidx, self.hfun, self.hargs)  # fmt: skip
+        try:
+            code, nodes = _search(*args)
+        except (KeyError, ReferenceError):
+            code, nodes = _uncached()(*args)
         return int(code), int(nodes)
 
     def moves(self) -> list[int]:
