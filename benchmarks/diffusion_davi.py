@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -41,16 +40,16 @@ from learned.weights import load_model  # noqa: E402
 def score(puzzle, model: str, states, dist, width: int) -> list[str]:
     net, card = load_model(model)
     h = NetHeuristic(puzzle, net, "cpu", chunk=2**16)
-    rows = []
+    rows: list[tuple[int | None, int]] = []
     t = time.perf_counter()
-    for s, d in zip(states, dist):
+    for s, d in zip(states, dist.tolist()):
         r = beam_search(puzzle, s, h, width=width, max_steps=40)
         rows.append((r.length if r.status is Status.FEASIBLE else None, d))
     sec = (time.perf_counter() - t) / len(states)
     solved = [(a, d) for a, d in rows if a is not None]
     return [
         f"{len(solved) / len(rows):.1%}", f"{sum(a == d for a, d in solved) / len(rows):.1%}",
-        f"{statistics.mean(a - d for a, d in solved):.3f}" if solved else "-", f"{sec:.2f}",
+        f"{float(np.mean([a - d for a, d in solved])):.3f}" if solved else "-", f"{sec:.2f}",  # not numpy-int means
         f"{card['training_seconds']:.0f}", f"{card['states_seen'] / 1e6:.1f}M",
     ]  # fmt: skip
 
