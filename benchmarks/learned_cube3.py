@@ -10,9 +10,10 @@ For each network (``--model``, repeatable) and beam width ``W`` the first ``--cu
 DeepCubeA's QTM test set are solved on this machine's CPU (``--threads``): solved %, mean length,
 % optimal against the file's optimal lengths, seconds and nodes per cube (median and mean).
 The peer, ``cayleypy.CayleyGraph.beam_search`` (PyPI ``cayleypy``, MIT; a test and benchmark
-reference only), runs the same network at the same width without the goal ball, beside ours
-without it, cube by cube in the same run: seconds per cube as a ratio, and lengths. Its cube is
-mapped to ours by a facelet bijection found from the two move tables (:func:`cayley_map`).
+reference only: ``pip install cayleypy==0.2.0``), runs the same network at the same width
+without the goal ball, beside ours without it, cube by cube in the same run: seconds per cube
+as a ratio, and lengths. Its cube is mapped to ours by a facelet bijection found from the two
+move tables (:func:`cayley_map`).
 """
 
 from __future__ import annotations
