@@ -18,11 +18,8 @@ states) takes about 3 s on one core, less than a solve's first layers. The regis
 
 from __future__ import annotations
 
-import functools
-import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -30,110 +27,16 @@ from exact.errors import PuzzleoptError
 from exact.invariants import checked_start, unsolvable_result
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
-
-HASH_SEED = 20250213
-"""Seed of the hash weights: the same states hash alike in every run."""
-
-
-def state_hashes(states: np.ndarray) -> np.ndarray:
-    """uint64 ``(B,)``: a 64-bit hash of each state ``(B, P)`` (a random linear form mod 2^64,
-    the same in every run); equal states hash alike, distinct ones collide with probability
-    about ``2^-64`` a pair."""
-    weights = np.random.default_rng(HASH_SEED).integers(1, 2**63, size=states.shape[1], dtype=np.uint64) | 1
-    with np.errstate(over="ignore"):
-        return (states.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
-
-
-@dataclass(frozen=True)
-class GoalBall:
-    """Every state within ``depth`` moves of the goal: their hashes (sorted) and distances.
-
-    Attributes:
-        depth: The radius.
-        keys: uint64 ``(S,)``: :func:`state_hashes` of the states, sorted.
-        dist: uint8 ``(S,)``: each state's distance to the goal.
-    """
-
-    depth: int
-    keys: np.ndarray
-    dist: np.ndarray
-
-    def lookup(self, states: np.ndarray) -> np.ndarray:
-        """int64 ``(B,)``: each state's distance to the goal, ``-1`` outside the ball."""
-        keys = state_hashes(states)
-        at = np.minimum(np.searchsorted(self.keys, keys), max(len(self.keys) - 1, 0))
-        hit = self.keys[at] == keys
-        return np.where(hit, self.dist[at].astype(np.int64), -1)
-
-
-def goal_states(puzzle: Puzzle) -> np.ndarray:
-    """The goal states a move sequence can reach from the puzzle's goal: every whole-puzzle turn
-    of it that is a goal (a cube held any way is solved), less those that differ on positions no
-    move touches (an odd cube's centres never move)."""
-    frame = puzzle.frame()
-    states = puzzle.goal[None] if frame is None else np.unique(puzzle.goal[np.asarray(frame[0])], axis=0)
-    states = states[puzzle.is_goal(states)]
-    still = (puzzle.table.perms == np.arange(puzzle.num_positions)).all(axis=0)
-    return states[(states[:, still] == puzzle.goal[still]).all(axis=1)]
-
-
-def goal_ball(puzzle: Puzzle, depth: int, max_states: int = 5_000_000) -> GoalBall:
-    """The :class:`GoalBall` of radius ``depth`` around the puzzle's goal states (every whole-puzzle
-    turn of the goal that is a goal too), by breadth-first search.
-
-    Raises:
-        PuzzleoptError: a move has no inverse (distances from the goal are then not distances
-            to it), or the ball would hold more than ``max_states`` states.
-    """
-    if (np.asarray(puzzle.table.inverse) < 0).any():
-        raise PuzzleoptError(f"{puzzle.name}: a goal ball needs every move's inverse; this table lacks some")
-    frontier = goal_states(puzzle)
-    keys, dist = [state_hashes(frontier)], [np.zeros(len(frontier), dtype=np.uint8)]
-    seen = keys[0]
-    for d in range(1, int(depth) + 1):
-        children, rows = puzzle.expand(frontier)
-        kids = children[rows >= 0]
-        k = state_hashes(kids)
-        _, first = np.unique(k, return_index=True)
-        first = first[~np.isin(k[first], seen)]
-        frontier, k = kids[first], k[first]
-        seen = np.concatenate([seen, k])
-        if len(seen) > max_states:
-            raise PuzzleoptError(f"{puzzle.name}: the goal ball of radius {depth} exceeds {max_states:,} states")
-        keys.append(k)
-        dist.append(np.full(len(k), d, dtype=np.uint8))
-    allk, alld = np.concatenate(keys), np.concatenate(dist)
-    order = np.argsort(allk)
-    return GoalBall(int(depth), allk[order], alld[order])
-
-
-@functools.lru_cache(maxsize=4)
-def _cached_ball(spec: str, depth: int) -> GoalBall:
-    from exact.batch import rebuilt
-
-    return goal_ball(rebuilt(json.loads(spec)), depth)
-
-
-def cached_goal_ball(puzzle: Puzzle, depth: int) -> GoalBall:
-    """:func:`goal_ball`, built once per process for each puzzle spec and depth."""
-    spec = getattr(puzzle, "spec", None)
-    if spec is None:
-        return goal_ball(puzzle, depth)
-    return _cached_ball(json.dumps(spec.to_dict(), sort_keys=True), int(depth))
-
-
-def _descend(puzzle: Puzzle, state: np.ndarray, ball: GoalBall) -> list[int] | None:
-    """The rows from ``state`` down the ball to the goal, one distance less each move; ``None``
-    where a step finds no such child (a hash collision put the state in the ball)."""
-    out, d = [], int(ball.lookup(state[None])[0])
-    while d > 0:
-        children, rows = puzzle.expand(state[None])
-        near = np.flatnonzero((rows[0] >= 0) & (ball.lookup(children[0]) == d - 1))
-        if near.size == 0:
-            return None
-        state, d = children[0, near[0]], d - 1
-        out.append(int(rows[0, near[0]]))
-    return out if puzzle.solved(state) else None
+from learned.beam_parts import (  # noqa: F401 - re-exported: learned.beam is where users look
+    HASH_SEED,
+    GoalBall,
+    _descend,
+    _path,
+    cached_goal_ball,
+    goal_ball,
+    goal_states,
+    state_hashes,
+)
 
 
 def beam_search(
@@ -289,12 +192,3 @@ def _meet(puzzle: Puzzle, kids: np.ndarray, ball: GoalBall | None) -> tuple[int,
         if rest is not None:
             return int(i), rest
     return None
-
-
-def _path(parents: list[tuple[np.ndarray, np.ndarray]], index: int) -> list[int]:
-    """The move rows from the start to child ``index`` of the last step."""
-    out = []
-    for parent, moves in reversed(parents):
-        out.append(int(moves[index]))
-        index = int(parent[index])
-    return out[::-1]

@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from exact.puzzle import Puzzle
-from learned.beam import HASH_SEED, GoalBall, _descend, _path, goal_states
+from learned.beam_parts import HASH_SEED, GoalBall, _descend, _path, goal_states
 
 _SIGN = -(2**63)
 
