@@ -31,8 +31,8 @@ class PyraminxPuzzle(Puzzle):
 
     @property
     def diameter(self) -> int:
-        """God's number with each 120-degree turn one move: 11 without the tips (the whole graph
-        was searched); with them, the bound 15 (each of the four tips needs at most one turn of its
+        """God's number with each 120-degree turn one move: 11 without the tips (the published
+        figure; not measured here); with them, the bound 15 (each of the four tips needs at most one turn of its
         own)."""
         return 15 if self.tips else 11
 
