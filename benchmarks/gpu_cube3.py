@@ -38,78 +38,72 @@ def _cubes(path: Path) -> list[tuple[str, int]]:
         return [(r["facelets_URFDLB"], int(r["optimal_qtm"])) for r in csv.DictReader(fh, delimiter="\t")]
 
 
+def _train(a, run: Path) -> list[str]:
+    """Train ``resmlp-gpu`` into ``run`` for ``a.train_seconds`` (resuming); the command's argv."""
+    argv = ["--puzzle", "cube3", "--objective", "diffusion", "--preset", "resmlp-gpu", "--batch", str(a.batch),
+            "--steps", "10000000", "--amp", "--device", a.device, "--eval-every", "0", "--out", str(run),
+            "--checkpoint-seconds", "60", "--no-progress", "--time-limit", str(a.train_seconds), "--json"]  # fmt: skip
+    train.main(argv)
+    return argv
+
+
+def _solve(puzzle, heur, ball, rows, width: int, seconds: float, fh, device: str, first: int = 0) -> None:
+    """DeepCubeA's cubes in order from ``first`` at ``width`` until ``seconds`` are spent, one JSON
+    line each."""
+    stop = time.perf_counter() + seconds
+    for i, (facelets, optimal) in enumerate(rows):
+        if i < first:
+            continue
+        if time.perf_counter() > stop:
+            break
+        start = puzzle.parse_state(facelets)
+        t = time.perf_counter()
+        r = beam_search(puzzle, start, heur, width=width, max_steps=60, ball=ball, device=device,
+                        time_limit=max(1.0, stop - time.perf_counter()))  # fmt: skip
+        row = {"i": i, "status": r.status.value, "length": r.length, "seconds": time.perf_counter() - t,
+               "nodes": r.nodes, "optimal": optimal, "width": width, "extra": r.extra,
+               "moves": " ".join(r.moves)}  # fmt: skip
+        fh.write(json.dumps(row) + "\n")
+        fh.flush()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--train-seconds", type=float, default=380)
-    ap.add_argument("--solve-seconds", type=float, default=100)
+    ap.add_argument("--train-seconds", type=float, default=0, help="0: no training, search --model")
+    ap.add_argument("--model", type=Path, default=None, help="search this network (default: OUT/run's)")
     ap.add_argument("--batch", type=int, default=32768)
-    ap.add_argument("--width", type=int, default=2**18)
-    ap.add_argument("--ball", type=int, default=5)
+    ap.add_argument("--widths", default="262144", help="comma-separated beam widths, searched in turn")
+    ap.add_argument("--seconds", default="100", help="comma-separated seconds, one per width")
+    ap.add_argument("--first", type=int, default=0, help="the first cube (0-based) of each width")
+    ap.add_argument("--ball", type=int, default=6)
     ap.add_argument("--device", default="cuda")
     ap.add_argument("--data", type=Path, default=Path("gpudata/deepcubea_cube3_qtm_1000.tsv"))
     a = ap.parse_args()
+    widths, seconds = [int(w) for w in a.widths.split(",")], [float(x) for x in a.seconds.split(",")]
+    a.out.mkdir(parents=True, exist_ok=True)
     run = a.out / "run"
-    argv = [
-        "--puzzle",
-        "cube3",
-        "--objective",
-        "diffusion",
-        "--preset",
-        "resmlp-gpu",
-        "--batch",
-        str(a.batch),
-        "--steps",
-        "10000000",
-        "--amp",
-        "--device",
-        a.device,
-        "--eval-every",
-        "0",
-        "--out",
-        str(run),
-        "--checkpoint-seconds",
-        "60",
-        "--no-progress",
-        "--time-limit",
-        str(a.train_seconds),
-        "--json",
-    ]
     gpu = torch.cuda.get_device_name(0) if a.device == "cuda" else "cpu"
-    report = {"gpu": gpu, "torch": torch.__version__, "train_command": argv}
-    t = time.perf_counter()
-    train.main(argv)
-    report["train_wall_s"] = time.perf_counter() - t
+    report: dict = {"gpu": gpu, "torch": torch.__version__, "argv": sys.argv}
+    if a.train_seconds > 0:
+        t = time.perf_counter()
+        report["train_command"] = _train(a, run)
+        report["train_wall_s"] = time.perf_counter() - t
     puzzle = registry.get("cube3")
-    net, card = load_model(run / "model.safetensors", a.device)
+    net, card = load_model(a.model or run / "model.safetensors", a.device)
     report["card"] = card
-    heur = NetHeuristic(puzzle, net, a.device, chunk=2**20)
+    heur = NetHeuristic(puzzle, net, a.device, chunk=2**21, precision="bf16" if a.device == "cuda" else "fp32")
     t = time.perf_counter()
     ball = goal_ball(puzzle, a.ball)
     report["ball"] = {"depth": a.ball, "states": len(ball.keys), "seconds": time.perf_counter() - t}
-    (a.out / "gpu.json").write_text(json.dumps(report, indent=1))
-    stop = time.perf_counter() + a.solve_seconds
     rows = _cubes(a.data)
-    with (a.out / "solve.jsonl").open("w") as fh:
-        for i, (facelets, optimal) in enumerate(rows):
-            if time.perf_counter() > stop:
-                break
-            start = puzzle.parse_state(facelets)
-            t = time.perf_counter()
-            r = beam_search(
-                puzzle,
-                start,
-                heur,
-                width=a.width,
-                max_steps=60,
-                ball=ball,
-                device=a.device,  # the whole layer on the GPU (learned.beam_torch)
-                time_limit=max(1.0, stop - time.perf_counter()),
-            )
-            row = {"i": i, "status": r.status.value, "length": r.length, "seconds": time.perf_counter() - t,
-                   "nodes": r.nodes, "optimal": optimal, "width": a.width}  # fmt: skip
-            fh.write(json.dumps(row) + "\n")
-            fh.flush()
+    t = time.perf_counter()
+    beam_search(puzzle, puzzle.parse_state(rows[0][0]), heur, width=4096, max_steps=60, ball=ball, device=a.device)
+    report["warmup_s"] = time.perf_counter() - t  # CUDA context and kernels, not counted below
+    (a.out / "gpu.json").write_text(json.dumps(report, indent=1))
+    with (a.out / "solve.jsonl").open("a") as fh:
+        for width, secs in zip(widths, seconds, strict=True):
+            _solve(puzzle, heur, ball, rows, width, secs, fh, a.device, a.first)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import csv
 import itertools
+import json
 import statistics
 import sys
 import time
@@ -50,10 +51,11 @@ PUBLISHED = [
 ]
 
 
-GPU_SECTION = """## On a GPU (issue 46; one NVIDIA H200, torch 2.11.0+cu130, 2026-11-26)
+GPU_DATA = sorted((ROOT / "docs" / "benchmarks" / "data").glob("gpu_cube3_*.jsonl"))
+GPU_TRAINING = """## On a GPU (issue 46)
 
-The device lent to this session had 15 minutes in all, so the GPU run is short. Commands, from the
-repository root on the device:
+The shipped network was trained on a lent NVIDIA H200 (torch 2.11.0+cu130, 2026-11-26, 15 minutes
+of device time in all). Commands, from the repository root on the device:
 
     python3 benchmarks/gpu_cube3.py --out $OUT --train-seconds 330 --solve-seconds 80 --ball 6 \\
         --width 262144 --batch 32768
@@ -65,14 +67,53 @@ repository root on the device:
 | --- | --- | --- | --- | --- | --- |
 | 1: `resmlp-gpu`, diffusion, bfloat16, walks on the GPU | 13,916 | 455,999,488 | 330 | 1,381,778 | 9.64 |
 | 2: run 1's network, fresh Adam at lr 5e-4 | 9,941 | 325,746,688 | 230 | 1,416,259 | 9.27 |
-
-Run 1's network searched on the device (W = 2^18, goal ball 6; the network on the GPU, the
-beam's bookkeeping in numpy on the device's CPU): cube 0 solved in 22 moves (its optimum) in
-58.1 s; cube 1 unsolved when the 80 s were spent. CayleyPy's 9.16 s per cube at W = 2^18 needs the
-beam itself on the GPU (`learned.beam` keeps its states in numpy); that, the 1,000 cubes and the
-wider beams are left to the next lent GPU. Run 2's network (782M states in all) is the
-`resmlp-gpu` row above, searched on this machine's CPU.
 """
+
+
+def _check_gpu_row(puzzle, name: str, r: dict, facelets: dict, optimal: dict) -> None:
+    """Raise unless the row's optimal length is the data file's and its solution solves its cube."""
+    if r["optimal"] != optimal[r["i"]]:
+        raise ValueError(f"{name}: cube {r['i']} says optimal {r['optimal']}, the data file {optimal[r['i']]}")
+    if r["status"] == "feasible":
+        moves = r["moves"].split()
+        end = puzzle.table.apply(puzzle.parse_state(facelets[r["i"]]), moves)
+        if len(moves) != r["length"] or not puzzle.solved(end):
+            raise ValueError(f"{name}: cube {r['i']}'s {r['length']} moves do not solve it")
+
+
+def gpu_section(puzzle, paths: list[Path] = GPU_DATA) -> list[str]:
+    """The device searches (``docs/benchmarks/data/gpu_cube3_*.jsonl``, written by
+    ``benchmarks/gpu_cube3.py`` on a lent GPU), each solution replayed here on our cube and its
+    cube's optimal length checked against the data file before it is counted."""
+    optimal = {i: opt for i, (_, opt) in enumerate(cubes(1000))}
+    facelets = {i: f for i, (f, _) in enumerate(cubes(1000))}
+    rows, commands, cards, last = {}, {}, set(), {}
+    for path in paths:
+        for line in path.read_text().splitlines():
+            r = json.loads(line)
+            _check_gpu_row(puzzle, path.name, r, facelets, optimal)
+            rows.setdefault(r["width"], {})[r["i"]] = r  # a later run of a cube replaces an earlier
+            commands.setdefault(r["command"], None)
+            cards.add(f"{r['gpu']}, torch {r['torch']}")
+            last[r["command"], r["width"]] = r
+    # a run's last cube unsolved is one its clock share stopped: not a result (the next run redoes it)
+    cut = {id(r) for r in last.values() if r["status"] != "feasible"}
+    table = []
+    for w, by_cube in sorted(rows.items()):
+        done = sorted((r for r in by_cube.values() if id(r) not in cut), key=lambda r: r["i"])
+        res = [{"seconds": r["seconds"], "length": r["length"], "nodes": r["nodes"], "optimal": r["optimal"]}
+               for r in done]  # fmt: skip
+        label = f"cube3.safetensors, W = 2^{w.bit_length() - 1}, ball 6, cubes 0-{done[-1]['i']}"
+        table.append(summary_row(label, res))
+    header = ["search on the GPU", "cubes", "solved", "mean length", "optimal", "optimal mean", "time, nodes per cube"]
+    return [
+        GPU_TRAINING,
+        f"Searched on the device ({', '.join(sorted(cards))}): the whole beam there (`learned.beam_torch`), "
+        "the network in bfloat16. Each solution below was replayed on this machine's cube model when this page "
+        "was written. Commands:", "",
+        *[f"    {c}" for c in commands], "",
+        *markdown_table(header, table + PUBLISHED[1:3]), "",
+    ]  # fmt: skip
 
 
 def cubes(n: int) -> list[tuple[str, int]]:
@@ -99,10 +140,10 @@ def summary_row(label: str, rows: list[dict]) -> list[str]:
     mean_len = f"{statistics.mean(r['length'] for r in solved):.2f}" if solved else "-"
     opt = sum(r["length"] == r["optimal"] for r in solved)
     return [
-        label, str(len(rows)), f"{len(solved) / len(rows):.0%}", mean_len, f"{opt / len(rows):.0%}",
+        label, str(len(rows)), f"{len(solved) / len(rows):.0%}", mean_len, f"{opt / len(rows):.1%}",
         f"{statistics.mean(r['optimal'] for r in rows):.2f}",
         f"{statistics.median(sec):.1f} s (mean {statistics.mean(sec):.1f}), "
-        (f"{statistics.median(r['nodes'] for r in rows):,.0f} nodes" if any(r["nodes"] for r in rows)
+        + (f"{statistics.median(r['nodes'] for r in rows):,.0f} nodes" if any(r["nodes"] for r in rows)
          else "nodes not counted"),
     ]  # fmt: skip
 
@@ -110,11 +151,12 @@ def summary_row(label: str, rows: list[dict]) -> list[str]:
 def cayley_map(puzzle):
     """A bijection between ``cayleypy``'s 3x3 (``Puzzles.rubik_cube(3, "QTM")``) and ours.
 
-    Returns ``(graph_def, to_ours, to_theirs)``: ``to_ours(states)`` maps their colour vectors
+    Returns ``(graph_def, to_ours, to_theirs, sig)``: ``to_ours(states)`` maps their colour vectors
     ``(B, 54)`` to our facelet states, ``to_theirs(state)`` ours to theirs. The bijection ``phi``
     of positions satisfies ``ours_move(phi(x)) = phi(their_move(x))`` for a matching of the
     twelve moves (searched over the 3,072 matchings that keep opposite faces opposite), and maps
-    each of their colours to one of ours on the solved cube.
+    each of their colours to one of ours on the solved cube; ``sig[g]`` is our move row for their
+    generator ``g``.
     """
     import cayleypy
 
@@ -149,7 +191,7 @@ def cayley_map(puzzle):
         out[src] = inv[np.asarray(state)[dst]]
         return out
 
-    return d, to_ours, to_theirs
+    return d, to_ours, to_theirs, sig
 
 
 def _matchings(names: list[str]):
@@ -205,7 +247,7 @@ def run_peer(puzzle, heuristic, starts, width: int) -> list[dict]:
     """cayleypy's beam search with our network on each cube."""
     import cayleypy
 
-    d, to_ours, to_theirs = cayley_map(puzzle)
+    d, to_ours, to_theirs, sig = cayley_map(puzzle)
     graph = cayleypy.CayleyGraph(d, device="cpu", verbose=0)
     predictor = cayleypy.Predictor(graph, lambda s: torch.from_numpy(heuristic(to_ours(s))).float())
     out = []
@@ -214,18 +256,27 @@ def run_peer(puzzle, heuristic, starts, width: int) -> list[dict]:
         r = graph.beam_search(start_state=to_theirs(start), predictor=predictor, beam_width=width, max_steps=60,
                               return_path=True)  # fmt: skip
         length = r.path_length if r.path_found else None
-        if length is not None:  # check their path on our cube
-            moves = [d.generator_names.index(g) if isinstance(g, str) else int(g) for g in r.path]
-            assert len(moves) == length
+        if length is not None:  # their path, replayed on our cube
+            moves = [sig[d.generator_names.index(g) if isinstance(g, str) else int(g)] for g in r.path]
+            if len(moves) != length or not puzzle.solved(puzzle.table.apply(start, moves)):
+                raise RuntimeError(f"cayleypy's {length}-move path does not solve the cube on our model")
         out.append({"seconds": time.perf_counter() - t, "length": length, "nodes": 0, "optimal": optimal})
     return out
+
+
+def _spec(given: str, widths: str, n: int) -> tuple[str, list[int], int]:
+    """``PATH[@W1,W2[:N]]`` -> (path, widths, cubes)."""
+    path, _, own = given.partition("@")
+    own, _, count = own.partition(":")
+    return path, [int(x) for x in (own or widths).split(",")], int(count or n)
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
         "--model", action="append", required=True,
-        help="model.safetensors, or PATH@W1,W2 for its own widths (repeatable)",
+        help="model.safetensors, or PATH@W1,W2 for its own widths, PATH@W1,W2:N for its own first N cubes "
+        "(repeatable)",
     )  # fmt: skip
     ap.add_argument("--cubes", type=int, default=20)
     ap.add_argument("--widths", default="1024,4096")
@@ -239,22 +290,22 @@ def main(argv=None) -> None:
     torch.set_num_threads(args.threads)
     meter = load_meter()
     puzzle = registry.get("cube3")
-    data = cubes(max(args.cubes, args.peer_cubes))
+    specs = [_spec(given, args.widths, args.cubes) for given in args.model]
+    data = cubes(max([args.peer_cubes] + [n for _, _, n in specs]))
     starts = [(puzzle.parse_state(f), opt) for f, opt in data]
     t = time.perf_counter()
     ball = cached_goal_ball(puzzle, args.ball) if args.ball else None
     ball_s = time.perf_counter() - t
     rows, peer_rows = [], []
-    for given in args.model:
-        path, _, own = given.partition("@")
+    for path, widths, n in specs:
         net, card = load_model(path)
         heuristic = NetHeuristic(puzzle, net, "cpu", chunk=2**16, precision=args.precision)
         mine = card.get("states_seen") or card.get("trained_steps", 0) * card.get("davi", {}).get("batch", 0)
         seen = mine + card.get("states_seen_before", 0)
         preset = f"{card.get('preset')}, {card.get('objective', 'davi')}"
         name = f"{Path(path).parent.name}/{Path(path).name} ({preset}, {seen / 1e6:,.1f}M states)"
-        for w in [int(x) for x in (own or args.widths).split(",")]:
-            res = run_ours(puzzle, heuristic, starts[: args.cubes], w, ball)
+        for w in widths:
+            res = run_ours(puzzle, heuristic, starts[:n], w, ball)
             rows.append(summary_row(f"{name}, W = {w}, ball {args.ball}", res))
             print(rows[-1], flush=True)
         if args.peer_cubes:
@@ -287,7 +338,7 @@ def main(argv=None) -> None:
             "with the CPU network.", "",
             *markdown_table(header + ["ours / cayleypy"], peer_rows), "",
         ]  # fmt: skip
-    lines += [GPU_SECTION]
+    lines += gpu_section(puzzle)
     args.out.write_text("\n".join(lines))
 
 

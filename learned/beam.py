@@ -120,7 +120,7 @@ def _beam(puzzle: Puzzle, heuristic, width: int, ball, until, max_nodes, device)
             f"{puzzle.name} with {type(heuristic).__name__}: leave device out"
         )
     precision = getattr(heuristic, "precision", "fp32")
-    return TorchBeam(puzzle, heuristic.net, width, ball, until, max_nodes, device, precision)
+    return TorchBeam(puzzle, heuristic.net, width, ball, until, max_nodes, device, precision, heuristic.chunk)
 
 
 class _Beam:

@@ -26,7 +26,8 @@ class NetHeuristic:
         puzzle: The puzzle the network was trained on.
         net: The network (put in eval mode here).
         device: Torch device for evaluation.
-        chunk: Largest batch sent to the network at once.
+        chunk: Largest batch sent to the network at once (``None``: 20,000 on the CPU, where
+            larger batches do not run faster, 2^20 on an accelerator, which wants them large).
         precision: ``"fp32"``, or ``"bf16"``: bfloat16 autocast (measured on the 3x3's 4M network,
             two cores with bf16 instructions: 3.0 times the states per second, values within
             0.11 of fp32's; ``docs/benchmarks/learned_cube3.md``), or ``"auto"``: bf16 where it
@@ -36,14 +37,14 @@ class NetHeuristic:
     admissible = False
 
     def __init__(
-        self, puzzle: Puzzle, net: CostToGo, device: str = "cpu", chunk: int = 20000, precision: str = "fp32"
+        self, puzzle: Puzzle, net: CostToGo, device: str = "cpu", chunk: int | None = None, precision: str = "fp32"
     ) -> None:
         from learned.runtime import check_precision
 
         self.puzzle = puzzle
         self.net = net.to(device).eval()
         self.device = device
-        self.chunk = chunk
+        self.chunk = int(chunk) if chunk is not None else 20000 if str(device) == "cpu" else 2**20
         self.precision = check_precision(precision, device)
         self.name = "net"
         self.card: dict = {}  # the model card, where the network came from a file

@@ -189,7 +189,7 @@ def test_the_beam_on_a_torch_device_takes_the_steps_the_numpy_beam_takes(name, o
     net = make_net(preset_config("resmlp-tiny", p.num_positions, p.num_labels), 1)
     with torch.no_grad():
         net.out.bias.fill_(50.0)  # untrained, but positive: no values clamped to 0, so no ties to break
-    h = NetHeuristic(p, net)  # the searches must agree step for step
+    h = NetHeuristic(p, net, chunk=7)  # the searches must agree step for step, scoring in chunks
     for ball in (None, cached_goal_ball(p, 2)):
         for s in p.random_walk(4, 9, np.random.default_rng(3)):
             a = beam_search(p, s, h, width=16, max_steps=30, ball=ball, restarts=2, patience=4)

@@ -79,3 +79,26 @@ def test_a_benchmark_on_workers_has_the_rows_of_one_process(tmp_path, extra) -> 
     text, there = _pancake_page(tmp_path, *extra)
     assert len(here) == 2 and there == here  # one row per n: the means over its 3 stacks
     assert text.splitlines()[2].endswith(f"{' '.join(extra)}`  ")  # the command line names them
+
+
+def test_the_gpu_page_replays_every_device_solution_and_rejects_a_forged_one(tmp_path) -> None:
+    pytest.importorskip("torch")
+    import json
+
+    from conftest import shared_data
+
+    from benchmarks import learned_cube3 as page
+    from exact import registry
+
+    shared_data("cube/deepcubea_cube3_qtm_1000.tsv")
+    cube = registry.get("cube3")
+    text = "\n".join(page.gpu_section(cube))
+    assert "W = 2^18, ball 6, cubes 0-" in text and "| 100% |" in text
+    row = json.loads(page.GPU_DATA[0].read_text().splitlines()[0])
+    forged = tmp_path / "gpu_cube3_forged.jsonl"
+    forged.write_text(json.dumps({**row, "moves": " ".join(row["moves"].split()[:-1] + ["U"])}) + "\n")
+    with pytest.raises(ValueError, match="do not solve it"):
+        page.gpu_section(cube, [forged])
+    forged.write_text(json.dumps({**row, "optimal": row["optimal"] - 1}) + "\n")
+    with pytest.raises(ValueError, match="the data file"):
+        page.gpu_section(cube, [forged])
