@@ -4,8 +4,6 @@ by BFS) and the way down it, and the path read back from a beam's parent pointer
 
 from __future__ import annotations
 
-import functools
-import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,21 +85,6 @@ def goal_ball(puzzle: Puzzle, depth: int, max_states: int = 5_000_000) -> GoalBa
     allk, alld = np.concatenate(keys), np.concatenate(dist)
     order = np.argsort(allk)
     return GoalBall(int(depth), allk[order], alld[order])
-
-
-@functools.lru_cache(maxsize=4)
-def _cached_ball(spec: str, depth: int) -> GoalBall:
-    from exact.batch import rebuilt
-
-    return goal_ball(rebuilt(json.loads(spec)), depth)
-
-
-def cached_goal_ball(puzzle: Puzzle, depth: int) -> GoalBall:
-    """:func:`goal_ball`, built once per process for each puzzle spec and depth."""
-    spec = getattr(puzzle, "spec", None)
-    if spec is None:
-        return goal_ball(puzzle, depth)
-    return _cached_ball(json.dumps(spec.to_dict(), sort_keys=True), int(depth))
 
 
 def _descend(puzzle: Puzzle, state: np.ndarray, ball: GoalBall) -> list[int] | None:

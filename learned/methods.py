@@ -93,7 +93,7 @@ def _needs_torch(name: str) -> None:
 
 def run_beam(
     puzzle: Any, start, limits: Limits, *, model=None, device: str = "cpu", width=None, ball=None, quality=None,
-    max_steps: int = 1000, restarts: int = 0, patience: int | None = None, precision: str = "auto", **_common,
+    max_steps: int = 1000, restarts: int = 0, patience: int | None = None, precision: str = "auto", **common,
 ) -> SolveResult:  # fmt: skip
     """``beam``: :func:`learned.beam.beam_search` with the network of ``model``."""
     _needs_torch("beam")
@@ -109,14 +109,14 @@ def run_beam(
     return beam_search(
         puzzle, start, heuristic, width=chosen["width"] if width is None else int(width), max_steps=int(max_steps),
         time_limit=left(limits.time), max_nodes=limits.nodes,
-        ball=cached_goal_ball(puzzle, depth) if depth else None, restarts=int(restarts),
+        ball=cached_goal_ball(puzzle, depth, common.get("pdb_dir")) if depth else None, restarts=int(restarts),
         patience=None if patience is None else int(patience), device=on,
     )  # fmt: skip
 
 
 def run_bwas(
     puzzle: Any, start, limits: Limits, *, model=None, device: str = "cpu", weight=None, batch=None, quality=None,
-    precision: str = "fp32", **_common,
+    precision: str = "fp32", **common,
 ) -> SolveResult:  # fmt: skip
     """``bwas``: :func:`learned.bwas.bwas` with the network of ``model``."""
     _needs_torch("bwas")

@@ -199,3 +199,37 @@ def test_the_beam_on_a_torch_device_takes_the_steps_the_numpy_beam_takes(name, o
         t8 = registry.get("tiles8")
         start = t8.random_walk(1, 5, np.random.default_rng(0))[0]
         beam_search(t8, start, NetHeuristic(t8, make_net(preset_config("resmlp-tiny", 9, 9), 1)), device="cpu")
+
+
+def test_a_large_goal_ball_is_stored_read_back_and_rebuilt_when_damaged(tmp_path, monkeypatch):
+    from learned import ballstore
+    from learned.beam import goal_ball
+
+    p = registry.get("cube2")
+    monkeypatch.setattr(ballstore, "STORE_FROM", 1000)
+    fresh = goal_ball(p, 4)
+    first = ballstore.stored_goal_ball(p, 4, tmp_path)
+    (stored,) = tmp_path.glob("ball-cube2-d4-*.bin")
+    again = ballstore.stored_goal_ball(p, 4, tmp_path)
+    for ball in (first, again):
+        assert ball.depth == 4 and np.array_equal(ball.keys, fresh.keys) and np.array_equal(ball.dist, fresh.dist)
+    data = bytearray(stored.read_bytes())
+    data[-1] = 9  # a distance beyond the radius (and a sha256 that no longer holds)
+    stored.write_bytes(bytes(data))
+    assert np.array_equal(ballstore.stored_goal_ball(p, 4, tmp_path).dist, fresh.dist)
+    assert np.array_equal(ballstore.stored_goal_ball(p, 1, tmp_path).keys, goal_ball(p, 1).keys)
+    assert len(list(tmp_path.glob("ball-*.bin"))) == 1  # the small ball is not stored
+
+
+def test_a_stored_ball_that_fails_its_audit_is_rebuilt(tmp_path):
+    from learned import ballstore
+    from learned.beam import goal_ball
+
+    p = registry.get("cube2")
+    ball = goal_ball(p, 2)
+    data = np.concatenate([ball.keys.astype("<u8").view(np.uint8), ball.dist])
+    assert ballstore._audit(p, 2, data) is None
+    wrong = data.copy()
+    wrong[8 * len(ball.keys) :] = 1  # no state at distance 0
+    assert "distance-0" in ballstore._audit(p, 2, wrong)
+    assert "sorted" in ballstore._audit(p, 2, np.concatenate([data[8:16], data[:8], data[16:]]))

@@ -384,6 +384,15 @@ def _read_meta(json_path: Path) -> tuple[dict | None, str | None]:
     return meta, None
 
 
+def stored_entries(name: str, directory: str | os.PathLike | None = None) -> int | None:
+    """The ``entries`` the stored table ``name`` says it has, or ``None`` where there is no
+    well-formed metadata: for tables whose size is only known once built (a spec needs it).
+    :func:`load` still verifies everything else."""
+    directory = default_dir() if directory is None else Path(directory)
+    meta, _ = _read_meta(_paths(_check_name(name, "stored_entries"), directory)[1])
+    return None if meta is None else meta["entries"]
+
+
 def _spec_mismatch(spec: TableSpec, meta: dict, json_path: Path) -> str | None:
     for key in ("puzzle", "pattern", "entries", "packed"):
         if meta[key] != getattr(spec, key):
