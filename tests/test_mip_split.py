@@ -121,7 +121,7 @@ def test_ctrl_c_stops_every_worker_and_reports_the_bound() -> None:
     proc = subprocess.Popen(
         cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
     )
-    time.sleep(8)  # imports, the model, the workers: pieces are running by now
+    assert len(_family(proc.pid)) >= 3  # the forkserver and its two workers: the split is under way
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -148,14 +148,22 @@ def _descendants(pid: int) -> list[int]:
     return out
 
 
+def _family(pid: int, size: int = 3, wait: float = 120.0) -> list[int]:
+    """The descendants of ``pid`` once there are ``size`` of them (or when ``wait`` is spent):
+    polled, not slept for, so a slow machine waits longer and a fast one not at all."""
+    end = time.monotonic() + wait
+    while len(family := _descendants(pid)) < size and time.monotonic() < end:
+        time.sleep(0.2)
+    return family
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
 def test_a_killed_cli_leaves_no_worker_behind(sig) -> None:
     cmd = [sys.executable, "-m", "exact.mip", "--size", "3", "--turns", "8", "--threads", "2"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(8)  # pieces are running by now: the forkserver and its two workers
-    family = _descendants(proc.pid)
-    assert len(family) >= 3, family
+    family = _family(proc.pid)
+    assert len(family) >= 3, family  # the forkserver and its two workers
     proc.send_signal(sig)  # no finally runs: only the kernel can stop the workers
     proc.wait(timeout=30)
     assert _gone(family, wait=10.0), family

@@ -27,8 +27,11 @@ def test_protocol(name: str) -> None:
     assert p.is_goal(p.goal[None])[0]
     states = p.random_walk(64, rng.integers(1, 20, 64), rng)
     assert states.shape == (64, p.num_positions) and states.dtype == np.uint8
-    again = p.random_walk(64, np.random.default_rng(3).integers(1, 20, 64), np.random.default_rng(3))
-    assert states.shape == again.shape
+    rng = np.random.default_rng(3)
+    again = p.random_walk(64, rng.integers(1, 20, 64), rng)
+    assert np.array_equal(states, again)  # the same seed, the same walks
+    other = np.random.default_rng(4)
+    assert not np.array_equal(states, p.random_walk(64, other.integers(1, 20, 64), other))
     children, ids = p.expand(states)
     assert children.shape == (64, p.num_actions, p.num_positions)
     assert ids.shape == (64, p.num_actions)

@@ -70,17 +70,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _rm(args.names, directory, args.json)
 
 
-def _known(specs: dict) -> str:
-    return ", ".join(sorted(specs)) if specs else "none (the catalog is empty)"
-
-
 def _build(names: list[str], directory: Path, force: bool, progress: bool, as_json: bool) -> int:
     specs = catalog()
     if "all" in names:
         names = sorted(specs)
     unknown = [n for n in names if n not in specs]
     if unknown:
-        known = _known(specs)
+        known = ", ".join(sorted(specs))
         raise PdbError(f"unknown table name(s) {', '.join(unknown)}; known names: {known}; 'all' builds every one")
     report = []
     for name in dict.fromkeys(names):  # keeps order, drops repeats
@@ -96,8 +92,6 @@ def _build(names: list[str], directory: Path, force: bool, progress: bool, as_js
         del table
     if as_json:
         print(json.dumps(report))
-    elif not report:
-        print("the catalog is empty: nothing to build")
     for meta in [] if as_json else report:
         how = f"built in {meta['build_seconds']:.1f} s" if meta["built"] else "already valid"
         print(f"{meta['name']}: {how}, {meta['entries']} entries, {meta['bytes'] / 1e6:.1f} MB in {directory}")
