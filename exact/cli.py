@@ -33,6 +33,8 @@ EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 EXIT_NO_SOLUTION = 3
 EXIT_LIMIT = 4
+EXIT_FINDINGS = 5  # done, with findings: invalid solutions, a bad table
+EXIT_CONTRADICTION = 6  # a proof contradicts a length the input file gives: the file or a solver is wrong
 EXIT_INTERRUPTED = 130
 EXIT_PIPE_CLOSED = 141
 

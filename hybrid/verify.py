@@ -17,9 +17,9 @@ The instances run in this process (default), in ``--workers N`` local processes,
 (``--ray auto`` or ``--ray ADDRESS``; :mod:`exact.executor`, ``docs/scale.md``); the first runs
 here so that its tables are built once before the workers read them.
 
-Exit codes: 0 done, every solution valid; 1 a certificate contradicts an optimal length the file
-gives (a bug; the summary lists it); 2 bad input; 5 done, but some solutions are invalid (the
-summary counts them); 130 interrupted.
+Exit codes: 0 done, every solution valid; 2 bad input; 5 done, but some solutions are invalid
+(the summary counts them); 6 a certificate contradicts an optimal length the file gives (the file
+or a solver is wrong; the summary lists it); 130 interrupted; 1 only for a bug.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from instances.files import parse_states, read_instances
 from learned.bwas import QUALITIES
 from learned.runtime import SEARCH_THREADS, add_options
 
-EXIT_CONTRADICTION = 1
+EXIT_CONTRADICTION = cli.EXIT_CONTRADICTION
 EXIT_INVALID = 5
 
 BWAS_OPTIONS = ("model", "quality", "weight", "batch", "width", "ball", "max_nodes", "bwas_time_limit")
@@ -83,8 +83,8 @@ def read_solutions(path: str | Path, count: int) -> list[str | None]:
 def _parser():
     p = cli.parser("python -m hybrid.verify", __doc__.splitlines()[0])
     p.epilog = (
-        "exit codes: 0 done, 1 a certificate contradicts the file's optimal length, 2 bad input, "
-        "5 some solutions are invalid (they do not solve their start), 130 interrupted"
+        "exit codes: 0 done, 2 bad input, 5 some solutions are invalid (they do not solve their start), "
+        "6 a certificate contradicts the file's optimal length, 130 interrupted; 1 only for a bug"
     )
     add_puzzle_options(p)
     p.add_argument("--instances", required=True, help="instance file (one state per line, or a TSV)")

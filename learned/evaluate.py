@@ -12,8 +12,8 @@ A solution shorter than the optimal length the file gives contradicts the file (
 or a bug in the replay): such instances are listed on stderr and in ``summary.md``, their gap
 is left out of the mean, and the exit code is 1.
 
-Exit codes: 0 done, 1 a solution contradicts the file's optimal length, 2 bad input,
-130 interrupted.
+Exit codes: 0 done, 2 bad input, 6 a solution contradicts the file's optimal length (the file or
+a solver is wrong; the summary lists it), 130 interrupted; 1 only for a bug.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from learned.loading import load_heuristic, parser_with_search, search_settings
 from learned.remote import network_blob, worker_heuristic
 from learned.runtime import configure
 
-EXIT_CONTRADICTION = 1
+EXIT_CONTRADICTION = cli.EXIT_CONTRADICTION
 
 
 @dataclass(frozen=True)

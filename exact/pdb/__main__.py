@@ -34,7 +34,7 @@ from exact.errors import PuzzleoptError
 from exact.pdb.store import PdbError, check, check_stored, default_dir, list_tables, load, remove
 from exact.userfiles import output_folder
 
-EXIT_BAD_TABLE = 5
+EXIT_BAD_TABLE = cli.EXIT_FINDINGS
 EPILOG = "exit codes: 0 done, 2 bad input (a name that no stored table has), 5 verify found a bad table"
 
 
