@@ -19,6 +19,7 @@ gave); any other exception is a bug and keeps its traceback.
 from __future__ import annotations
 
 import argparse
+import contextvars
 import errno
 import json
 import math
@@ -130,9 +131,18 @@ def seconds(text: str) -> float:
     return value
 
 
+_TYPED: contextvars.ContextVar[str | None] = contextvars.ContextVar("typed_command", default=None)
+
+
+def typed(prog: str) -> str:
+    """``prog``, or the command as the user typed it where :func:`run` was told (``puzzleopt
+    solve`` runs ``python -m exact.solve``'s main): usage lines and errors name what was typed."""
+    return _TYPED.get() or prog
+
+
 def parser(prog: str, description: str) -> argparse.ArgumentParser:
     """An ``ArgumentParser`` with the shared ``--json`` flag and the exit codes in its help."""
-    p = OneLineParser(prog=prog, description=description, epilog=EPILOG)
+    p = OneLineParser(prog=typed(prog), description=description, epilog=EPILOG)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the human report")
     return p
 
@@ -173,8 +183,11 @@ def _command_name(main: Callable) -> str:
     return module.removesuffix(".__main__")
 
 
-def run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None = None) -> int:
+def run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     """Call ``main(argv)`` and turn the ways a command can end into exit codes.
+
+    ``prog``: the command as typed, where it is not ``python -m`` of ``main``'s module (the
+    ``puzzleopt`` subcommands); usage lines and errors then name it (:func:`typed`).
 
     * bad input (a :class:`~exact.errors.PuzzleoptError`, the project's own error types) and a
       file that cannot be read or written (``OSError``: a missing folder, a directory where a file
@@ -186,7 +199,15 @@ def run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None 
     Under ``--json`` an error is also one JSON object on stdout, ``{"error": ..., "exit_code": 2}``,
     so that a program reading stdout always reads JSON.
     """
-    prog = _command_name(main)
+    token = _TYPED.set(prog) if prog is not None else None
+    try:
+        return _run(main, argv, prog or _command_name(main))
+    finally:
+        if token is not None:
+            _TYPED.reset(token)
+
+
+def _run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None, prog: str) -> int:
     wants_json = "--json" in (sys.argv[1:] if argv is None else list(argv))
 
     def bad_input(message: str) -> int:

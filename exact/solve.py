@@ -108,9 +108,13 @@ def goal_from(puzzle, args: argparse.Namespace):
 
 
 def add_start_options(p: argparse.ArgumentParser, group=None) -> None:
-    """``--state``, ``--scramble``, ``--scramble-length`` (with ``--seed``)."""
+    """``--state`` (with the puzzle-specific spellings ``--tiles``, ``--facelets``, ``--lights`` as
+    aliases), ``--scramble``, ``--scramble-length`` (with ``--seed``)."""
     g = group if group is not None else p.add_mutually_exclusive_group(required=True)
     g.add_argument("--state", help='the start in the puzzle\'s own text (e.g. a pancake stack "3 1 2")')
+    aliases = (("--tiles", "a tile board"), ("--facelets", "cube facelets"), ("--lights", "a Lights Out board"))
+    for alias, what in aliases:
+        g.add_argument(alias, dest="state", help=f"{what}: the same as --state")
     g.add_argument("--scramble", help="start from the goal moved by these moves, in the puzzle's notation")
     g.add_argument("--scramble-length", type=cli.count(0, cli.MAX_SCRAMBLE), help="start from a random walk")
     p.add_argument("--seed", type=cli.count(0), default=0, help="seed of the random walk (default 0)")

@@ -19,7 +19,7 @@ from exact.puzzles.hypercube import HypercubePuzzle, instance_names, load_instan
 
 def parser() -> argparse.ArgumentParser:
     p = cli.OneLineParser(
-        prog="python -m exact.hypercube",
+        prog=cli.typed("python -m exact.hypercube"),
         description="The cubical sliding puzzle (d, k, l): optimal solutions and configuration graphs.",
         epilog=cli.EPILOG,
     )

@@ -1,0 +1,36 @@
+"""The ``puzzleopt`` program: subcommands, --version, usage lines that name what was typed."""
+
+from __future__ import annotations
+
+import json
+
+from exact import __version__, cli
+from hybrid.console import SUBCOMMANDS, main
+
+
+def test_version_and_the_subcommand_list(capsys) -> None:
+    assert main(["--version"]) == cli.EXIT_OK
+    assert capsys.readouterr().out.strip() == f"puzzleopt {__version__}"
+    assert main(["--help"]) == cli.EXIT_OK
+    out = capsys.readouterr().out
+    assert all(f"    {name}" in out for name in SUBCOMMANDS)
+    for name in ("ida", "lightsout", "sokoban", "freecell", "hypercube", "train", "evaluate", "verify"):
+        assert name in SUBCOMMANDS
+
+
+def test_an_unknown_or_missing_subcommand_is_one_line_and_exit_2(capsys) -> None:
+    assert main(["nope"]) == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'nope'" in err[0] and "solve" in err[0]
+    assert main([]) == cli.EXIT_BAD_INPUT
+
+
+def test_a_subcommand_names_itself_as_typed_and_takes_the_puzzle_spelling(capsys) -> None:
+    assert main(["solve", "--puzzle", "tiles8", "--tiles", "1 0 2 3 4 5 6 7 8", "--json"]) == cli.EXIT_OK
+    assert json.loads(capsys.readouterr().out)["length"] == 1  # --tiles is --state's alias
+    assert main(["solve", "--puzzle", "tiles8", "--bogus"]) == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert err.startswith("puzzleopt solve: error:") and "python -m" not in err
+    assert main(["ida", "--help"]) == cli.EXIT_OK
+    assert capsys.readouterr().out.startswith("usage: puzzleopt ida ")
+    assert cli.typed("python -m exact.ida") == "python -m exact.ida"  # outside puzzleopt: the module's name
