@@ -271,19 +271,37 @@ def _horizon(stop_at, horizon, who: str) -> int:
     raise PuzzleoptError(f"method {who!r} needs horizon= (the most moves; or stop_at=L to prove a length L)")
 
 
-def _cpsat(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, horizon=None, threads=1):
+def _hint_rows(puzzle, hint) -> list[int] | None:
+    """A ``hint=`` option (notation text, or move names or rows) as move rows."""
+    if hint is None:
+        return None
+    if isinstance(hint, str):
+        return [int(m) for m in puzzle.table.parse(hint)]
+    return [int(m) for m in puzzle.table.parse(" ".join(str(h) for h in hint))] if any(
+        isinstance(h, str) for h in hint) else [int(m) for m in hint]  # fmt: skip
+
+
+def _cpsat(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, horizon=None, threads=1,
+           hint=None):  # fmt: skip
     from exact.cpsat import solve_cpsat
 
     return solve_cpsat(puzzle, np.asarray(start), _horizon(stop_at, horizon, "cp-sat"), time_limit=left(limits.time),
-                       threads=threads)  # fmt: skip
+                       threads=threads, hint=_hint_rows(puzzle, hint))  # fmt: skip
 
 
-def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, horizon=None, threads=1,
-         formulation="tight"):  # fmt: skip
+def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, horizon=None, threads=None,
+         formulation="pairs", split=True, incumbent="bfs", hint=None):  # fmt: skip
+    """The MIP as ``python -m exact.mip`` runs it: the ``pairs`` formulation proven piece by piece
+    (the split, on all cores) with an incumbent (``hint``, else bidirectional BFS); ``split=False``
+    solves the whole model in one HiGHS run (``threads`` default 1 then)."""
+    from exact.cli import cores
     from exact.mip import solve_mip
 
+    split = bool(split) and formulation != "seed"
+    threads = threads if threads is not None else (cores() if split else 1)
+    extra = {"split": True, "incumbent": incumbent} if split else {}
     return solve_mip(puzzle, np.asarray(start), _horizon(stop_at, horizon, "mip"), time_limit=left(limits.time),
-                     threads=threads, formulation_name=formulation)  # fmt: skip
+                     threads=threads, formulation_name=formulation, hint=_hint_rows(puzzle, hint), **extra)  # fmt: skip
 
 
 def _ida_goal(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
@@ -340,12 +358,14 @@ BUILTINS: tuple[Method, ...] = (
     Method("ida*-goal", _ida_goal_applies, True, _ida_goal, goals=True,
            description="IDA* to a partial goal (a cross, an F2L pair, a pattern) that fixes whole pieces, with "
            "pattern databases over pairs of the pieces it fixes"),
-    Method("cp-sat", _model_applies, True, _cpsat, ("horizon", "threads"), goals=True,
+    Method("cp-sat", _model_applies, True, _cpsat, ("horizon", "threads", "hint"), goals=True,
            description="the time-indexed CP-SAT model within a horizon (or stop_at - 1)", ready=_model_ready),
     Method("bfs", _bfs_applies, True, _bfs, ("max_depth",), stored=True,
            description="bidirectional BFS over the move table (guarded tables need inverse rows)"),
-    Method("mip", _model_applies, True, _mip, ("horizon", "threads", "formulation"), goals=True,
-           description="the time-indexed MIP (HiGHS) within a horizon (or stop_at - 1)", ready=_model_ready),
+    Method("mip", _model_applies, True, _mip, ("horizon", "threads", "formulation", "split", "incumbent", "hint"),
+           goals=True, ready=_model_ready,
+           description="the time-indexed MIP (HiGHS) within a horizon (or stop_at - 1), proven piece by piece "
+                       "(split=False: the whole model in one run)"),
     Method("freecell", _own("freecell"), False, _freecell, stored=True,
            description="FreeCell: a solution or a proof that none exists, not the shortest"),
 )  # fmt: skip

@@ -165,7 +165,7 @@ def check_options(method: Method, options: Mapping[str, Any]) -> dict[str, Any]:
 
 OPTION_KINDS: dict[str, str] = {
     "stop_at": "count", "max_depth": "count", "horizon": "count", "threads": "positive", "seed": "count",
-    "progress": "flag", "mirror": "flag", "verbose": "flag",
+    "progress": "flag", "mirror": "flag", "verbose": "flag", "split": "flag", "incumbent": "text",
     "pdb_dir": "text", "edge": "text", "heuristic": "text", "formulation": "text", "optimize": "text",
     "solver": "text",
 }  # fmt: skip

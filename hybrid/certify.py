@@ -21,7 +21,8 @@ every method gets ``stop_at=L``). The built-in ones, in order:
 * ``lightsout``, ``hypercube``, ``sokoban``: the puzzles' own exact solvers;
 * ``cp-sat``: the CP-SAT model with the horizon ``T = L - 1`` (any puzzle with a move table);
 * ``bfs``: bidirectional BFS (unguarded tables), by name or where CP-SAT does not apply;
-* ``mip``: the MIP (HiGHS, default formulation) with ``T = L - 1``, by name only.
+* ``mip``: the MIP as ``python -m exact.mip`` runs it (``pairs``, proven piece by piece) with
+  ``T = L - 1``, by name only.
 
 Every verdict is returned as the project's :class:`~exact.result.SolveResult` (its moves are the
 best solution known, replayed; ``status`` is ``optimal`` only with the proof) with
@@ -86,9 +87,8 @@ class Method:
 
     def search(self, puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
         options = certify_options(self.method, budget.options)
-        return self.method.run(
-            puzzle, start, budget.limits, stop_at=L, pdb_dir=budget.pdb_dir, progress=budget.progress, **options
-        )
+        return solvers.solve(puzzle, start, method=self.name, limits=budget.limits, stop_at=L,
+                             pdb_dir=budget.pdb_dir, progress=budget.progress, **options)  # fmt: skip
 
 
 class Certified(SolveResult):

@@ -4,8 +4,9 @@
 ``node_limit`` as keywords, the short names ``"ida"`` and ``"cpsat"``, the learned methods
 ``"beam"`` and ``"bwas"`` (registered by :mod:`learned.methods`; the ``learned`` extra), and, for the
 time-indexed models (``"mip"``, ``"cp-sat"``) without a ``horizon``, the length of the state's
-:attr:`~puzzleopt.states.State.path` (the path's inverse is a solution of that length, so the
-models prove the optimum within it).
+:attr:`~puzzleopt.states.State.path`, whose inverse is their incumbent (``hint``): a solution of
+that length, so the models prove the optimum within it, as ``python -m exact.mip`` does with a
+scramble.
 """
 
 from __future__ import annotations
@@ -72,11 +73,20 @@ def solve(
                 "from the goal so that its path bounds the moves"
             )
         options["horizon"] = max(len(state.path), 1)
+        if "hint" not in options:  # as the command lines do: the path undone is the incumbent
+            options.update(_undo(puzzle, state.path))
     own = getattr(puzzle, "own_method", None)
     if name == "auto" and own is not None and not any(m.proves for m in solvers.methods(puzzle)):
         name = own  # FreeCell: its own solver finds a solution or proves there is none, not the shortest
     limits = solvers.Limits(time=time_limit, nodes=node_limit)
     return solvers.solve(puzzle, state.start, method=name, limits=limits, **options)
+
+
+def _undo(puzzle, path: tuple[str, ...]) -> dict:
+    """``{"hint": rows}``: the moves that undo ``path``, where every one has an inverse; else ``{}``."""
+    table = puzzle.table
+    rows = [int(table.inverse[r]) for r in reversed(table.parse(" ".join(path)))] if path else []
+    return {"hint": rows} if rows and min(rows) >= 0 else {}
 
 
 def certify(

@@ -85,6 +85,21 @@ def test_the_models_take_their_horizon_from_the_path():
     assert refused.solve(method="mip", horizon=3).length == 2
 
 
+@pytest.mark.parametrize("seed", [4, 5])
+def test_the_mip_method_is_the_mip_command_proven_and_equal_to_cp_sat(seed):
+    s = Cube(3).scramble(8, rng=seed)  # before: 'limit, no solution (bound 5)' after 82 s on seed 4
+    r = s.solve(method="mip", time_limit=240)
+    assert r.status.value == "optimal" and r.lower_bound == r.length, r
+    assert r.extra["proof"]["incumbent_source"].startswith("the given hint")  # the path undone, as the CLI's
+    assert r.length == s.solve(method="cpsat", time_limit=240).length
+    assert s.apply(list(r.moves)).is_solved
+
+
+def test_the_whole_model_is_an_option_of_the_mip_method():
+    r = Cube(3).apply("R U").solve(method="mip", split=False)
+    assert r.status.value == "optimal" and r.moves == ("U'", "R'") and "proof" not in r.extra
+
+
 def test_to_pyomo_and_to_cpsat_return_unsolved_models():
     pyo = pytest.importorskip("pyomo.environ")
     s = Cube(2).apply("R U")
