@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import itertools
 import json
+import os
 import statistics
 import sys
 import time
@@ -123,14 +125,49 @@ def cubes(n: int) -> list[tuple[str, int]]:
     return rows[:n]
 
 
-def run_ours(puzzle, heuristic, starts, width: int, ball) -> list[dict]:
+class Done:
+    """The cubes already searched, one JSON line each in ``path`` (``--rows``): a run stopped
+    part way resumes where it stopped. A row read back is replayed on the cube before it counts."""
+
+    def __init__(self, path: Path | None, puzzle) -> None:
+        self.path, self.puzzle, self.rows = path, puzzle, {}
+        if path is not None and path.exists():
+            for line in path.read_text().splitlines():
+                if line.strip():
+                    r = json.loads(line)
+                    self.rows[r["key"], r["i"]] = r
+
+    def get(self, key: str, i: int, start: np.ndarray, optimal: int) -> dict | None:
+        r = self.rows.get((key, i))
+        if r is None:
+            return None
+        moves = r["moves"].split() if r["length"] is not None else []
+        if r["optimal"] != optimal or (moves and (len(moves) != r["length"] or not self.puzzle.solved(
+                self.puzzle.table.apply(start, moves)))):  # fmt: skip
+            raise ValueError(f"{self.path}: the row of cube {i} ({key}) does not replay; remove it to rerun")
+        return r
+
+    def add(self, row: dict) -> None:
+        self.rows[row["key"], row["i"]] = row
+        if self.path is not None:
+            with self.path.open("a") as fh:  # one line at a time: a kill loses at most the cube in hand
+                fh.write(json.dumps(row) + "\n")
+
+
+def run_ours(puzzle, heuristic, starts, width: int, ball, done: Done | None = None, key: str = "") -> list[dict]:
     out = []
-    for start, optimal in starts:
-        t = time.perf_counter()
-        r = beam_search(puzzle, start, heuristic, width=width, max_steps=60, ball=ball)
-        solved = r.status is Status.FEASIBLE
-        out.append({"seconds": time.perf_counter() - t, "length": r.length if solved else None,
-                    "nodes": r.nodes or 0, "optimal": optimal})  # fmt: skip
+    for i, (start, optimal) in enumerate(starts):
+        row = done.get(key, i, start, optimal) if done is not None else None
+        if row is None:
+            t = time.perf_counter()
+            r = beam_search(puzzle, start, heuristic, width=width, max_steps=60, ball=ball)
+            solved = r.status is Status.FEASIBLE
+            row = {"key": key, "i": i, "seconds": time.perf_counter() - t, "length": r.length if solved else None,
+                   "nodes": r.nodes or 0, "optimal": optimal, "moves": " ".join(r.moves),
+                   "load": os.getloadavg()[0]}  # fmt: skip
+            if done is not None:
+                done.add(row)
+        out.append(row)
     return out
 
 
@@ -286,6 +323,7 @@ def main(argv=None) -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--precision", default="auto", help="the network's: fp32, bf16, auto (bf16 where it pays)")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks" / "learned_cube3.md")
+    ap.add_argument("--rows", type=Path, help="JSON lines of the cubes searched: a rerun resumes from them")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     meter = load_meter()
@@ -297,15 +335,19 @@ def main(argv=None) -> None:
     ball = cached_goal_ball(puzzle, args.ball) if args.ball else None
     ball_s = time.perf_counter() - t
     rows, peer_rows = [], []
+    done = Done(args.rows, puzzle)
+    loads: list[float] = []
     for path, widths, n in specs:
         net, card = load_model(path)
+        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
         heuristic = NetHeuristic(puzzle, net, "cpu", chunk=2**16, precision=args.precision)
         mine = card.get("states_seen") or card.get("trained_steps", 0) * card.get("davi", {}).get("batch", 0)
         seen = mine + card.get("states_seen_before", 0)
         preset = f"{card.get('preset')}, {card.get('objective', 'davi')}"
         name = f"{Path(path).parent.name}/{Path(path).name} ({preset}, {seen / 1e6:,.1f}M states)"
         for w in widths:
-            res = run_ours(puzzle, heuristic, starts[:n], w, ball)
+            res = run_ours(puzzle, heuristic, starts[:n], w, ball, done, f"{digest}:W{w}:ball{args.ball}")
+            loads += [r["load"] for r in res]
             rows.append(summary_row(f"{name}, W = {w}, ball {args.ball}", res))
             print(rows[-1], flush=True)
         if args.peer_cubes:
@@ -323,7 +365,10 @@ def main(argv=None) -> None:
         f"Machine: {machine()}; torch {torch.__version__} on {args.threads} threads, network in "
         f"{check_precision(args.precision, 'cpu')}; {meter()}  ",
         f"Date: {date.today()}. The goal ball of radius {args.ball} ({len(ball.keys) if ball else 0:,} states) "
-        f"took {ball_s:.1f} s to build, once per process.", "",
+        f"was ready in {ball_s:.1f} s (built once, then read from the table store)."
+        + (f" With `--rows` the cubes may have been searched over several runs: the one-minute load average "
+           f"as each cube ended ranged {min(loads):.1f}-{max(loads):.1f} (2 cores; above 2 the seconds are inflated "
+           "by other work)." if loads else ""), "",
         "Cubes: the first of DeepCubeA's 1,000 QTM test cubes "
         "(`../shared/data/cube/deepcubea_cube3_qtm_1000.tsv`); 'optimal' counts solutions of the file's "
         "optimal length. Each cube is one run; the time column gives the median and mean over the cubes.", "",
