@@ -66,7 +66,8 @@ class HelpWithDefaults(argparse.HelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = (action.help or "").replace("``", "`")
-        shown = action.default not in (None, False, argparse.SUPPRESS) and action.option_strings
+        flag = isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction))  # its default is its absence
+        shown = action.default not in (None, False, argparse.SUPPRESS) and action.option_strings and not flag
         if shown and "%(default)" not in text and "default" not in text:
             text += " (default: %(default)s)"
         return text

@@ -367,6 +367,7 @@ BUILTINS: tuple[Method, ...] = (
            description="the time-indexed MIP (HiGHS) within a horizon (or stop_at - 1), proven piece by piece "
                        "(split=False: the whole model in one run)"),
     Method("freecell", _own("freecell"), False, _freecell, stored=True,
-           description="FreeCell: a solution or a proof that none exists, not the shortest"),
+           description="FreeCell: a solution or a proof that none exists, not the shortest; deals are solved by "
+                       "python -m exact.freecell and puzzleopt.FreeCell, not by --puzzle here"),
 )  # fmt: skip
 """The built-in methods, in preference order (registered by :mod:`exact.solvers`)."""

@@ -34,3 +34,10 @@ def test_a_subcommand_names_itself_as_typed_and_takes_the_puzzle_spelling(capsys
     assert main(["ida", "--help"]) == cli.EXIT_OK
     assert capsys.readouterr().out.startswith("usage: puzzleopt ida ")
     assert cli.typed("python -m exact.ida") == "python -m exact.ida"  # outside puzzleopt: the module's name
+
+
+def test_no_help_shows_a_flag_default(capsys) -> None:
+    for name in SUBCOMMANDS:
+        assert main([name, "--help"]) == cli.EXIT_OK, name
+        out = capsys.readouterr().out
+        assert out.startswith(f"usage: puzzleopt {name}") and "(default: True)" not in out, name
