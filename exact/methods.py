@@ -199,11 +199,11 @@ def _own(name: str) -> Callable[[Any], bool]:
 
 
 def _sokoban(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, optimize="moves"):
-    from exact.sokoban.solve import DEFAULT_MAX_NODES, solve_sokoban
+    from exact.sokoban.solve import DEFAULT_MAX_STORED, solve_sokoban
 
     level = puzzle.level_of(np.asarray(start)) if isinstance(start, np.ndarray) else start
-    stored = DEFAULT_MAX_NODES if limits.stored is None else limits.stored
-    return solve_sokoban(level, optimize, time_limit=left(limits.time), node_limit=limits.nodes, max_nodes=stored)
+    stored = DEFAULT_MAX_STORED if limits.stored is None else limits.stored
+    return solve_sokoban(level, optimize, time_limit=left(limits.time), node_limit=limits.nodes, max_stored=stored)
 
 
 def _freecell(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:

@@ -424,9 +424,9 @@ def test_store_growth_keeps_results():
     """A tiny store forces several rounds of growth and rehashing mid-search; the optimum is unchanged."""
     level = parse_levels(shared_data(BOXOBAN))[4]
     a = solve_sokoban(level)
-    b = solve_sokoban(level, max_nodes=1 << 14)
+    b = solve_sokoban(level, max_stored=1 << 14)
     assert b.status is Status.OPTIMAL and b.length == a.length and b.extra["stored"] > 1 << 12
-    c = solve_sokoban(level, max_nodes=1 << 12)
+    c = solve_sokoban(level, max_stored=1 << 12)
     assert c.status is Status.LIMIT and "node store full" in c.extra["limit"] and c.lower_bound <= a.length
 
 

@@ -37,7 +37,7 @@ from exact.sokoban import search as k
 from exact.sokoban.analysis import Analysis, analyse
 
 OPTIMIZE = ("moves", "pushes")
-DEFAULT_MAX_NODES = 1 << 24
+DEFAULT_MAX_STORED = 1 << 24
 """Most nodes kept (about 45 bytes each with 4 boxes, plus the hash table and open list: ~1.5 GiB)."""
 SLICE = 20_000  # expansions between two looks at the clock
 SOLVER = "sokoban-astar"
@@ -154,7 +154,7 @@ def solve_sokoban(
     optimize: str = "moves",
     time_limit: float | None = None,
     node_limit: int | None = None,
-    max_nodes: int = DEFAULT_MAX_NODES,
+    max_stored: int = DEFAULT_MAX_STORED,
 ) -> SolveResult:
     """An optimal solution of a Sokoban level, a proof that there is none, or a proven bound.
 
@@ -163,7 +163,7 @@ def solve_sokoban(
         optimize: ``"moves"`` (every step counts) or ``"pushes"`` (only pushes count).
         time_limit: Seconds (``None``: none). Checked every few thousand expansions.
         node_limit: Expanded nodes (``None``: none).
-        max_nodes: Most nodes stored (memory); reaching it ends the search with ``limit``.
+        max_stored: Most nodes stored (memory); reaching it ends the search with ``limit``.
 
     Returns:
         A :class:`~exact.result.SolveResult` (puzzle ``sokoban{H}x{W}``; moves are LURD letters;
@@ -178,7 +178,7 @@ def solve_sokoban(
         raise PuzzleoptError(f"optimize={optimize!r}: choose 'moves' or 'pushes'")
     if time_limit is not None and not time_limit >= 0:
         raise PuzzleoptError(f"time_limit={time_limit!r}: give seconds >= 0, or None for no limit")
-    for what, v in (("node_limit", node_limit), ("max_nodes", max_nodes)):
+    for what, v in (("node_limit", node_limit), ("max_stored", max_stored)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0):
             raise PuzzleoptError(
                 f"{what}={v!r}: give a whole number >= 0" + (", or None" if what == "node_limit" else "")
@@ -190,7 +190,7 @@ def solve_sokoban(
     level.check()
     puzzle = _puzzle(level.height, level.width)
     start = puzzle.state_of(level)
-    settings = {"optimize": optimize, "time_limit": time_limit, "node_limit": node_limit, "max_nodes": max_nodes}
+    settings = {"optimize": optimize, "time_limit": time_limit, "node_limit": node_limit, "max_stored": max_stored}
     done = SolveResult.recorder(puzzle, start, solver=SOLVER, solver_version="puzzleopt", settings=settings, since=t0)
     base = {"optimize": optimize}
     if level.is_solved:
@@ -203,10 +203,10 @@ def solve_sokoban(
     if hp0 >= k.BIG:
         proof = "no assignment of boxes to goals lets every box reach its goal, even with the other boxes removed"
         return done([], Status.UNSOLVABLE, nodes=0, extra={**base, "proof": proof})
-    return _run(an, optimize, hp0, time_limit, node_limit, max_nodes, done, base, puzzle)
+    return _run(an, optimize, hp0, time_limit, node_limit, max_stored, done, base, puzzle)
 
 
-def _run(an: Analysis, optimize, hp0, time_limit, node_limit, max_nodes, done, base, puzzle) -> SolveResult:
+def _run(an: Analysis, optimize, hp0, time_limit, node_limit, max_stored, done, base, puzzle) -> SolveResult:
     t0 = time.perf_counter()
     level = an.level
     n = level.num_cells
@@ -260,8 +260,8 @@ def _run(an: Analysis, optimize, hp0, time_limit, node_limit, max_nodes, done, b
         if status == k.FOUND or status == k.EXHAUSTED:
             break
         if status == k.FULL:
-            if 2 * st.boxes.shape[0] > max_nodes:
-                limit_why = f"node store full ({max_nodes:,} nodes)"
+            if 2 * st.boxes.shape[0] > max_stored:
+                limit_why = f"node store full ({max_stored:,} nodes)"
                 break
             st = st.grown(int(meta[k.M_COUNT]), int(meta[k.M_HEAP]))
             continue
