@@ -43,9 +43,11 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--turns",
+        "--horizon",
+        dest="turns",
         required=True,
         help="horizon T: the most moves allowed; 'auto': T = the length of the solution --horizon-method "
-        "finds, which is also the incumbent",
+        "finds, which is also the incumbent (--horizon: the same, as exact.solve spells it)",
     )
     p.add_argument(
         "--horizon-method",

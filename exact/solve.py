@@ -144,7 +144,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=cli.seconds, help="seconds per start (default: none)")
     p.add_argument("--node-limit", type=cli.count(1), help="expanded nodes per start (default: none)")
     p.add_argument("--stored-limit", type=cli.count(1), help="states held at once (default: the method's)")
-    p.add_argument("--horizon", type=cli.count(0), help="cp-sat, mip: the most moves")
+    p.add_argument("--horizon", "--turns", type=cli.count(0), help="cp-sat, mip: the most moves (--turns: the same)")
     p.add_argument("--heuristic", help="ida*: a declared heuristic (e.g. gap), pdb or zero")
     p.add_argument("--pdb-dir", type=cli.path, help="where pattern databases are kept (default: the user cache)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")

@@ -41,3 +41,11 @@ def test_no_help_shows_a_flag_default(capsys) -> None:
         assert main([name, "--help"]) == cli.EXIT_OK, name
         out = capsys.readouterr().out
         assert out.startswith(f"usage: puzzleopt {name}") and "(default: True)" not in out, name
+
+
+def test_horizon_and_turns_are_one_option_everywhere(capsys) -> None:
+    assert main(["cpsat", "--size", "2", "--horizon", "3", "--scramble", "R U F", "--json"]) == cli.EXIT_OK
+    assert json.loads(capsys.readouterr().out)["length"] == 3
+    argv = ["solve", "--puzzle", "cube2", "--scramble", "R U", "--method", "cp-sat", "--turns", "3", "--json"]
+    assert main(argv) == cli.EXIT_OK
+    assert json.loads(capsys.readouterr().out)["length"] == 2
