@@ -56,7 +56,8 @@ def pancake_file(n: int, stacks: int, folder: Path) -> Path:
 
 def certify(puzzle, argv: list[str], instances: Path, out: Path) -> list:
     """Run ``hybrid.verify`` with ``argv`` into ``out``; its certificates, read back."""
-    code = verify.main([*argv, "--instances", str(instances), "--out", str(out), "--no-progress", "--json"])
+    resume = ["--resume"] if (out / "certificates.jsonl").exists() else []  # a rerun continues a stopped one
+    code = verify.main([*argv, "--instances", str(instances), "--out", str(out), "--no-progress", "--json", *resume])
     if code != 0:
         raise SystemExit(f"hybrid.verify {' '.join(argv)} exited {code}")
     return read_certificates(puzzle, instances, out)

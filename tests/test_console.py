@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from exact import __version__, cli
 from hybrid.console import SUBCOMMANDS, main
 
@@ -49,3 +51,45 @@ def test_horizon_and_turns_are_one_option_everywhere(capsys) -> None:
     argv = ["solve", "--puzzle", "cube2", "--scramble", "R U", "--method", "cp-sat", "--turns", "3", "--json"]
     assert main(argv) == cli.EXIT_OK
     assert json.loads(capsys.readouterr().out)["length"] == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "state"),
+    [
+        ("tiles8", {}, "1 0 2 3 4 5 6 7 8"),
+        ("pancake", {"n": 6}, "3 1 2 6 5 4"),
+        ("lightsout", {"rows": 3, "cols": 3}, None),
+        ("pyraminx", {}, None),
+        ("cube2", {}, None),
+    ],
+)
+def test_every_entry_point_picks_the_same_method_with_the_same_defaults(name, options, state, tmp_path, capsys):
+    import numpy as np
+
+    from exact import registry, solvers
+    from exact.solve import main as solve_main
+    from hybrid.verify import main as verify_main
+    from puzzleopt import State
+
+    p = registry.get(name, **options)
+    if state is None:
+        state = p.format_state(p.random_walk(1, 6, np.random.default_rng(1))[0])
+    flags = [x for k, v in options.items() for x in ("--option", f"{k}={v}")]
+    argv = ["--puzzle", name, *flags, "--state", state, "--json"]
+    notebook = State.from_board(name, state, **options).solve()
+    assert solve_main(argv) == cli.EXIT_OK
+    module = json.loads(capsys.readouterr().out)
+    assert main(["solve", *argv]) == cli.EXIT_OK
+    console = json.loads(capsys.readouterr().out)
+    seen = {(r["solver"], json.dumps(r["settings"], sort_keys=True)) for r in (module, console)}
+    assert seen == {(notebook.solver, json.dumps(notebook.settings, sort_keys=True))}
+    assert notebook.status.value == "optimal"
+    (tmp_path / "one.txt").write_text(state + "\n")
+    (tmp_path / "sol.txt").write_text(" ".join(notebook.moves) + "\n")
+    verify = ["--puzzle", name, *flags, "--instances", str(tmp_path / "one.txt"), "--solutions",
+              str(tmp_path / "sol.txt"), "--out", str(tmp_path / "v"), "--no-progress", "--json"]  # fmt: skip
+    assert verify_main(verify) == cli.EXIT_OK
+    capsys.readouterr()
+    (cert,) = [json.loads(x) for x in (tmp_path / "v" / "certificates.jsonl").read_text().splitlines()[1:]]
+    assert cert["verdict"] == "optimal" and cert["method"] == solvers.choose(p, "auto", {}).name
+    assert solvers.choose(p, "auto", {}).name in (notebook.solver, "lightsout")  # lightsout's solver is "gf2"
