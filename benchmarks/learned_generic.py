@@ -3,7 +3,7 @@
 Writes ``docs/benchmarks/learned_generic.md``::
 
     python benchmarks/learned_generic.py --tiles15 500 --pancakes 20,30,40,55 --stacks 25 \\
-        --pancake-width 256 --pancake-models runs --cube3 runs/cert/w18
+        --stacks-for 55=5 --pancake-width 256 --pancake-models runs --cube3 runs/cert/w18
 
 Each set goes through ``python -m hybrid.verify`` (:func:`hybrid.verify.main`, the one contract):
 the learned method (``--learned-method``, the network's card settings) finds a solution of each
@@ -110,6 +110,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tiles15", type=int, default=500, help="DeepCubeA's first N boards (0: none)")
     ap.add_argument("--pancakes", default="20,30,40,55", help="stack sizes ('' for none)")
     ap.add_argument("--stacks", type=int, default=100)
+    ap.add_argument("--stacks-for", action="append", default=[], metavar="N=K", help="K stacks of N pancakes")
     ap.add_argument("--pancake-models", type=Path, default=ROOT / "runs", help="folder of pancake-n<n>/")
     ap.add_argument("--tiles15-method", default="bwas", choices=("beam", "bwas"), help="its card's: BWAS")
     ap.add_argument("--pancake-method", default="beam", choices=("beam", "bwas"))
@@ -138,7 +139,8 @@ def main(argv: list[str] | None = None) -> None:
         )
     for n in [int(x) for x in args.pancakes.split(",") if x]:
         model = args.pancake_models / f"pancake-n{n}" / "model.safetensors"
-        inst = pancake_file(n, args.stacks, args.work)
+        own = dict(x.split("=") for x in args.stacks_for)
+        inst = pancake_file(n, int(own.get(str(n), args.stacks)), args.work)
         argv_n = ["--puzzle", "pancake", "--option", f"n={n}", "--model", str(model),
                   "--learned-method", args.pancake_method, *common]  # fmt: skip
         if args.pancake_method == "beam":
