@@ -287,8 +287,10 @@ def test_help_shows_defaults_and_explains_every_option(module, monkeypatch, caps
         if not action.option_strings or isinstance(action, argparse._HelpAction):
             continue
         assert action.help, (module, action.option_strings)
-        if action.default not in (None, False):
-            shown = HelpWithDefaults(module)._get_help_string(action)
+        shown = HelpWithDefaults(module)._get_help_string(action)
+        if isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction)):
+            assert "(default: " not in shown, (module, action.option_strings, shown)  # a flag is off unless given
+        elif action.default not in (None, False):
             assert "default" in shown, (module, action.option_strings, shown)
 
 
