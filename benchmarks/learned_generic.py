@@ -155,12 +155,16 @@ def main(argv: list[str] | None = None) -> None:
         )
     for folder in args.cube3:
         certs = read_certificates(registry.get("cube3"), CUBE3, folder)
-        rows.append(row("3x3 (QTM), DeepCubeA's test cubes", "given: the GPU beam's (learned_cube3.md)", certs))
+        label = "3x3 (QTM), DeepCubeA's test cubes, certified by its own hybrid.verify run (the folder's command)"
+        rows.append(row(label, "given: the GPU beam's at W = 2^18 (learned_cube3.md)", certs))
     command = "python benchmarks/learned_generic.py " + " ".join(sys.argv[1:] if argv is None else argv)
     lines = [
         "# The learned solvers, certified: 15-puzzle and pancakes beside the 3x3", "",
         f"Command: `{command}`  ", f"Machine: {machine()}; {meter()}  ",
         f"Date: {date.today()}; total {time.perf_counter() - t0:.0f} s", "",
+        "Each set's certificates are kept in `--work` (`runs/learned_generic/<set>/certificates.jsonl`) and a "
+        "rerun resumes them, so this run's total and load cover only what it ran; the seconds in the table are "
+        "those of the runs that made each row, on a machine shared with other jobs (2 cores).", "",
         __doc__.split("\n\n", 2)[2].strip(), "",
         f"Learned methods: `{args.tiles15_method}` (15-puzzle), `{args.pancake_method}` (pancakes), at each "
         "network's card settings (a card without them: the method's defaults); certification: the puzzle's "
