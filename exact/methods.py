@@ -271,22 +271,12 @@ def _horizon(stop_at, horizon, who: str) -> int:
     raise PuzzleoptError(f"method {who!r} needs horizon= (the most moves; or stop_at=L to prove a length L)")
 
 
-def _hint_rows(puzzle, hint) -> list[int] | None:
-    """A ``hint=`` option (notation text, or move names or rows) as move rows."""
-    if hint is None:
-        return None
-    if isinstance(hint, str):
-        return [int(m) for m in puzzle.table.parse(hint)]
-    return [int(m) for m in puzzle.table.parse(" ".join(str(h) for h in hint))] if any(
-        isinstance(h, str) for h in hint) else [int(m) for m in hint]  # fmt: skip
-
-
 def _cpsat(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, horizon=None, threads=1,
            hint=None):  # fmt: skip
     from exact.cpsat import solve_cpsat
 
     return solve_cpsat(puzzle, np.asarray(start), _horizon(stop_at, horizon, "cp-sat"), time_limit=left(limits.time),
-                       threads=threads, hint=_hint_rows(puzzle, hint))  # fmt: skip
+                       threads=threads, hint=None if hint is None else puzzle.table.rows(hint, start))  # fmt: skip
 
 
 def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, horizon=None, threads=None,
@@ -300,8 +290,9 @@ def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=
     split = bool(split) and formulation != "seed"
     threads = threads if threads is not None else (cores() if split else 1)
     extra = {"split": True, "incumbent": incumbent} if split else {}
+    rows = None if hint is None else puzzle.table.rows(hint, start)
     return solve_mip(puzzle, np.asarray(start), _horizon(stop_at, horizon, "mip"), time_limit=left(limits.time),
-                     threads=threads, formulation_name=formulation, hint=_hint_rows(puzzle, hint), **extra)  # fmt: skip
+                     threads=threads, formulation_name=formulation, hint=rows, **extra)  # fmt: skip
 
 
 def _ida_goal(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:

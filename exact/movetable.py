@@ -368,6 +368,15 @@ class MoveTable:
             s = s[..., self.perms[m]]
         return s.copy() if not seq else s
 
+    def rows(self, moves: MoveSpec, start: np.ndarray | None = None) -> list[int]:
+        """``moves`` (a row index, a name, notation, or a list of indices or names) as row indices;
+        ``start`` as :meth:`parse` takes it (tile actions are resolved from it).
+
+        Raises:
+            NotationError: an index out of range or an unknown token.
+        """
+        return self._indices(moves, start)
+
     def _indices(self, moves: MoveSpec, start: np.ndarray | None) -> list[int]:
         if isinstance(moves, (int, np.integer)):
             m = int(moves)

@@ -85,7 +85,7 @@ def solve(
 def _undo(puzzle, path: tuple[str, ...]) -> dict:
     """``{"hint": rows}``: the moves that undo ``path``, where every one has an inverse; else ``{}``."""
     table = puzzle.table
-    rows = [int(table.inverse[r]) for r in reversed(table.parse(" ".join(path)))] if path else []
+    rows = [int(table.inverse[r]) for r in reversed(table.rows(list(path), puzzle.goal))] if path else []
     return {"hint": rows} if rows and min(rows) >= 0 else {}
 
 

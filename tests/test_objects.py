@@ -363,3 +363,9 @@ def test_the_net_rendered_to_png_shows_the_facelet_strings_colours(n, tmp_path):
         got = pixels[int(cy), int(cx)]
         want = np.array([int(STANDARD[letters[i]][k : k + 2], 16) / 255 for k in (1, 3, 5)])
         assert np.abs(got - want).max() < 0.02, (i, letters[i], got, want)
+
+
+def test_the_models_take_a_tile_path_undone_as_their_hint():
+    s = Tiles(8).apply("R D L")  # tile actions resolve state by state: the hint is read from the goal
+    r = s.solve(method="cpsat")
+    assert r.status.value == "optimal" and r.length == 3 and s.apply(list(r.moves)).is_solved
