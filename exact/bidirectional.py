@@ -30,8 +30,12 @@ from typing import Protocol
 
 import numpy as np
 
+from exact.contract import Limits, single_goal, table_puzzle
+from exact.deadline import left
 from exact.errors import PuzzleoptError
 from exact.movetable import MoveTable
+from exact.result import SolveResult, Status
+from exact.solvers import register_method
 
 
 class Side(Protocol):
@@ -301,3 +305,53 @@ class CodeSide:
             if i < len(layer) and layer[i] == code:
                 return depth, i
         raise KeyError(code)  # pragma: no cover - only called for seen codes
+
+
+# ------------------------------------------------------------------------------ the "bfs" method
+def _bfs(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, max_depth=40) -> SolveResult:
+    """Bidirectional BFS over the move table (guarded tables need inverse rows)."""
+    t0 = time.perf_counter()
+    start = np.asarray(start)
+    stored = 1_000_000 if limits.stored is None else limits.stored
+    met = search(
+        TableSide(puzzle.table, start), TableSide(puzzle.table, _goal_states(puzzle, start), backward=True),
+        max_depth=int(max_depth), max_stored=stored, time_limit=left(limits.time),
+    )  # fmt: skip
+    done = SolveResult.recorder(
+        puzzle, start, solver="bfs", solver_version="puzzleopt",
+        settings={"max_depth": max_depth, "stored": stored}, since=t0,
+    )  # fmt: skip
+    extra = met.extra()
+    if met.outcome == "met":
+        return done(met.rows, Status.OPTIMAL, met.bound, met.expanded, extra | {"proof": "bidirectional BFS"})
+    if met.outcome == "exhausted":
+        return done([], Status.UNSOLVABLE, None, met.expanded, extra | {"proof": f"the {met.exhausted} side's component"
+                    " holds no state of the other"})  # fmt: skip
+    limit = {"depth": f"depth {max_depth}", "stored": f"{stored:,} stored states", "time": f"{limits.time} s"}
+    return done([], Status.LIMIT, met.bound, met.expanded, extra | {"limit": limit[met.outcome]})
+
+
+def _goal_states(puzzle, start: np.ndarray) -> np.ndarray:
+    """``(G, P)``: the goal states the backward search grows from: a puzzle solved in any
+    orientation (:meth:`~exact.puzzle.Puzzle.frame`) has one per whole turn, of which only the
+    one whose reference positions match the start's is reachable where no move shifts them."""
+    frame = puzzle.frame()
+    goal = np.asarray(puzzle.goal)
+    if frame is None:
+        return goal[None]
+    rotations, reference = frame
+    goals = np.unique(goal[np.asarray(rotations)], axis=0)
+    if puzzle.goal_spec(start).state is not None:  # the reference never moves
+        goals = goals[(goals[:, reference] == start[reference]).all(axis=1)]
+    return goals if len(goals) else goal[None]
+
+
+def _bfs_applies(puzzle) -> bool:
+    # the backward side undoes moves: by inverse permutations, or on guarded tables by inverse rows
+    if not table_puzzle(puzzle):
+        return False
+    table = puzzle.table
+    return (not table.guarded or bool((table.inverse >= 0).all())) and single_goal(puzzle)
+
+
+register_method("bfs", _bfs, applies=_bfs_applies, options=("max_depth",), stored=True, rank=80)

@@ -59,6 +59,11 @@ class Method:
             applies to a puzzle that has one.
         stored: Whether it keeps to :attr:`Limits.stored` (states held at once); a stored limit
             given to one that does not is refused, not ignored.
+        needs: A capability the puzzle must declare (:func:`capabilities`: ``"cube3-coordinates"``,
+            ``"korf-tiles"``, ...) for a puzzle's own kernel; ``None`` for the generic engines. A
+            method name may be registered once generic and once per capability: the variant whose
+            capability a puzzle declares is the one it gets (the tiles' kernel for ``ida*``).
+        rank: Preference for ``method="auto"`` and the order of listings (lower first).
     """
 
     name: str
@@ -70,8 +75,35 @@ class Method:
     ready: Callable[[Mapping[str, Any]], bool] = field(default=lambda options: True, repr=False)
     goals: bool = False
     stored: bool = False
+    needs: str | None = None
+    rank: int = 100
 
     def fits(self, puzzle: Any) -> bool:
-        """Whether it applies to ``puzzle``, partial goal included."""
+        """Whether it applies to ``puzzle``: capability, partial goal and :attr:`applies`."""
         partial = getattr(puzzle, "partial_goal", None) is not None
+        if self.needs is not None and self.needs not in capabilities(puzzle):
+            return False
         return (self.goals or not partial) and self.applies(puzzle)
+
+
+def capabilities(puzzle: Any) -> frozenset[str]:
+    """What a puzzle declares its own kernels can do (:attr:`exact.puzzle.Puzzle.capabilities`):
+    methods that need one of them (:attr:`Method.needs`) apply by it, not by the puzzle's name."""
+    return frozenset(getattr(puzzle, "capabilities", ()))
+
+
+def table_puzzle(puzzle: Any) -> bool:
+    """A puzzle of the batched protocol (a move table and a goal state), not an :class:`OwnSolver`."""
+    return not isinstance(puzzle, OwnSolver) and hasattr(puzzle, "table") and hasattr(puzzle, "goal")
+
+
+def single_goal(puzzle: Any) -> bool:
+    """Whether ``is_goal`` is "equals the goal state" (checked on the goal's neighbours too)."""
+    children, _ = puzzle.expand(puzzle.goal[None])
+    same = (children[0] == puzzle.goal).all(axis=1)
+    return bool(np.array_equal(puzzle.is_goal(children[0]), same))
+
+
+def everywhere(puzzle: Any) -> bool:
+    """``applies`` for a method whose capability (:attr:`Method.needs`) says it all."""
+    return True

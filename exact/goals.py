@@ -28,9 +28,11 @@ from functools import cached_property
 
 import numpy as np
 
+from exact.deadline import left
 from exact.errors import PuzzleoptError, StateError, first_line
 from exact.puzzle import Goal, Puzzle
 from exact.result import SolveResult, Status
+from exact.solvers import register_method
 
 PAIR_TABLES = 6
 """Pinned pieces are tracked two to a table: every pair while that makes at most this many
@@ -320,3 +322,23 @@ def solve_partial(
     rows = base.table.parse(" ".join(r.moves), start) if r.moves else []
     extra = dict(r.extra) | {"heuristic": h.name, "pinned_pieces": len(pinned.slots)}
     return done(rows, r.status, r.lower_bound, r.nodes, extra)
+
+
+def _run(puzzle, start, limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
+    """IDA* to a partial goal (a cross, an F2L pair, a pattern) that fixes whole pieces, with
+    pattern databases over pairs of the pieces it fixes."""
+    return solve_partial(puzzle, np.asarray(start), time_limit=left(limits.time), node_limit=limits.nodes,
+                         stop_at=stop_at, pdb_dir=pdb_dir, progress=progress)  # fmt: skip
+
+
+def _applies(puzzle) -> bool:
+    # pieces the mask fixes whole (pins); a mask that names part of a piece is the models'
+    if getattr(puzzle, "partial_goal", None) is None:
+        return False
+    try:
+        return puzzle.pinned is not None
+    except PuzzleoptError:
+        return False
+
+
+register_method("ida*-goal", _run, applies=_applies, goals=True, rank=60)

@@ -73,6 +73,11 @@ class Puzzle:
     :func:`exact.registry.get`; ``None`` for a puzzle built directly."""
     walk_description = "random moves from the goal"
     """What :meth:`random_walk`'s ``depth`` counts, for training records."""
+    capabilities: frozenset[str] = frozenset()
+    """What this puzzle's own kernels can do, by name (``"cube3-coordinates"``, ``"korf-tiles"``,
+    ``"lights"``, ...): a registered method that needs one (:attr:`exact.contract.Method.needs`)
+    applies to the puzzles that declare it. A partial goal (:class:`exact.goals.GoalPuzzle`)
+    declares none: the kernels solve to the puzzle's own goal."""
     table: MoveTable
     goal: np.ndarray
     num_labels: int

@@ -159,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.list_methods:
         puzzle = puzzle_from(args) if args.puzzle else None
         for m in solvers.methods(puzzle):
-            print(f"{m.name}: {'proves optimality' if m.proves else 'finds a solution'}; {m.description}")
+            print(f"{m.name}: {'proves optimality' if m.proves else 'finds a solution'}. {m.description}")
         return cli.EXIT_OK
     if args.puzzle is None:
         raise PuzzleoptError("give --puzzle (one of " + ", ".join(registry.names()) + ")")

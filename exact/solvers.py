@@ -29,12 +29,12 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
-from exact.contract import Limits, Method, OwnSolver
+from exact.contract import Limits, Method, OwnSolver, everywhere
 from exact.deadline import SetupLimit, deadline
 from exact.errors import PuzzleoptError
 from exact.invariants import checked_start, unsolvable_result
@@ -49,40 +49,86 @@ COMMON = ("stop_at", "pdb_dir", "progress")
 be found: the proof a given solution of length ``L`` is optimal; methods that cannot stop there
 search on), ``pdb_dir`` (where tables are kept) and ``progress`` (bars while tables build)."""
 
-_METHODS: dict[str, Method] = {}
+_METHODS: dict[str, list[Method]] = {}
+"""Name -> its variants: at most one generic (``needs=None``) and one per capability."""
+
+BUILTIN_MODULES = (
+    "exact.tablewalk", "exact.cube.methods", "exact.tiles.methods", "exact.ida.methods", "exact.lightsout.methods",
+    "exact.hypercube.methods", "exact.sokoban.methods", "exact.goals", "exact.cpsat.methods", "exact.bidirectional",
+    "exact.mip.methods", "exact.freecell.methods",
+)  # fmt: skip
+"""The modules whose import registers the built-in methods (each with ``register_method`` lines
+beside its code, as Fast Downward's plugins do); their ``rank`` s, not this order, rank them."""
 
 
-def register_method(method: Method) -> None:
-    """Add ``method`` (its name must be new)."""
-    if method.name in _METHODS:
-        raise PuzzleoptError(f"method {method.name!r} is already registered")
-    _METHODS[method.name] = method
+def register_method(method: Method | str, run: Callable[..., SolveResult] | None = None, **fields: Any) -> Method:
+    """Add a method: a new name, or a variant of a registered name for a capability it lacks.
+
+    Called as ``register_method(name, run, needs=..., options=(...), rank=...)`` beside the code
+    (the fields of :class:`Method`; ``applies`` defaults to "every puzzle that has ``needs``",
+    ``proves`` to True and ``description`` to the first paragraph of ``run``'s docstring), or with
+    a ready :class:`Method`.
+
+    Returns:
+        The registered :class:`Method`.
+
+    Raises:
+        PuzzleoptError: the name is taken for the same capability.
+    """
+    if not isinstance(method, Method):
+        fields.setdefault("applies", everywhere)
+        fields.setdefault("proves", True)
+        fields.setdefault("description", _first_paragraph(run.__doc__ or ""))
+        method = Method(method, run=run, **fields)
+    variants = _METHODS.setdefault(method.name, [])
+    if any(m.needs == method.needs for m in variants):
+        what = "generic" if method.needs is None else f"for capability {method.needs!r}"
+        raise PuzzleoptError(f"method {method.name!r} ({what}) is already registered")
+    variants.append(method)
+    variants.sort(key=lambda m: m.needs is None)  # a puzzle's own kernel before the generic engine
+    return method
+
+
+def _first_paragraph(doc: str) -> str:
+    return " ".join(doc.strip().split("\n\n")[0].split())
+
+
+def _ranked() -> list[list[Method]]:
+    _load_builtins()
+    return sorted(_METHODS.values(), key=lambda vs: min(m.rank for m in vs))
+
+
+def _variant(variants: list[Method], puzzle: Any) -> Method | None:
+    return next((m for m in variants if m.fits(puzzle)), None)
 
 
 def methods(puzzle: Any = None) -> list[Method]:
-    """All registered methods in preference order, or those that apply to ``puzzle``."""
-    _load_builtins()
-    return [m for m in _METHODS.values() if puzzle is None or m.fits(puzzle)]
+    """All registered methods in preference order (one per name: the generic variant, else the
+    first), or the variant of each that applies to ``puzzle``."""
+    if puzzle is None:
+        return [vs[-1] for vs in _ranked()]
+    return [m for vs in _ranked() if (m := _variant(vs, puzzle)) is not None]
 
 
-def get_method(name: str) -> Method:
-    """The method registered under ``name``."""
+def get_method(name: str, puzzle: Any = None) -> Method:
+    """The method registered under ``name``: its variant for ``puzzle`` where one applies, else
+    the generic one (or the first)."""
     _load_builtins()
     if name not in _METHODS:
-        raise PuzzleoptError(f"unknown method {name!r}; known methods: {', '.join(_METHODS)}")
-    return _METHODS[name]
+        raise PuzzleoptError(f"unknown method {name!r}; known methods: {', '.join(m.name for m in methods())}")
+    variants = _METHODS[name]
+    return (_variant(variants, puzzle) if puzzle is not None else None) or variants[-1]
 
 
 def choose(puzzle: Any, name: str = "auto", options: Mapping[str, Any] | None = None) -> Method:
     """The method ``name`` if it applies to ``puzzle``; with ``"auto"`` the first that applies,
     proves optimality and has what it needs among ``options`` (the models need a horizon)."""
-    _load_builtins()
     if name == "auto":
-        for m in _METHODS.values():
-            if m.proves and m.fits(puzzle) and m.ready(dict(options or {})):
+        for m in methods(puzzle):
+            if m.proves and m.ready(dict(options or {})):
                 return m
         raise PuzzleoptError(f"no registered method proves optimality on {_name(puzzle)}; name one with method=")
-    method = get_method(name)
+    method = get_method(name, puzzle)
     if not method.fits(puzzle):
         known = [m.name for m in methods(puzzle)]
         raise PuzzleoptError(
@@ -202,28 +248,25 @@ def _load_builtins() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        from exact.methods import BUILTINS
+        import importlib
 
-        for m in BUILTINS:
-            register_method(m)
-        for m in _plugins():
-            register_method(m)
+        for module in BUILTIN_MODULES:
+            importlib.import_module(module)
+        _load_plugins()
 
 
 PLUGINS = "puzzleopt.methods"
 """The entry-point group through which other packages add methods (``learned`` adds ``beam`` and
-``bwas``): each entry point names a list of :class:`Method`. They come after the built-ins, so
-``method="auto"`` still prefers those."""
+``bwas``): each entry point names a module whose import registers its methods, as the built-in
+modules do. Their ranks come after the built-ins', so ``method="auto"`` still prefers those."""
 
 
-def _plugins() -> list[Method]:
-    """The methods of the installed packages' ``puzzleopt.methods`` entry points."""
+def _load_plugins() -> None:
+    """Import the installed packages' ``puzzleopt.methods`` entry points."""
     from importlib.metadata import entry_points
 
-    found: list[Method] = []
     for ep in sorted(entry_points(group=PLUGINS), key=lambda e: e.name):
         try:
-            found += [m for m in ep.load() if m.name not in _METHODS]
+            ep.load()
         except ImportError as exc:  # a plugin whose own needs are missing adds nothing, and says why
             logging.getLogger(__name__).warning("methods of %s not loaded: %s", ep.value, exc)
-    return found

@@ -20,10 +20,12 @@ from typing import Any
 import numpy as np
 
 from exact.bfs import UNREACHED, descend, distance_table
+from exact.contract import table_puzzle
 from exact.errors import PuzzleoptError
 from exact.movetable import MoveTable
 from exact.pdb.store import TableSpec, load
 from exact.result import SolveResult, Status
+from exact.solvers import register_method
 from exact.timeindexed import prepare
 
 MEMORY_STATES = 2_000_000
@@ -118,3 +120,16 @@ def _frame_table(puzzle: Any) -> MoveTable:
 @functools.lru_cache(maxsize=4)
 def _in_memory(puzzle: Any) -> np.ndarray:
     return distance_table(puzzle.ranked_space(), _frame_table(puzzle), puzzle.goal)
+
+
+def _run(puzzle, start, limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
+    """A walk down a complete BFS distance table of the puzzle's ranked space (the 2x2x2, the
+    8-puzzle, ...; the table is the proof)."""
+    return solve_table(puzzle, np.asarray(start), pdb_dir=pdb_dir, progress=progress)
+
+
+def _applies(puzzle: Any) -> bool:
+    return table_puzzle(puzzle) and applies(puzzle)
+
+
+register_method("table-walk", _run, applies=_applies, rank=10)

@@ -47,6 +47,32 @@ def check_horizon(T: object) -> int:
     return int(T)
 
 
+def horizon_for(stop_at: int | None, horizon: int | None, method: str) -> int:
+    """The horizon a model is built with: ``horizon``, else ``stop_at - 1`` (proving that no
+    solution shorter than a given one of length ``stop_at`` exists).
+
+    Raises:
+        PuzzleoptError: neither is given, naming ``method``.
+    """
+    if horizon is not None:
+        return int(horizon)
+    if stop_at is not None:
+        return int(stop_at) - 1
+    raise PuzzleoptError(f"method {method!r} needs horizon= (the most moves; or stop_at=L to prove a length L)")
+
+
+def model_ready(options) -> bool:
+    """Whether ``options`` give a model its horizon (:func:`horizon_for`): ``method="auto"`` passes
+    over the models otherwise."""
+    return options.get("horizon") is not None or options.get("stop_at") is not None
+
+
+def model_applies(puzzle) -> bool:
+    """Any move table whose goal a :class:`~exact.puzzle.Goal` states (one state, label groups,
+    allowed labels: Sokoban's boxes on flags too)."""
+    return isinstance(getattr(puzzle, "table", None), MoveTable) and hasattr(puzzle, "goal_spec")
+
+
 @dataclass(frozen=True)
 class Arcs:
     """Position-to-position arcs of a move table.

@@ -1,7 +1,8 @@
 """The learned methods of the one contract: ``beam`` and ``bwas``.
 
-They join :mod:`exact.solvers`'s registry through the entry-point group ``puzzleopt.methods``
-(``pyproject.toml``), as plugins do, so that :mod:`exact` imports neither ``learned`` nor torch:
+They join :mod:`exact.solvers`'s registry when this module is imported, which the entry-point
+group ``puzzleopt.methods`` (``pyproject.toml``) does as for any plugin, so that :mod:`exact`
+imports neither ``learned`` nor torch:
 ``exact.solvers`` loads the group when the registry is first read. This module imports no torch
 itself; a method that runs without torch installed says so in one line.
 
@@ -24,10 +25,11 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
-from exact.contract import Limits, Method
+from exact.contract import Limits
 from exact.deadline import left
 from exact.errors import PuzzleoptError
 from exact.result import SolveResult
+from exact.solvers import register_method
 
 BEAM_WIDTH = 1024
 """Beam width for a model whose card measured none."""
@@ -95,7 +97,9 @@ def run_beam(
     puzzle: Any, start, limits: Limits, *, model=None, device: str = "cpu", width=None, ball=None, quality=None,
     max_steps: int = 1000, restarts: int = 0, patience: int | None = None, precision: str = "auto", **common,
 ) -> SolveResult:  # fmt: skip
-    """``beam``: :func:`learned.beam.beam_search` with the network of ``model``."""
+    """Batched beam search with a learned cost-to-go (CayleyPy); feasible, never proven.
+
+    :func:`learned.beam.beam_search` with the network of ``model``."""
     _needs_torch("beam")
     from learned.beam import beam_search, cached_goal_ball
 
@@ -118,7 +122,9 @@ def run_bwas(
     puzzle: Any, start, limits: Limits, *, model=None, device: str = "cpu", weight=None, batch=None, quality=None,
     precision: str = "fp32", **common,
 ) -> SolveResult:  # fmt: skip
-    """``bwas``: :func:`learned.bwas.bwas` with the network of ``model``."""
+    """Batch weighted A* with a learned cost-to-go (DeepCubeA); feasible, never proven.
+
+    :func:`learned.bwas.bwas` with the network of ``model``."""
     _needs_torch("bwas")
     from learned.bwas import bwas, quality_settings
 
@@ -130,11 +136,8 @@ def run_bwas(
     )  # fmt: skip
 
 
-METHODS = [
-    Method("beam", _applies, False, run_beam, ("model", "device", "width", "ball", "quality", "max_steps", "restarts",
-           "patience", "precision"),
-           "batched beam search with a learned cost-to-go (CayleyPy); feasible, never proven"),
-    Method("bwas", _applies, False, run_bwas, ("model", "device", "weight", "batch", "quality", "precision"),
-           "batch weighted A* with a learned cost-to-go (DeepCubeA); feasible, never proven"),
-]  # fmt: skip
-"""The methods the entry point ``puzzleopt.methods`` hands to :mod:`exact.solvers`."""
+# ranked after every exact method: "auto" means proven, and these prove nothing
+BEAM_OPTIONS = ("model", "device", "width", "ball", "quality", "max_steps", "restarts", "patience", "precision")
+BWAS_OPTIONS = ("model", "device", "weight", "batch", "quality", "precision")
+register_method("beam", run_beam, applies=_applies, proves=False, options=BEAM_OPTIONS, rank=200)
+register_method("bwas", run_bwas, applies=_applies, proves=False, options=BWAS_OPTIONS, rank=201)

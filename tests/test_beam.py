@@ -145,7 +145,7 @@ def test_beam_and_bwas_are_registered_methods_of_the_one_contract(capsys):
     assert "beam" in names and "bwas" in names
     assert run(solve_main, ["--list-methods"]) == 0
     listed = capsys.readouterr().out
-    assert "beam: finds a solution" in listed and "bwas: finds a solution" in listed
+    assert "beam: finds a solution." in listed and "bwas: finds a solution." in listed
     r = Cube(3).apply("R U F' L").solve(method="beam", width=64)
     assert r.status is Status.FEASIBLE and r.solver == "beam" and r.length == 4
     p = registry.get("tiles8")

@@ -4,7 +4,17 @@
 ``python -m exact.mip``).
 """
 
-from exact.cpsat.model import build_cpsat
-from exact.cpsat.solve import STRATEGIES, solve_cpsat
+from exact.lazy import exports
+
+__getattr__, __dir__ = exports(
+    __name__,
+    {
+        "exact.cpsat.model": ("build_cpsat",),
+        "exact.cpsat.solve": (
+            "STRATEGIES",
+            "solve_cpsat",
+        ),
+    },
+)
 
 __all__ = ["STRATEGIES", "build_cpsat", "solve_cpsat"]

@@ -14,8 +14,24 @@ generic :mod:`exact.tablewalk` over the cube's declared ranked space.)
 * :mod:`exact.cube.export`, :mod:`exact.cube.peers`.
 """
 
-from exact.cube.optimal import optimal_cube, optimal_tables
-from exact.cube.pdb import CubePattern, korf_patterns
-from exact.cube.solve import cube_tables, ida_cube
+from exact.lazy import exports
+
+__getattr__, __dir__ = exports(
+    __name__,
+    {
+        "exact.cube.optimal": (
+            "optimal_cube",
+            "optimal_tables",
+        ),
+        "exact.cube.pdb": (
+            "CubePattern",
+            "korf_patterns",
+        ),
+        "exact.cube.solve": (
+            "cube_tables",
+            "ida_cube",
+        ),
+    },
+)
 
 __all__ = ["CubePattern", "cube_tables", "ida_cube", "korf_patterns", "optimal_cube", "optimal_tables"]

@@ -5,6 +5,18 @@ board. Both return a :class:`~exact.result.SolveResult`. The rules, notation and
 in :mod:`exact.puzzles.freecell`; why the search's proofs are sound is in :mod:`exact.freecell.solve`.
 """
 
-from exact.freecell.solve import SOLVER, SOLVER_VERSION, prove, solve_freecell
+from exact.lazy import exports
+
+__getattr__, __dir__ = exports(
+    __name__,
+    {
+        "exact.freecell.solve": (
+            "SOLVER",
+            "SOLVER_VERSION",
+            "prove",
+            "solve_freecell",
+        ),
+    },
+)
 
 __all__ = ["SOLVER", "SOLVER_VERSION", "prove", "solve_freecell"]

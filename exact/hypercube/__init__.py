@@ -4,6 +4,13 @@
 ``python -m exact.hypercube analyse --d 3 --k 2 --l 4`` (components and diameters, :mod:`.analyse`).
 """
 
-from exact.hypercube.solve import solve_bibfs
+from exact.lazy import exports
+
+__getattr__, __dir__ = exports(
+    __name__,
+    {
+        "exact.hypercube.solve": ("solve_bibfs",),
+    },
+)
 
 __all__ = ["solve_bibfs"]

@@ -5,6 +5,16 @@
 (:mod:`exact.tiles`, :mod:`exact.cube`). ``python -m exact.ida`` is the command line.
 """
 
-from exact.ida.solve import deepen, ida
+from exact.lazy import exports
+
+__getattr__, __dir__ = exports(
+    __name__,
+    {
+        "exact.ida.solve": (
+            "deepen",
+            "ida",
+        ),
+    },
+)
 
 __all__ = ["deepen", "ida"]

@@ -58,7 +58,6 @@ def _parser():
     p.add_argument(
         "--cube-table",
         choices=sorted(CUBE_TABLES),
-        default="flipslicesorted",
         help="cube3: the pruning table (default flipslicesorted: 1.67 GB, built once in minutes; flipslice: 70 MB, "
         "seconds, many times the nodes)",
     )
@@ -93,7 +92,7 @@ def _puzzle(args):
 
 def _method(puzzle) -> str:
     for name in IDA_METHODS:
-        if solvers.get_method(name).fits(puzzle):
+        if solvers.get_method(name, puzzle).fits(puzzle):
             return name
     if getattr(puzzle, "partial_goal", None) is not None:
         try:
@@ -109,19 +108,28 @@ def _method(puzzle) -> str:
     )
 
 
+def _options(args, puzzle, method: str) -> dict:
+    """The method options the flags given set; a flag the chosen method takes no option for is an error."""
+    given = {
+        "heuristic": ("--heuristic", args.heuristic),
+        "mirror": ("--no-mirror", False if args.no_mirror else None),
+        "edge": ("--cube-table", None if args.cube_table is None else CUBE_TABLES[args.cube_table]),
+        "threads": ("--threads", args.threads),
+    }
+    takes = solvers.get_method(method, puzzle).options
+    for key, (flag, value) in given.items():
+        if value is not None and key not in takes:
+            raise PuzzleoptError(f"{flag}: {puzzle.name} is solved by {method}, which takes no {key} option")
+    return {key: value for key, (_, value) in given.items() if value is not None}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.pdb_dir is not None:
         output_folder(args.pdb_dir, "--pdb-dir")
     puzzle = goal_from(_puzzle(args), args)
     method = _method(puzzle)
-    options = {"pdb_dir": args.pdb_dir, "progress": not args.no_progress}
-    if method == "ida*":
-        options.update(heuristic=args.heuristic, mirror=not args.no_mirror)
-    if method == "cube3-optimal":
-        options.update(edge=CUBE_TABLES[args.cube_table], threads=args.threads)
-    if method != "ida*" and args.heuristic is not None:
-        raise PuzzleoptError(f"--heuristic: {puzzle.name} is solved by {method}, which takes none")
+    options = {"pdb_dir": args.pdb_dir, "progress": not args.no_progress} | _options(args, puzzle, method)
     limits = solvers.Limits(time=args.time_limit, nodes=args.node_limit)
     # Read every board before loading (or building) any table, so bad input fails at once.
     if args.instances is not None:

@@ -10,9 +10,28 @@ off; possible on singular boards such as 4x4, 5x5, 9x9), or, for MIP/CP-SAT at a
 ``python -m exact.lightsout --size 7 --lights 0101...`` the command line.
 """
 
-from exact.lightsout.gf2 import MAX_NULLITY, min_presses, solve_gf2
-from exact.lightsout.solve import METHODS, get_method, lightsout_puzzle, solve_lightsout
-from exact.puzzles.lightsout.presses import PressSystem, press_system
+from exact.lazy import exports
+
+__getattr__, __dir__ = exports(
+    __name__,
+    {
+        "exact.lightsout.gf2": (
+            "MAX_NULLITY",
+            "min_presses",
+            "solve_gf2",
+        ),
+        "exact.lightsout.solve": (
+            "METHODS",
+            "get_method",
+            "lightsout_puzzle",
+            "solve_lightsout",
+        ),
+        "exact.puzzles.lightsout.presses": (
+            "PressSystem",
+            "press_system",
+        ),
+    },
+)
 
 __all__ = [
     "MAX_NULLITY",

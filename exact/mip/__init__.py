@@ -5,7 +5,20 @@ see ``docs/mip.md``); ``solve_mip`` solves it into the project's :class:`~exact.
 ``python -m exact.mip --size 3 --turns 8`` is the command line.
 """
 
-from exact.mip.build import FORMULATIONS, build_mip
-from exact.mip.solve import model_size, solve_mip
+from exact.lazy import exports
+
+__getattr__, __dir__ = exports(
+    __name__,
+    {
+        "exact.mip.build": (
+            "FORMULATIONS",
+            "build_mip",
+        ),
+        "exact.mip.solve": (
+            "model_size",
+            "solve_mip",
+        ),
+    },
+)
 
 __all__ = ["FORMULATIONS", "build_mip", "model_size", "solve_mip"]

@@ -4,7 +4,21 @@ training states (:mod:`exact.puzzles.sokoban.generate`), ``python -m exact.sokob
 The puzzle itself (levels, XSB text, move table, LURD) is :mod:`exact.puzzles.sokoban`.
 """
 
-from exact.puzzles.sokoban.generate import generate_level, pull_boxes, training_states
-from exact.sokoban.solve import OPTIMIZE, solve_sokoban
+from exact.lazy import exports
+
+__getattr__, __dir__ = exports(
+    __name__,
+    {
+        "exact.puzzles.sokoban.generate": (
+            "generate_level",
+            "pull_boxes",
+            "training_states",
+        ),
+        "exact.sokoban.solve": (
+            "OPTIMIZE",
+            "solve_sokoban",
+        ),
+    },
+)
 
 __all__ = ["OPTIMIZE", "generate_level", "pull_boxes", "solve_sokoban", "training_states"]

@@ -8,16 +8,30 @@ tiles' numba IDA* kernel, registered as fast specialisations of the generic stac
 * :mod:`exact.tiles.kernel`, :mod:`exact.tiles.solve`: IDA* (:func:`ida_tiles`).
 """
 
-from exact.tiles.catalog import (
-    PARTITIONS,
-    default_tile_heuristic,
-    tile_heuristic,
-    tile_heuristics,
-    tile_spec,
+from exact.lazy import exports
+
+__getattr__, __dir__ = exports(
+    __name__,
+    {
+        "exact.tiles.catalog": (
+            "PARTITIONS",
+            "default_tile_heuristic",
+            "tile_heuristic",
+            "tile_heuristics",
+            "tile_spec",
+        ),
+        "exact.tiles.heuristic": (
+            "TileHeuristic",
+            "additive",
+            "manhattan",
+        ),
+        "exact.tiles.pattern": (
+            "TilePattern",
+            "check_partition",
+        ),
+        "exact.tiles.solve": ("ida_tiles",),
+    },
 )
-from exact.tiles.heuristic import TileHeuristic, additive, manhattan
-from exact.tiles.pattern import TilePattern, check_partition
-from exact.tiles.solve import ida_tiles
 
 __all__ = [
     "PARTITIONS",

@@ -32,6 +32,12 @@ class CubePuzzle(Puzzle):
         self.metric = metric
         super().__init__(f"cube{self.n}", cube_moves(self.n, moves, metric), solved_state(self.n), 6)
 
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """``cube3-coordinates`` on the 3x3x3 with face turns: the coordinates the optimal solver
+        and Korf's tables read (:mod:`exact.cube`)."""
+        return frozenset({"cube3-coordinates"}) if self.n == 3 and self.moves == "faces" else frozenset()
+
     def is_goal(self, states: np.ndarray) -> np.ndarray:
         return np.asarray(is_solved(self.states(states), self.n))
 

@@ -159,6 +159,7 @@ class FreeCellPuzzle:
     """
 
     own_method = "freecell"
+    capabilities = frozenset({"freecell-deal"})
     """Solved by the registered ``freecell`` method (:class:`exact.solvers.OwnSolver`): its moves
     are not permutations of a move table."""
 

@@ -23,6 +23,9 @@ class HypercubePuzzle(Puzzle):
         name: The registry or instance name.
     """
 
+    capabilities = frozenset({"hypercube-configurations"})
+    """Its states rank as ring configurations: the bidirectional BFS of :mod:`exact.hypercube`."""
+
     def __init__(self, d: int, k: int, target: np.ndarray, colours: str = COLOURS, name: str | None = None) -> None:
         d, k = check_dk(d, k)
         t = np.asarray(target)

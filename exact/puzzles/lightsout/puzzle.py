@@ -33,6 +33,9 @@ class LightsOutPuzzle(Puzzle):
         goal = lights_to_state(np.zeros(rows * cols, dtype=bool))
         super().__init__(f"lightsout{rows}x{cols}", lightsout_moves(rows, cols), goal, num_labels=2)
 
+    capabilities = frozenset({"lights"})
+    """Its states read as lights (:meth:`lights`): the press system's solvers (:mod:`exact.lightsout`)."""
+
     @property
     def diameter(self) -> int:
         """A bound: a solvable board needs each button pressed at most once (presses commute and

@@ -35,6 +35,7 @@ class SokobanPuzzle(Puzzle):
     """
 
     own_method = "sokoban"
+    capabilities = frozenset({"sokoban-level"})
     """Solved by the registered ``sokoban`` method (:class:`exact.solvers.OwnSolver`): its goal is
     every box on a flag, not one state, and its search needs the level's deadlock tables."""
 

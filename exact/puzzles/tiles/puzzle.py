@@ -37,6 +37,12 @@ class TilesPuzzle(Puzzle):
         super().__init__(name, tile_moves(rows, cols), goal_state(rows, cols, goal), num_labels=n)
 
     @property
+    def capabilities(self) -> frozenset[str]:
+        """``korf-tiles`` on boards with Korf's goal (blank first): the tiles' own IDA* kernel and
+        additive tables (:mod:`exact.tiles`) solve them."""
+        return frozenset({"korf-tiles"}) if self.goal_kind == "korf" else frozenset()
+
+    @property
     def diameter(self) -> int | None:
         """God's number of the boards solved exhaustively (the 8-puzzle 31, Reinefeld 1993; the
         15-puzzle 80, Brüngger et al. 1999 and Korf 2008, for the blank-first goal of

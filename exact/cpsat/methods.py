@@ -1,0 +1,25 @@
+"""The ``cp-sat`` method: the time-indexed CP-SAT model within a horizon."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from exact.contract import Limits
+from exact.deadline import left
+from exact.result import SolveResult
+from exact.solvers import register_method
+from exact.timeindexed import horizon_for, model_applies, model_ready
+
+OPTIONS = ("horizon", "threads", "hint")
+
+
+def _cpsat(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, horizon=None, threads=1,
+           hint=None) -> SolveResult:  # fmt: skip
+    """The time-indexed CP-SAT model within a horizon (or stop_at - 1)."""
+    from exact.cpsat import solve_cpsat
+
+    return solve_cpsat(puzzle, np.asarray(start), horizon_for(stop_at, horizon, "cp-sat"), time_limit=left(limits.time),
+                       threads=threads, hint=None if hint is None else puzzle.table.rows(hint, start))  # fmt: skip
+
+
+register_method("cp-sat", _cpsat, applies=model_applies, options=OPTIONS, goals=True, ready=model_ready, rank=70)

@@ -1,0 +1,35 @@
+"""The ``mip`` method: the time-indexed MIP as ``python -m exact.mip`` runs it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from exact.contract import Limits
+from exact.deadline import left
+from exact.result import SolveResult
+from exact.solvers import register_method
+from exact.timeindexed import horizon_for, model_applies, model_ready
+
+OPTIONS = ("horizon", "threads", "formulation", "split", "incumbent", "hint")
+
+
+def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, horizon=None, threads=None,
+         formulation="pairs", split=True, incumbent="bfs", hint=None) -> SolveResult:  # fmt: skip
+    """The time-indexed MIP (HiGHS) within a horizon (or stop_at - 1), proven piece by piece
+    (split=False: the whole model in one run).
+
+    The ``pairs`` formulation proven piece by piece (the split, on all cores) with an incumbent
+    (``hint``, else bidirectional BFS); ``split=False`` solves the whole model in one HiGHS run
+    (``threads`` default 1 then)."""
+    from exact.cli import cores
+    from exact.mip import solve_mip
+
+    split = bool(split) and formulation != "seed"
+    threads = threads if threads is not None else (cores() if split else 1)
+    extra = {"split": True, "incumbent": incumbent} if split else {}
+    rows = None if hint is None else puzzle.table.rows(hint, start)
+    return solve_mip(puzzle, np.asarray(start), horizon_for(stop_at, horizon, "mip"), time_limit=left(limits.time),
+                     threads=threads, formulation_name=formulation, hint=rows, **extra)  # fmt: skip
+
+
+register_method("mip", _mip, applies=model_applies, options=OPTIONS, goals=True, ready=model_ready, rank=90)

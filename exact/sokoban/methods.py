@@ -1,0 +1,21 @@
+"""Sokoban's method, for puzzles that declare ``sokoban-level``: A* with deadlock tables."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from exact.contract import Limits
+from exact.deadline import left
+from exact.solvers import register_method
+
+
+def _astar(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, optimize="moves"):
+    """Sokoban by A* with deadlock tables (moves or pushes optimal)."""
+    from exact.sokoban.solve import DEFAULT_MAX_STORED, solve_sokoban
+
+    level = puzzle.level_of(np.asarray(start)) if isinstance(start, np.ndarray) else start
+    stored = DEFAULT_MAX_STORED if limits.stored is None else limits.stored
+    return solve_sokoban(level, optimize, time_limit=left(limits.time), node_limit=limits.nodes, max_stored=stored)
+
+
+register_method("sokoban", _astar, needs="sokoban-level", options=("optimize",), stored=True, rank=51)
