@@ -44,7 +44,7 @@ from exact.cpsat import solve_cpsat  # noqa: E402
 from exact.executor import InProcess, add_executor_options, executor_from  # noqa: E402
 from exact.mip import solve_mip  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
-from hybrid.certify import Budget  # noqa: E402
+from exact.solvers import Limits  # noqa: E402
 from hybrid.horizon import solve_with_learned_horizon  # noqa: E402
 from hybrid.verify import Shared, certify_task  # noqa: E402
 from instances.files import Instance  # noqa: E402
@@ -72,7 +72,7 @@ def instances(spec: str) -> tuple[str, list[Instance]]:
 METHODS_OF = {"tiles15": ["auto"], "cube2": ["auto"], "cube3": ["auto", "cp-sat"]}
 
 
-def certify_set(spec: str, budget: Budget, model: str | None, executor=None) -> list[dict]:
+def certify_set(spec: str, limits: Limits, pdb_dir: str | None, model: str | None, executor=None) -> list[dict]:
     """BWAS on each state here, then the certificates on ``executor`` (:mod:`exact.executor`;
     default in-process): ``hybrid.verify``'s own task, so ``--workers``/``--ray`` run what the
     command runs. ``certify_s`` sums the certificates' own seconds, wherever they ran."""
@@ -88,7 +88,7 @@ def certify_set(spec: str, budget: Budget, model: str | None, executor=None) -> 
         tasks = [(item, start, list(sol.moves)) for item, start, sol in zip(items, starts, learned)
                  if sol.status.has_solution]  # fmt: skip
         verdicts += ["no_solution"] * (len(items) - len(tasks))
-        shared = Shared(p.spec.to_dict(), method, budget, None)
+        shared = Shared(p.spec.to_dict(), method, limits, pdb_dir)
         run = run_batch(executor or InProcess(), certify_task, tasks, [t[0].id for t in tasks], shared, progress=False)
         for (item, _, _), c in zip(tasks, run.in_order()):
             cert_s.append(c.certify_seconds)
@@ -209,12 +209,12 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "hybrid.md"))
     add_executor_options(ap)
     args = ap.parse_args(argv)
-    budget = Budget(time_limit=args.time_limit, pdb_dir=args.pdb_dir)
+    limits = Limits(time=args.time_limit)
     t0 = time.perf_counter()
     cert_rows = []
     for spec in [] if args.sets == "none" else args.sets.split(","):
         with executor_from(args) as executor:
-            runs = [certify_set(spec, budget, args.model, executor) for _ in range(args.repeats)]
+            runs = [certify_set(spec, limits, args.pdb_dir, args.model, executor) for _ in range(args.repeats)]
         for i, r in enumerate(runs[0]):
             same = [run[i] for run in runs]
             if args.time_limit is None:  # BWAS and the proofs are deterministic without a time limit

@@ -6,7 +6,7 @@
 learned solution (:mod:`hybrid.horizon`; torch is imported only when it is called).
 """
 
-from hybrid.certify import Budget, certifying_methods, choose_method, verify_solution
+from hybrid.certify import Certificate, certifying_methods, choose_method, verify_solution
 from hybrid.horizon import solve_with_learned_horizon
 
-__all__ = ["Budget", "certifying_methods", "choose_method", "solve_with_learned_horizon", "verify_solution"]
+__all__ = ["Certificate", "certifying_methods", "choose_method", "solve_with_learned_horizon", "verify_solution"]

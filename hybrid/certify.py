@@ -24,17 +24,19 @@ every method gets ``stop_at=L``). The built-in ones, in order:
 * ``mip``: the MIP as ``python -m exact.mip`` runs it (``pairs``, proven piece by piece) with
   ``T = L - 1``, by name only.
 
-Every verdict is returned as the project's :class:`~exact.result.SolveResult` (its moves are the
-best solution known, replayed; ``status`` is ``optimal`` only with the proof) with
-``extra["verdict"]``, ``extra["method"]``, ``extra["given_length"]``, ``extra["gap"]`` and
-``extra["exact"]`` (the exact solver's own result, as a dict).
+Every verdict is a :class:`Certificate`, its own typed result: the verdict, the given solution and
+its length, the best length, the gap and the bound lead its printed line, its card and its
+record; its :attr:`~Certificate.result` is the best solution known as a
+:class:`~exact.result.SolveResult` (replayed; ``optimal`` only with the proof, the exact
+method's own result in its ``extra["exact"]``). :func:`verify_solution` takes the same
+:class:`~exact.solvers.Limits` and options as :func:`exact.solvers.solve` and solves through it.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -44,88 +46,105 @@ from exact import solvers
 from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
-from exact.solvers import Limits
-from exact.solvers import Method as SolverMethod
+from exact.solvers import Limits, Method
+
+VERDICTS = ("optimal", "suboptimal", "unknown", "no_solution", "invalid")
+"""Every verdict a certificate can hold."""
+NO_SOLUTION = "no_solution"  # the learned solver found none, so there is nothing to certify
+INVALID = "invalid"  # the learned "solution" does not solve its start (a wrong answer, counted)
 
 
 @dataclass(frozen=True)
-class Budget:
-    """What one certification may spend.
+class Certificate:
+    """What is known about a given solution: the verdict first, then lengths, gap and bound.
 
     Attributes:
-        time_limit: Seconds for the exact method (``None``: no limit).
-        node_limit: Expanded nodes (:class:`exact.solvers.Limits`; methods that count no nodes
-            ignore it).
-        pdb_dir: Where pattern databases and distance tables are kept (``None``: the user cache).
-        progress: Show progress bars while a table is built.
-        options: The method's own options (:attr:`exact.solvers.Method.options`, e.g. the 3x3x3's
-            ``edge`` and ``threads``).
+        verdict: ``optimal``, ``suboptimal``, ``unknown``; in a set of instances also
+            ``no_solution`` (the learned solver found none) or ``invalid`` (the given moves do
+            not solve the start; ``reason`` says why).
+        given: The solution certified, in notation (``None`` without one).
+        given_length: Its length.
+        best_length: Length of the best solution known (shorter than the given one when
+            ``suboptimal``).
+        gap: ``given_length - best_length`` where decided (exact when ``gap_exact``).
+        method: The exact method that certified it.
+        lower_bound: Proven lower bound on the optimal length.
+        gap_exact: Whether the best solution known is proven optimal.
+        certify_seconds: Seconds the certification took.
+        id: The instance's id in its file (``None`` for one solution).
+        known_optimal: The optimal length the instance file gives, if any.
+        learned_seconds: Seconds the learned solver took (``None`` for given solutions).
+        reason: Why an ``invalid`` solution is wrong.
+        spec: The puzzle's identity (``{"name": registry key, **options}``).
+        result: The best solution known, replayed (``None`` for ``no_solution``/``invalid``).
     """
 
-    time_limit: float | None = None
-    node_limit: int | None = None
-    pdb_dir: str | Path | None = None
-    progress: bool = False
-    options: Mapping[str, Any] = field(default_factory=dict)
+    verdict: str
+    given: str | None
+    given_length: int | None
+    best_length: int | None
+    gap: int | None
+    method: str | None
+    lower_bound: int | None = None
+    gap_exact: bool = False
+    certify_seconds: float = 0.0
+    id: str | None = None
+    known_optimal: int | None = None
+    learned_seconds: float | None = None
+    reason: str | None = None
+    spec: Mapping[str, Any] | None = None
+    result: SolveResult | None = None
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise PuzzleoptError(f"verdict {self.verdict!r} is not one of {', '.join(VERDICTS)}")
+
+    # the best solution, as a result reads it
+    @property
+    def moves(self) -> tuple[str, ...]:
+        """The best solution known."""
+        return () if self.result is None else self.result.moves
 
     @property
-    def limits(self) -> Limits:
-        return Limits(time=self.time_limit, nodes=self.node_limit)
-
-
-@dataclass(frozen=True)
-class Method:
-    """A method of :mod:`exact.solvers` as certification uses it: :meth:`search` runs it with
-    ``stop_at=L`` and returns a :class:`SolveResult` that holds a solution (of length at most
-    ``L``, proven optimal or not) or a proven lower bound."""
-
-    name: str
-    method: SolverMethod
-
-    def applies(self, puzzle: Puzzle) -> bool:
-        return self.method.fits(puzzle)
-
-    def search(self, puzzle: Puzzle, start: np.ndarray, L: int, budget: Budget) -> SolveResult:
-        options = certify_options(self.method, budget.options)
-        return solvers.solve(puzzle, start, method=self.name, limits=budget.limits, stop_at=L,
-                             pdb_dir=budget.pdb_dir, progress=budget.progress, **options)  # fmt: skip
-
-
-class Certified(SolveResult):
-    """A certificate: the :class:`~exact.result.SolveResult` of :func:`verify_solution` (its
-    moves the best solution known, replayed), shown verdict first: the given solution and its
-    length, the best length, the gap, the bound and the method, in ``str()``, the Jupyter card
-    and :meth:`to_dict`/``to_json``."""
+    def length(self) -> int | None:
+        return self.best_length
 
     @property
-    def verdict(self) -> str:
-        """``optimal``, ``suboptimal`` or ``unknown``."""
-        return str(self.extra.get("verdict"))
+    def status(self) -> Status | None:
+        """The best solution's status: ``optimal`` only with the proof."""
+        return None if self.result is None else self.result.status
 
     @property
-    def given(self) -> str:
-        """The solution certified, in notation."""
-        return str(self.extra.get("given", ""))
+    def puzzle(self) -> str:
+        if self.result is not None:
+            return self.result.puzzle
+        return str((self.spec or {}).get("name", "?"))
 
-    @property
-    def given_length(self) -> int:
-        return int(self.extra.get("given_length", 0))
-
-    @property
-    def gap(self) -> int | None:
-        """Given length minus the best length, where decided."""
-        return self.extra.get("gap")
+    def contradiction(self) -> str | None:
+        """Why this certificate contradicts the file's optimal length, or ``None`` if it does not."""
+        k = self.known_optimal
+        if k is None or self.verdict in (NO_SOLUTION, INVALID):
+            return None
+        if self.lower_bound is not None and self.lower_bound > k:
+            return f"instance {self.id}: proven lower bound {self.lower_bound} exceeds the known optimum {k}"
+        if self.best_length is not None and self.best_length < k:
+            return f"instance {self.id}: a {self.best_length}-move solution beats the known optimum {k}"
+        if self.gap_exact and self.best_length != k:
+            return f"instance {self.id}: proven optimum {self.best_length}, the file says {k}"
+        return None
 
     def facts(self) -> list[tuple[str, str]]:
         """The certificate's lines, verdict first: ``(name, text)``."""
-        gap = "-" if self.gap is None else f"{self.gap}{'' if self.extra.get('gap_exact') else ' (at least)'}"
+        gap = "-" if self.gap is None else f"{self.gap}{'' if self.gap_exact else ' (at least)'}"
+        given = "-" if self.given_length is None else f"{self.given_length} moves: {self.given or '-'}"
+        best = "-" if self.best_length is None else f"{self.best_length} moves: {' '.join(self.moves) or '-'}"
         return [
-            ("verdict", self.verdict),
-            ("given", f"{self.given_length} moves: {self.given or '-'}"),
-            ("best", f"{self.length} moves: {' '.join(self.moves) or '-'}"),
+            ("verdict", self.verdict + (f" ({self.reason})" if self.reason else "")),
+            ("given", given),
+            ("best", best),
             ("gap", gap),
             ("lower bound", "-" if self.lower_bound is None else str(self.lower_bound)),
-            ("method", f"{self.extra.get('method')} ({self.seconds:.2f} s)"),
+            ("method", f"{self.method or '-'} ({self.certify_seconds:.2f} s)"),
         ]
 
     def __str__(self) -> str:
@@ -136,10 +155,27 @@ class Certified(SolveResult):
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The certificate's facts first, then the result's fields."""
-        head = {"verdict": self.verdict, "given": self.given, "given_length": self.given_length,
-                "best_length": self.length, "gap": self.gap, "method": self.extra.get("method")}  # fmt: skip
-        return {**head, **super().to_dict()}
+        """A JSON-ready dict, verdict first; ``result`` as :meth:`SolveResult.to_dict` writes it."""
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d["result"] = None if self.result is None else self.result.to_dict()
+        d["spec"] = None if self.spec is None else dict(self.spec)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], puzzle: Puzzle) -> Certificate:
+        """The certificate :meth:`to_dict` wrote, its best solution replayed on ``puzzle``
+        (:func:`check_certificate` checks the rest against the instance)."""
+        known = {f.name for f in fields(cls)}
+        d = {k: v for k, v in d.items() if k in known}
+        result = d.get("result")
+        return cls(**{**d, "result": None if result is None else SolveResult.from_dict(result, puzzle)})
+
+    def to_json(self) -> str:
+        import json
+
+        from exact.result import json_default
+
+        return json.dumps(self.to_dict(), default=json_default)
 
     def _repr_html_(self) -> str:
         from html import escape
@@ -156,27 +192,26 @@ class Certified(SolveResult):
         )
 
 
-def certify_options(method: SolverMethod, options: Mapping[str, Any]) -> dict[str, Any]:
-    """``options`` checked for ``method`` (:func:`exact.solvers.check_options`), less those that
-    certification sets itself: the horizon (``stop_at``, from the solution's length), the table
-    folder and progress (:class:`Budget`'s).
+def certify_options(method: Method, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` checked for ``method`` (:func:`exact.solvers.check_options`), less the horizon,
+    which certification sets itself (``stop_at``, from the solution's length).
 
     Raises:
         PuzzleoptError: naming the option.
     """
     options = solvers.check_options(method, options)
-    fixed = sorted({"horizon", "stop_at", "pdb_dir", "progress"} & set(options))
+    fixed = sorted({"horizon", "stop_at"} & set(options))
     if fixed:
         raise PuzzleoptError(
             f"--method-option {', '.join(fixed)}: certification sets the horizon from each solution's length "
-            "(L - 1), and the table folder and progress itself; drop that option"
+            "(L - 1); drop that option"
         )
     return options
 
 
 def certifying_methods() -> list[Method]:
     """The registered methods that prove optimality, in preference order."""
-    return [Method(m.name, m) for m in solvers.methods() if m.proves]
+    return [m for m in solvers.methods() if m.proves]
 
 
 def choose_method(puzzle: Puzzle, name: str = "auto") -> Method:
@@ -185,7 +220,7 @@ def choose_method(puzzle: Puzzle, name: str = "auto") -> Method:
     m = solvers.choose(puzzle, name, {"stop_at": 1})
     if not m.proves:
         raise PuzzleoptError(f"method {name!r} does not prove optimality, so it cannot certify")
-    return Method(m.name, m)
+    return m
 
 
 def given_rows(puzzle: Puzzle, start: np.ndarray, solution: str | Sequence[str] | Sequence[int]) -> list[int]:
@@ -219,8 +254,11 @@ def verify_solution(
     solution: str | Sequence[str] | Sequence[int],
     *,
     method: str = "auto",
-    budget: Budget | None = None,
-) -> Certified:
+    limits: Limits | None = None,
+    pdb_dir: str | Path | None = None,
+    progress: bool = False,
+    **options: Any,
+) -> Certificate:
     """Certify ``solution`` of ``start``: optimal, suboptimal (with a shorter one) or unknown.
 
     Args:
@@ -228,25 +266,31 @@ def verify_solution(
         start: The start state ``(P,)``.
         solution: The solution to certify: notation, move names or move rows.
         method: ``"auto"`` (see the module docstring) or a registered method's name.
-        budget: Time limit and table directory (default: no limit, the user cache).
+        limits: What the exact method may spend (:class:`~exact.solvers.Limits`; default none).
+        pdb_dir: Where pattern databases and distance tables are kept (default: the user cache).
+        progress: Progress bars while a table builds.
+        options: The method's own options (:attr:`exact.solvers.Method.options`).
 
     Returns:
-        A :class:`SolveResult` whose moves are the best solution known (the given one unless a
-        shorter one was found) and whose ``extra`` holds the verdict (see the module docstring).
+        The :class:`Certificate`; its :attr:`~Certificate.result` holds the best solution known
+        (the given one unless a shorter one was found).
 
     Raises:
-        PuzzleoptError: The solution does not solve ``start``, or ``method`` does not apply.
+        PuzzleoptError: The solution does not solve ``start``, ``method`` does not apply, or an
+            option is not the method's.
     """
-    budget = budget or Budget()
     start = np.asarray(start)
     t0 = time.perf_counter()
     rows = given_rows(puzzle, start, solution)
     chosen = choose_method(puzzle, method)
+    options = certify_options(chosen, options)
     L = len(rows)
     exact = (
         SolveResult.build(puzzle, start, [], Status.OPTIMAL, lower_bound=0, solver="none")
         if L == 0
-        else chosen.search(puzzle, start, L, budget)
+        else solvers.solve(
+            puzzle, start, method=chosen.name, limits=limits, stop_at=L, pdb_dir=pdb_dir, progress=progress, **options
+        )  # fmt: skip
     )
     moves, bound = rows, exact.lower_bound or 0
     if exact.status.has_solution and exact.length < L:
@@ -258,31 +302,23 @@ def verify_solution(
         verdict = "unknown"
     best = len(moves)
     bound = min(bound, best)
-    extra = {
-        "verdict": verdict,
-        "method": chosen.name,
-        "given": puzzle.table.format(rows),
-        "given_length": L,
-        "gap": L - best if verdict == "suboptimal" else (0 if verdict == "optimal" else None),
-        "gap_exact": verdict == "optimal" or (verdict == "suboptimal" and exact.status is Status.OPTIMAL),
-        "exact": exact.to_dict(),
-    }
-    return Certified.build(
-        puzzle,
-        start,
-        moves,
-        Status.OPTIMAL if bound == best else Status.FEASIBLE,
-        lower_bound=bound,
-        nodes=exact.nodes,
-        seconds=time.perf_counter() - t0,
-        solver=f"verify:{chosen.name}",
-        solver_version=exact.solver_version,
-        settings={"method": chosen.name, "time_limit": budget.time_limit, "node_limit": budget.node_limit},
-        extra=extra,
-    )
+    limits = limits or Limits()
+    result = SolveResult.build(
+        puzzle, start, moves, Status.OPTIMAL if bound == best else Status.FEASIBLE, lower_bound=bound,
+        nodes=exact.nodes, seconds=time.perf_counter() - t0, solver=f"verify:{chosen.name}",
+        solver_version=exact.solver_version, settings={"method": chosen.name, "limits": asdict(limits)},
+        extra={"exact": exact.to_dict()},
+    )  # fmt: skip
+    spec = getattr(puzzle, "spec", None)
+    exact_gap = verdict == "optimal" or (verdict == "suboptimal" and exact.status is Status.OPTIMAL)
+    return Certificate(
+        verdict, puzzle.table.format(rows), L, best, L - best if verdict != "unknown" else None, chosen.name,
+        lower_bound=bound, gap_exact=exact_gap, certify_seconds=result.seconds,
+        spec=None if spec is None else spec.to_dict(), result=result,
+    )  # fmt: skip
 
 
 __all__ = [
-    "Budget", "Certified", "Method", "certify_options", "certifying_methods", "choose_method", "given_rows",
-    "verify_solution",
+    "INVALID", "NO_SOLUTION", "VERDICTS", "Certificate", "certify_options", "certifying_methods", "choose_method",
+    "given_rows", "verify_solution",
 ]  # fmt: skip

@@ -1,6 +1,6 @@
 """Certificates of a set of instances: what they add up to, and the files that record them.
 
-One certificate per instance (:class:`Certificate`); :func:`summarise` gives the shares of each
+One certificate per instance (:class:`hybrid.certify.Certificate`); :func:`summarise` gives the shares of each
 verdict, the mean gap and the times, and checks every certificate against the optimal length the
 instance file knows (a contradiction is a bug, reported loudly); :func:`write_report` writes
 ``summary.md`` and ``gaps.png`` atomically (``hybrid.verify`` streams ``certificates.jsonl``).
@@ -10,72 +10,12 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from exact.atomic import write_chunks
 from exact.plots import histogram_png
-
-VERDICTS = ("optimal", "suboptimal", "unknown", "no_solution", "invalid")
-"""Every verdict a certificate can hold."""
-NO_SOLUTION = "no_solution"  # the learned solver found none, so there is nothing to certify
-INVALID = "invalid"  # the learned "solution" does not solve its start (a wrong answer, counted)
-
-
-@dataclass(frozen=True)
-class Certificate:
-    """What is known about one instance's learned solution.
-
-    Attributes:
-        id: The instance's id in its file.
-        verdict: ``optimal``, ``suboptimal``, ``unknown``, ``no_solution`` or ``invalid`` (the
-            given moves do not solve the start; ``reason`` says why).
-        given_length: Length of the learned solution (``None`` without one).
-        best_length: Length of the best solution known (shorter than the given one when suboptimal).
-        lower_bound: Proven lower bound on the optimal length.
-        gap: ``given_length - best_length`` where decided (exact when ``gap_exact``).
-        gap_exact: Whether the best solution known is proven optimal.
-        method: The exact method that certified it.
-        known_optimal: The optimal length the instance file gives, if any.
-        learned_seconds: Seconds the learned solver took (``None`` for given solutions).
-        certify_seconds: Seconds the certification took.
-        result: The certification's :class:`~exact.result.SolveResult` as a dict.
-        reason: Why an ``invalid`` solution is wrong (``None`` otherwise).
-        spec: The puzzle's identity (``{"name": registry key, **options}``):
-            ``exact.registry.rebuild(spec)`` gives the puzzle back to check the certificate.
-        given: The solution certified, as given (``None`` without one): what a certificate
-            read back is checked against.
-    """
-
-    id: str
-    verdict: str
-    given_length: int | None
-    best_length: int | None
-    lower_bound: int | None
-    gap: int | None
-    gap_exact: bool
-    method: str | None
-    known_optimal: int | None
-    learned_seconds: float | None
-    certify_seconds: float
-    result: Mapping[str, Any] | None
-    reason: str | None = None
-    spec: Mapping[str, Any] | None = None
-    given: str | None = None
-
-    def contradiction(self) -> str | None:
-        """Why this certificate contradicts the file's optimal length, or ``None`` if it does not."""
-        k = self.known_optimal
-        if k is None or self.verdict in (NO_SOLUTION, INVALID):
-            return None
-        if self.lower_bound is not None and self.lower_bound > k:
-            return f"instance {self.id}: proven lower bound {self.lower_bound} exceeds the known optimum {k}"
-        if self.best_length is not None and self.best_length < k:
-            return f"instance {self.id}: a {self.best_length}-move solution beats the known optimum {k}"
-        if self.gap_exact and self.best_length != k:
-            return f"instance {self.id}: proven optimum {self.best_length}, the file says {k}"
-        return None
+from hybrid.certify import INVALID, NO_SOLUTION, Certificate
 
 
 def summarise(certs: Sequence[Certificate]) -> dict[str, Any]:

@@ -28,23 +28,32 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from exact import cli
+from exact import cli, solvers
 from exact.batch import add_resume_option, open_log, rebuilt, run_batch
 from exact.errors import PuzzleoptError
 from exact.executor import add_executor_options, executor_from
-from exact.result import SolveResult, Status
+from exact.result import Status
 from exact.resultlog import digest, file_digest
 from exact.solve import add_method_options, add_puzzle_options, method_options_from, puzzle_from
 from exact.userfiles import output_folder, read_text
-from hybrid.certify import Budget, certify_options, certifying_methods, choose_method, given_rows, verify_solution
-from hybrid.report import INVALID, NO_SOLUTION, VERDICTS, Certificate, markdown, summarise, write_report
+from hybrid.certify import (
+    INVALID,
+    NO_SOLUTION,
+    Certificate,
+    certify_options,
+    certifying_methods,
+    choose_method,
+    given_rows,
+    verify_solution,
+)
+from hybrid.report import markdown, summarise, write_report
 from instances.files import parse_states, read_instances
 from learned.bwas import QUALITIES
 from learned.runtime import SEARCH_THREADS, add_options
@@ -142,8 +151,11 @@ class Shared:
 
     spec: dict
     method: str
-    budget: Budget
-    learned: LearnedSettings | None
+    limits: solvers.Limits = solvers.Limits()
+    pdb_dir: str | None = None
+    progress: bool = False
+    options: dict = field(default_factory=dict)
+    learned: LearnedSettings | None = None
 
 
 @lru_cache(maxsize=2)
@@ -182,10 +194,10 @@ def certify_task(shared: Shared, task: tuple) -> Certificate:
     learned_seconds = None
     if shared.learned is not None:
         moves, learned_seconds = _learned_solver(json.dumps(shared.spec, sort_keys=True), shared.learned)(start)
-    return _certify(puzzle, item, start, moves, learned_seconds, shared.method, shared.budget)
+    return _certify(puzzle, item, start, moves, learned_seconds, shared)
 
 
-def _run(args, puzzle, chosen, budget: Budget) -> dict[str, Any]:
+def _run(args, puzzle, chosen, limits: solvers.Limits, options: dict) -> dict[str, Any]:
     """What the certificates depend on (the log's header): the puzzle, the method, its options and
     limits, and where the solutions come from (a file, given per instance; or BWAS with a model
     and its settings)."""
@@ -195,7 +207,7 @@ def _run(args, puzzle, chosen, budget: Budget) -> dict[str, Any]:
         learned = {"model": model, "method": args.learned_method, "options": dict(_learned_options(args)),
                    "max_nodes": args.max_nodes, "time_limit": args.bwas_time_limit}  # fmt: skip
     return {"command": "verify", "puzzle": puzzle.spec.to_dict(), "method": chosen.name,
-            "limits": {"time": budget.time_limit, "nodes": budget.node_limit}, "options": dict(budget.options),
+            "limits": {"time": limits.time, "nodes": limits.nodes}, "options": dict(options),
             "learned": learned}  # fmt: skip
 
 
@@ -209,7 +221,7 @@ def _learned_options(args) -> tuple:
 
 
 def _record(ident: str, c: Certificate) -> dict[str, Any]:
-    return asdict(c)
+    return c.to_dict()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -227,9 +239,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     starts = parse_states(puzzle, items, args.instances)  # bad input fails before any search
     chosen = choose_method(puzzle, args.method)
     options = method_options_from(args)
-    options = certify_options(chosen.method, options)
+    options = certify_options(chosen, options)
     pdb_dir = None if args.pdb_dir is None else str(args.pdb_dir)
-    budget = Budget(args.time_limit, args.node_limit, pdb_dir, progress=not args.no_progress, options=options)
+    limits = solvers.Limits(time=args.time_limit, nodes=args.node_limit)
     given = [None] * len(items)
     if args.solutions is not None:
         given = read_solutions(args.solutions, len(every))[: len(items)]
@@ -237,7 +249,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # not from __main__ (which a worker does not have when this runs as python -m hybrid.verify).
     import hybrid.verify as this
 
-    log = open_log(args.out, "certificates.jsonl", CERTIFICATE_FORMAT, args.resume, _run(args, puzzle, chosen, budget))
+    log = open_log(
+        args.out, "certificates.jsonl", CERTIFICATE_FORMAT, args.resume, _run(args, puzzle, chosen, limits, options)
+    )
     executor = executor_from(args)
     learned = None
     if args.solutions is None:
@@ -248,7 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _learned_options(args), args.max_nodes, args.bwas_time_limit,
         )  # fmt: skip
         this._learned_solver(json.dumps(puzzle.spec.to_dict(), sort_keys=True), learned)  # bad settings fail at once
-    shared = this.Shared(puzzle.spec.to_dict(), args.method, budget, learned)
+    shared = this.Shared(puzzle.spec.to_dict(), args.method, limits, pdb_dir, not args.no_progress, options, learned)
     command = "python -m hybrid.verify " + " ".join(sys.argv[1:] if argv is None else argv)
     tasks = list(zip(items, starts, given))
     inputs = [digest(np.asarray(start).tolist(), moves) for _, start, moves in tasks]
@@ -277,31 +291,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     return EXIT_INVALID if summary["invalid"] else cli.EXIT_OK
 
 
-def _certify(puzzle, item, start, moves, learned_seconds, method: str, budget: Budget) -> Certificate:
+def _certify(puzzle, item, start, moves, learned_seconds, shared: Shared) -> Certificate:
     spec = None if getattr(puzzle, "spec", None) is None else puzzle.spec.to_dict()
-    empty = dict(given_length=None, best_length=None, lower_bound=None, gap=None, gap_exact=False, method=None)
+    about = dict(id=item.id, known_optimal=item.optimal, learned_seconds=learned_seconds, spec=spec)
     if moves is None:
-        return Certificate(item.id, NO_SOLUTION, **empty, known_optimal=item.optimal, learned_seconds=learned_seconds,
-                           certify_seconds=0.0, result=None, spec=spec)  # fmt: skip
+        return Certificate(NO_SOLUTION, None, None, None, None, None, **about)
     given = moves if isinstance(moves, str) else " ".join(moves)
     t0 = time.perf_counter()
     try:
         moves = given_rows(puzzle, start, moves)  # replayed here, so a wrong answer is a verdict
     except PuzzleoptError as exc:  # a wrong answer is a finding about the solver, not bad input
-        return Certificate(item.id, INVALID, **empty, known_optimal=item.optimal, learned_seconds=learned_seconds,
-                           certify_seconds=time.perf_counter() - t0, result=None, reason=str(exc), spec=spec,
-                           given=given)  # fmt: skip
+        return Certificate(INVALID, given, None, None, None, None, certify_seconds=time.perf_counter() - t0,
+                           reason=str(exc), **about)  # fmt: skip
     try:
-        r = verify_solution(puzzle, start, moves, method=method, budget=budget)
+        c = verify_solution(puzzle, start, moves, method=shared.method, limits=shared.limits, pdb_dir=shared.pdb_dir,
+                            progress=shared.progress, **shared.options)  # fmt: skip
     except PuzzleoptError as exc:
         raise PuzzleoptError(f"instance {item.id}: {exc}") from None
-    x = r.extra
-    return Certificate(
-        item.id, x["verdict"], given_length=x["given_length"], best_length=r.length, lower_bound=r.lower_bound,
-        gap=x["gap"], gap_exact=x["gap_exact"], method=x["method"], known_optimal=item.optimal,
-        learned_seconds=learned_seconds, certify_seconds=time.perf_counter() - t0, result=r.to_dict(), spec=spec,
-        given=given,
-    )  # fmt: skip
+    return replace(c, given=given, certify_seconds=time.perf_counter() - t0, **about)
 
 
 def certificate_from_record(puzzle) -> Callable[[dict, tuple], Certificate]:
@@ -311,9 +318,7 @@ def certificate_from_record(puzzle) -> Callable[[dict, tuple], Certificate]:
 
     def back(d: dict, task: tuple) -> Certificate:
         item, start, given = task
-        c = Certificate(**{k: v for k, v in d.items() if k != "input"})
-        if c.verdict not in VERDICTS:
-            raise PuzzleoptError(f"verdict {c.verdict!r} is not one of {', '.join(VERDICTS)}")
+        c = Certificate.from_dict({k: v for k, v in d.items() if k != "input"}, puzzle)  # replays its result
         if str(c.id) != str(item.id) or (given is not None and c.given != given):
             raise PuzzleoptError("it certifies another instance or solution")
         if c.verdict == NO_SOLUTION:
@@ -326,15 +331,17 @@ def certificate_from_record(puzzle) -> Callable[[dict, tuple], Certificate]:
             except PuzzleoptError:
                 return c
             raise PuzzleoptError("its solution is called invalid, but it solves its start")
-        _check_decided(c, len(given_rows(puzzle, start, c.given or "")), puzzle, start)
+        _check_decided(c, len(given_rows(puzzle, start, c.given or "")), start)
         return c
 
     return back
 
 
-def _check_decided(c: Certificate, given_length: int, puzzle, start) -> None:
+def _check_decided(c: Certificate, given_length: int, start) -> None:
     """Raise unless an optimal/suboptimal/unknown certificate agrees with its replayed result."""
-    r = SolveResult.from_dict(c.result or {}, puzzle)
+    r = c.result
+    if r is None:
+        raise PuzzleoptError(f"its verdict {c.verdict!r} comes without a result")
     if not np.array_equal(np.asarray(r.start), np.asarray(start).astype(np.int64)):
         raise PuzzleoptError("its result starts elsewhere than its instance")
     if (c.given_length, c.best_length, c.lower_bound) != (given_length, r.length, r.lower_bound):

@@ -12,11 +12,14 @@ scramble.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exact import solvers
 from exact.errors import PuzzleoptError
 from exact.result import SolveResult
+
+if TYPE_CHECKING:
+    from hybrid.certify import Certificate
 
 ALIASES = {"ida": "ida*", "cpsat": "cp-sat"}
 """Short method names accepted beside the registry's own."""
@@ -97,14 +100,17 @@ def certify(
     time_limit: float | None = None,
     node_limit: int | None = None,
     **options: Any,
-) -> SolveResult:
+) -> Certificate:
     """Certify ``solution`` of ``state``: proven optimal, suboptimal with a shorter one, or
-    unknown within the limits (:func:`hybrid.certify.verify_solution`; the verdict is in
-    ``result.extra["verdict"]``, the gap in ``result.extra["gap"]``)."""
-    from hybrid.certify import Budget, verify_solution
+    unknown within the limits (:func:`hybrid.certify.verify_solution`): a
+    :class:`~hybrid.certify.Certificate`, verdict first."""
+    from exact.solvers import Limits
+    from hybrid.certify import verify_solution
 
     if not hasattr(state, "puzzle") or not hasattr(state, "labels"):
         raise TypeError(f"certify takes a puzzleopt State and a solution, got {type(state).__name__}")
     state._rows(solution, "certify")  # a wrong type or an unknown move fails here, by name
-    budget = Budget(time_limit=time_limit, node_limit=node_limit, options=options)
-    return verify_solution(state.puzzle, state.labels, solution, method=ALIASES.get(method, method), budget=budget)
+    limits = Limits(time=time_limit, nodes=node_limit)
+    return verify_solution(
+        state.puzzle, state.labels, solution, method=ALIASES.get(method, method), limits=limits, **options
+    )

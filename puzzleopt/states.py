@@ -24,7 +24,7 @@ from exact.puzzle import Goal, Puzzle
 from exact.result import SolveResult
 
 if TYPE_CHECKING:
-    from hybrid.certify import Certified
+    from hybrid.certify import Certificate
 
 
 class State:
@@ -198,9 +198,9 @@ class State:
 
     def certify(
         self, solution: str | Sequence[str], method: str = "auto", *, time_limit: float | None = None, **options: Any
-    ) -> Certified:
+    ) -> Certificate:
         """Prove ``solution`` optimal, or find a shorter one (:func:`puzzleopt.solving.certify`):
-        a :class:`~hybrid.certify.Certified`, shown verdict first."""
+        a :class:`~hybrid.certify.Certificate`, verdict first."""
         from puzzleopt.solving import certify
 
         return certify(self, solution, method=method, time_limit=time_limit, **options)

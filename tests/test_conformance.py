@@ -118,19 +118,20 @@ def test_limits_end_honestly() -> None:
 
 
 def test_hybrid_certifies_the_new_puzzles(tmp_path) -> None:
-    from hybrid.certify import Budget, verify_solution
+    from exact.solvers import Limits
+    from hybrid.certify import verify_solution
 
-    budget = Budget(time_limit=120, pdb_dir=tmp_path)
+    budget = dict(limits=Limits(time=120), pdb_dir=tmp_path)
     for n, method in ((10, "ida*"), (9, "table-walk")):  # the gap heuristic; a complete table (n <= 9)
         p = registry.get("pancake", n=n)
         start = p.parse_state("2 1 " + " ".join(map(str, range(3, n + 1))))
-        assert verify_solution(p, start, "f2", budget=budget).extra["verdict"] == "optimal"
-        r = verify_solution(p, start, "f3 f2 f3 f2 f3", budget=budget)  # 5 flips where 1 does
-        assert r.extra["verdict"] == "suboptimal" and r.extra["gap"] == 4 and r.extra["method"] == method
+        assert verify_solution(p, start, "f2", **budget).verdict == "optimal"
+        r = verify_solution(p, start, "f3 f2 f3 f2 f3", **budget)  # 5 flips where 1 does
+        assert r.verdict == "suboptimal" and r.gap == 4 and r.method == method
     q = registry.get("pyraminx", tips=False)
     start = q.table.apply(q.goal, "U L' R B'")
-    r = verify_solution(q, start, "B R' L U'", budget=budget)
-    assert r.extra["verdict"] == "optimal" and r.extra["method"] == "ida*"
+    r = verify_solution(q, start, "B R' L U'", **budget)
+    assert r.verdict == "optimal" and r.method == "ida*"
 
 
 # ----------------------------------------------------------------------------- state checks

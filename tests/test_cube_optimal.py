@@ -25,7 +25,7 @@ from exact.puzzles.cube.cubies import cubie_moves
 from exact.puzzles.cube.facelets import from_facelets
 from exact.result import Status
 from exact.resultlog import read_log
-from hybrid.certify import Budget, verify_solution
+from hybrid.certify import verify_solution
 
 METRICS = ["htm", "qtm"]
 
@@ -265,9 +265,9 @@ def test_verify_certifies_the_deepcubea_solutions(tmp_path, tmp_path_factory, ca
         answer = kociemba.solve(p.format_state(start))  # two-phase, half-turn metric
         quarter = " ".join(f"{t[0]} {t[0]}" if t.endswith("2") else t for t in answer.split())
         assert is_solved(htm.apply(start, htm.parse(answer)), 3)
-        r = verify_solution(p, start, quarter, budget=Budget(pdb_dir=pdb_dir, options={"edge": "slice"}))
-        assert r.extra["verdict"] in ("optimal", "suboptimal") and r.length == left, (answer, r.extra)
-        assert r.extra["gap"] == len(quarter.split()) - left
+        r = verify_solution(p, start, quarter, pdb_dir=pdb_dir, edge="slice")
+        assert r.verdict in ("optimal", "suboptimal") and r.length == left, (answer, r)
+        assert r.gap == len(quarter.split()) - left
 
 
 def test_verify_refuses_an_unknown_method_option(tmp_path):

@@ -14,9 +14,10 @@ from exact.puzzles.cube import rotations, scramble
 from exact.puzzles.tiles import TilesSpace
 from exact.result import Status
 from exact.resultlog import read_log
+from exact.solvers import Limits
 from exact.tablewalk import solve_table
 from exact.tiles import ida_tiles, tile_heuristic
-from hybrid.certify import Budget, choose_method, verify_solution
+from hybrid.certify import choose_method, verify_solution
 
 
 def _walk(p, rng: np.random.Generator, k: int) -> tuple[np.ndarray, list[int]]:
@@ -48,7 +49,7 @@ def test_padded_is_suboptimal_by_2_and_optimal_is_optimal(eight, cube2_tables) -
     p8, space, dist = eight
     p2, pdb_dir, _ = cube2_tables
     rng = np.random.default_rng(0)
-    for p, budget in ((p8, Budget()), (p2, Budget(pdb_dir=pdb_dir))):
+    for p, budget in ((p8, {}), (p2, {"pdb_dir": pdb_dir})):
         start, _ = _walk(p, rng, 30)
         optimal = (
             ida_tiles(p, start, tile_heuristic("manhattan-lc", 3, 3))
@@ -56,13 +57,13 @@ def test_padded_is_suboptimal_by_2_and_optimal_is_optimal(eight, cube2_tables) -
             else solve_table(p, start, pdb_dir=pdb_dir)
         )
         rows = p.table.parse(" ".join(optimal.moves), start)
-        r = verify_solution(p, start, rows, budget=budget)
-        assert r.extra["verdict"] == "optimal" and r.extra["gap"] == 0
+        r = verify_solution(p, start, rows, **budget)
+        assert r.verdict == "optimal" and r.gap == 0
         assert r.status is Status.OPTIMAL and r.length == optimal.length == r.lower_bound
         padded = _padded(p, start, rows, len(rows) // 2)
-        r = verify_solution(p, start, p.table.format(padded), budget=budget)
-        assert r.extra["verdict"] == "suboptimal" and r.extra["gap"] == 2 and r.extra["gap_exact"]
-        assert r.extra["given_length"] == len(rows) + 2 and r.length == len(rows) and r.status is Status.OPTIMAL
+        r = verify_solution(p, start, p.table.format(padded), **budget)
+        assert r.verdict == "suboptimal" and r.gap == 2 and r.gap_exact
+        assert r.given_length == len(rows) + 2 and r.length == len(rows) and r.status is Status.OPTIMAL
 
 
 def test_a_non_solution_is_rejected(eight) -> None:
@@ -84,7 +85,7 @@ def test_certificates_agree_with_the_distance_tables(eight, cube2_tables) -> Non
     rng = np.random.default_rng(2)
     seen = set()
     assert choose_method(p8).name == choose_method(p2).name == "table-walk"  # one distance-table solver
-    for p, budget, methods in ((p8, Budget(), ("auto", "ida*")), (p2, Budget(pdb_dir=pdb_dir), ("auto",))):
+    for p, budget, methods in ((p8, {}, ("auto", "ida*")), (p2, {"pdb_dir": pdb_dir}, ("auto",))):
         for _ in range(12):
             start, undo = _walk(p, rng, int(rng.integers(1, 25)))
             if p is p8:
@@ -93,12 +94,12 @@ def test_certificates_agree_with_the_distance_tables(eight, cube2_tables) -> Non
                 d = shortest_distance(p.table, start, p.goal[rotations(2)], 14)
             for rows in (undo, _padded(p, start, undo, 0)):
                 for method in methods:
-                    r = verify_solution(p, start, rows, method=method, budget=budget)
-                    verdict = r.extra["verdict"]
+                    r = verify_solution(p, start, rows, method=method, **budget)
+                    verdict = r.verdict
                     seen.add(verdict)
                     assert verdict in ("optimal", "suboptimal")  # no budget: always decided
                     assert r.status is Status.OPTIMAL and r.length == r.lower_bound == d
-                    assert r.extra["gap"] == len(rows) - d
+                    assert r.gap == len(rows) - d
                     assert (verdict == "optimal") == (len(rows) == d)
     assert seen == {"optimal", "suboptimal"}
 
@@ -110,11 +111,11 @@ def test_the_models_certify_short_cube_solutions(method) -> None:
     d = shortest_distance(p.table, start, p.goal[rotations(3)], 6)
     assert choose_method(p).name == "cp-sat"
     best = verify_solution(p, start, _walk_to(p, start, d), method=method)
-    assert best.extra["verdict"] == "optimal" and best.length == d == best.lower_bound
-    assert best.extra["method"] == ("cp-sat" if method == "auto" else method)
+    assert best.verdict == "optimal" and best.length == d == best.lower_bound
+    assert best.method == ("cp-sat" if method == "auto" else method)
     padded = _padded(p, start, p.table.parse(" ".join(best.moves)), 1)
     r = verify_solution(p, start, padded, method=method)
-    assert r.extra["verdict"] == "suboptimal" and r.extra["gap"] == 2 and r.length == d
+    assert r.verdict == "suboptimal" and r.gap == 2 and r.length == d
 
 
 def _walk_to(p, start: np.ndarray, d: int) -> list[int]:
@@ -129,8 +130,8 @@ def test_a_budget_ends_as_unknown_with_a_bound(eight) -> None:
     p, space, dist = eight
     start, undo = _walk(p, np.random.default_rng(4), 40)
     given = _padded(p, start, undo, 0)
-    r = verify_solution(p, start, given, method="ida*", budget=Budget(node_limit=1))
-    assert r.extra["verdict"] == "unknown" and r.extra["gap"] is None and not r.extra["gap_exact"]
+    r = verify_solution(p, start, given, method="ida*", limits=Limits(nodes=1))
+    assert r.verdict == "unknown" and r.gap is None and not r.gap_exact
     assert r.status is Status.FEASIBLE and r.length == len(given)
     assert r.lower_bound <= int(dist[space.rank(start[None])[0]]) < len(given)
 

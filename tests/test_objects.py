@@ -112,9 +112,9 @@ def test_to_pyomo_and_to_cpsat_return_unsolved_models():
 
 def test_certify_proves_or_shortens():
     s = Cube(2).apply("R U")
-    assert certify(s, "U' R'", method="bfs").extra["verdict"] == "optimal"
+    assert certify(s, "U' R'", method="bfs").verdict == "optimal"
     long = s.certify("R R' U' R'", method="bfs")
-    assert long.extra["verdict"] == "suboptimal" and long.extra["gap"] == 2 and long.length == 2
+    assert long.verdict == "suboptimal" and long.gap == 2 and long.length == 2
 
 
 def test_a_certificate_shows_its_verdict_and_the_solution_given():
