@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
-from exact.mip.solve import PyomoSolver
+from exact.mip.adapters import PyomoSolver
 from exact.puzzles.lightsout import LightsOutPuzzle, check_shape, lights_to_state
 from exact.puzzles.lightsout.board import neighbourhood
 from exact.result import SolveResult, Status

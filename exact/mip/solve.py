@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import io
-import math
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,6 +15,7 @@ from exact.bfs import meet_in_the_middle
 from exact.errors import PuzzleoptError
 from exact.invariants import unsolvable_result
 from exact.mip import split as sp
+from exact.mip.adapters import PyomoSolver, SolverOutcome
 from exact.mip.build import Formulation, build_mip, formulation
 from exact.mip.split import PIECE_OPTIONS
 from exact.puzzle import Puzzle
@@ -28,16 +28,6 @@ from exact.timeindexed import check_horizon, check_solve_args, move_rules, piece
 # 1.16 gets it right and its claims are trusted (docs/mip.md, "Infeasibility claims");
 # confirm_infeasible re-checks every claim without presolve.
 _DEFAULT_OPTIONS = {"highs": {"mip_lp_solver": "ipm"}}
-
-# Time-limit option names of the legacy Pyomo solver interfaces (seconds).
-_LEGACY_TIME_OPTION = {
-    "cbc": "seconds",
-    "glpk": "tmlim",
-    "cplex": "timelimit",
-    "gurobi": "TimeLimit",
-    "scip": "limits/time",
-}
-_LEGACY_THREAD_OPTION = {"cbc": "threads", "cplex": "threads", "gurobi": "Threads"}
 
 
 def model_size(model: pyo.ConcreteModel) -> dict[str, int]:
@@ -211,7 +201,7 @@ def solve_mip(
         # Asked for: the infeasibility claim is confirmed without presolve, by a fresh HiGHS on
         # the written model.
         left = None if time_limit is None else time_limit - (time.perf_counter() - t1)
-        confirmed = _confirm_infeasible(model, left, threads, verbose) if left is None or left > 0 else None
+        confirmed = confirm_infeasible(model, left, threads, verbose) if left is None or left > 0 else None
         if confirmed is False:
             # Presolve was wrong: solve a fresh copy without it (re-solving the same model through
             # Pyomo's persistent HiGHS interface crashed the process).
@@ -312,14 +302,15 @@ def _solve_split(
 
     floor = 1  # the start is not solved
     phases: list[sp.Phase] = []
-    pool = sp.make_pool(executor, threads)
+    runner = sp.split_executor(executor, threads)
     interrupted = False
     ended = "refuted"
     pids: list[int] = []
+    stream = None
     with tempfile.TemporaryDirectory(prefix="puzzleopt-split-") as tmp:
         try:
-            pool.start()
-            pids = pool.pids
+            stream = runner.stream(sp.solve_piece, preload=sp.PRELOAD)
+            pids = list(stream.pids)
             while True:
                 H = T if best is None else len(best) - 1
                 if H < floor:
@@ -329,6 +320,8 @@ def _solve_split(
                     problem.table, problem.start, problem.goal, H, form.name, problem.num_labels, links=links
                 )
                 sm = sp.write_model(model, tmp, f"h{H}")
+                if not runner.shares_files:
+                    sm.blob = runner.blob(Path(sm.path).read_bytes())
                 phase = sp.Phase(H, build_seconds=time.perf_counter() - tb, size=model_size(model))
                 del model
                 phases.append(phase)
@@ -336,7 +329,7 @@ def _solve_split(
                 tp = time.perf_counter()
                 try:
                     out = sp.run_phase(
-                        pool,
+                        stream,
                         len(phases),
                         sm,
                         problem,
@@ -361,9 +354,9 @@ def _solve_split(
                     source = "the MIP (a piece of the split)" if source is None else f"{source}, shortened by the MIP"
                     floor = max(floor, out.bound)
                     emit({"stage": "incumbent", "length": len(best), "source": source, "moves": fmt(best)})
-                    pool.close()  # pieces still running asked the old question
-                    pool.start()
-                    pids += pool.pids
+                    stream.close()  # pieces still running asked the old question
+                    stream = runner.stream(sp.solve_piece, preload=sp.PRELOAD)
+                    pids += stream.pids
                     continue
                 if out.kind == "refuted":
                     phase.refuted = True
@@ -374,8 +367,9 @@ def _solve_split(
         except KeyboardInterrupt:
             interrupted, ended = True, "interrupted"
         finally:
-            pool.close()
-            getattr(pool, "shutdown", lambda: None)()
+            if stream is not None:
+                stream.close()
+            runner.close()
     if best is not None and floor >= len(best):
         status, bound = Status.OPTIMAL, len(best)
     elif best is not None:
@@ -393,7 +387,7 @@ def _solve_split(
         "pieces": pieces,
         "summary": _summary(status, bound, phases, ended, seconds),
         "worker_pids": pids,
-        "executor": f"{pool.name}, {pool.n} worker{'s' * (pool.n != 1)}",
+        "executor": f"{runner.name}, {runner.workers} worker{'s' * (runner.workers != 1)}",
     }
     size = phases[-1].size if phases else {}
     return SolveResult.build(
@@ -450,142 +444,4 @@ def _write(model: pyo.ConcreteModel, path: str) -> None:
     model.write(path, io_options={"symbolic_solver_labels": True})
 
 
-def _confirm_infeasible(model: pyo.ConcreteModel, time_limit: float | None, threads: int, verbose: bool) -> bool:
-    """Whether HiGHS without presolve also finds ``model`` infeasible (within the time left)."""
-    import highspy
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = f"{tmp}/model.mps"
-        model.write(path)
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", verbose)
-        h.readModel(path)
-    h.setOptionValue("presolve", "off")
-    h.setOptionValue("threads", threads)
-    h.setOptionValue("mip_lp_solver", "ipm")
-    if time_limit is not None:
-        h.setOptionValue("time_limit", float(time_limit))
-    h.run()
-    return h.getModelStatus() == highspy.HighsModelStatus.kInfeasible
-
-
-class SolverOutcome:
-    """How one solver run ended: its termination, whether a solution was loaded into the model,
-    whether it is proven optimal or the model proven infeasible, the objective bound and nodes."""
-
-    def __init__(
-        self,
-        termination: str,
-        has_solution: bool,
-        optimal: bool,
-        infeasible: bool,
-        bound: float | None,
-        nodes: int | None,
-    ) -> None:
-        self.termination, self.has_solution, self.optimal = termination, has_solution, optimal
-        self.infeasible, self.bound, self.nodes = infeasible, bound, nodes
-
-
-class PyomoSolver:
-    """A Pyomo solver by name: the new interface where it has the solver, else the classic one."""
-
-    def __init__(self, name: str, new: Any | None, legacy: Any | None) -> None:
-        self.name, self._new, self._legacy = name, new, legacy
-
-    @classmethod
-    def named(cls, name: str) -> PyomoSolver:
-        from pyomo.contrib.solver.common.factory import SolverFactory as NewFactory
-
-        if name in NewFactory:
-            new = NewFactory(name)
-            if new.available():
-                return cls(name, new, None)
-        from pyomo.common.log import LoggingIntercept
-
-        try:
-            # Pyomo logs an unknown name with a traceback; the error below says it in one line.
-            with LoggingIntercept(io.StringIO(), "pyomo"):
-                legacy = pyo.SolverFactory(name)
-                ok = legacy is not None and legacy.available(exception_flag=False)
-        except Exception:  # noqa: BLE001 - Pyomo raises many kinds for unknown names
-            ok = False
-        if not ok:
-            raise PuzzleoptError(
-                f"solver {name!r} is not known to Pyomo or not installed; use 'highs' (installed "
-                "with puzzleopt) or install the solver (e.g. Debian's coinor-cbc for 'cbc')"
-            )
-        return cls(name, None, legacy)
-
-    def version(self) -> str:
-        try:
-            v = (self._new or self._legacy).version()
-        except Exception:  # noqa: BLE001
-            return "unknown"
-        return ".".join(str(x) for x in v) if isinstance(v, tuple) else str(v)
-
-    def solve(
-        self,
-        model: pyo.ConcreteModel,
-        *,
-        time_limit: float | None,
-        threads: int,
-        verbose: bool,
-        options: dict[str, Any],
-    ) -> SolverOutcome:
-        if self._new:
-            return self._solve_new(model, time_limit, threads, verbose, options)
-        return self._solve_legacy(model, time_limit, threads, verbose, options)
-
-    def _solve_new(self, model, time_limit, threads, verbose, options) -> SolverOutcome:
-        from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
-
-        res = self._new.solve(
-            model,
-            time_limit=time_limit,
-            threads=threads,
-            tee=verbose,
-            raise_exception_on_nonoptimal_result=False,
-            load_solutions=False,
-            solver_options=dict(options),
-        )
-        tc = res.termination_condition
-        has = res.solution_status in (SolutionStatus.feasible, SolutionStatus.optimal)
-        if has:
-            res.solution_loader.load_vars()
-        nodes = getattr(res.extra_info, "mip_node_count", None)
-        bound = res.objective_bound if res.objective_bound is not None and math.isfinite(res.objective_bound) else None
-        return SolverOutcome(
-            tc.name,
-            has,
-            has and tc == TerminationCondition.convergenceCriteriaSatisfied,
-            tc in (TerminationCondition.provenInfeasible, TerminationCondition.infeasibleOrUnbounded),
-            bound,
-            None if nodes is None or nodes < 0 else int(nodes),
-        )
-
-    def _solve_legacy(self, model, time_limit, threads, verbose, options) -> SolverOutcome:
-        from pyomo.opt import SolverStatus, TerminationCondition
-
-        opt = self._legacy
-        if time_limit is not None and self.name in _LEGACY_TIME_OPTION:
-            opt.options[_LEGACY_TIME_OPTION[self.name]] = time_limit
-        if self.name in _LEGACY_THREAD_OPTION:
-            opt.options[_LEGACY_THREAD_OPTION[self.name]] = threads
-        for key, value in options.items():
-            opt.options[key] = value
-        res = opt.solve(model, tee=verbose, load_solutions=False)
-        tc = res.solver.termination_condition
-        has = len(res.solution) > 0 and res.solver.status in (
-            SolverStatus.ok,
-            SolverStatus.aborted,
-            SolverStatus.warning,
-        )
-        if has:
-            model.solutions.load_from(res)
-        lb = res.problem.lower_bound
-        bound = float(lb) if lb is not None and math.isfinite(float(lb)) else None
-        optimal = has and tc == TerminationCondition.optimal
-        return SolverOutcome(str(tc), has, optimal, tc == TerminationCondition.infeasible, bound, None)
-
-
-__all__ = ["PyomoSolver", "SolverOutcome", "model_size", "solve_mip"]
+__all__ = ["model_size", "solve_mip"]

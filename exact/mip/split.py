@@ -22,9 +22,11 @@ incumbent of ``U`` moves exists is split:
 * **Bound.** While pieces are open, the proven lower bound is the least objective bound of an
   open piece (a piece not yet run has its parent's).
 
-Pieces run in worker processes (``forkserver`` where the platform has it, so no solver threads
-of the caller are forked), one HiGHS thread each; workers ignore SIGINT and the caller stops
-every one of them on return, on its time limit and on Ctrl-C (:meth:`Pool.close`).
+Pieces run as :class:`PieceTask` s on a :class:`~exact.executor.Stream` of :mod:`exact.executor`
+(local worker processes by default, forkserver where the platform has it, so no solver threads
+of the caller are forked; or in this process; or on Ray), one HiGHS thread each; the caller stops
+every worker on return, on its time limit and on Ctrl-C (the stream's ``close``), and a killed
+caller's workers die with it (the executor's parent-death guard).
 
 Infeasibility claims: HiGHS >= 1.16 passes the presolve regression instance that 1.14 got wrong
 (``tests/test_models.py``), so its claims are trusted by default; ``confirm_infeasible`` re-runs
@@ -33,12 +35,7 @@ every refuted piece without presolve and accepts the refutation only if that agr
 
 from __future__ import annotations
 
-import contextlib
-import multiprocessing as mp
 import os
-import queue
-import signal
-import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -49,7 +46,8 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
-from exact.executor import RETRIES, InProcess, Processes, Ray, WorkerLost
+from exact.executor import Executor, InProcess, Processes, Ray, Stream
+from exact.mip.adapters import quiet_highs, run_highs
 from exact.timeindexed import MoveRules, Problem
 
 # The options of every piece: interior point for the degenerate LPs of the flow model, one
@@ -149,31 +147,47 @@ def children(problem: Problem, prefix: tuple[int, ...], rules: MoveRules) -> lis
 
 # ----------------------------------------------------------------------------- the workers
 
-_BANNER_SHOWN = False
+
+@dataclass(frozen=True)
+class PieceTask:
+    """One piece for a worker: the phase's model file with the ``fixed`` columns set to 0.
+
+    Attributes:
+        phase: The phase's number (answers of an earlier phase are stale).
+        piece: The piece's number within its phase.
+        model: The phase's LP file on this machine.
+        fixed: Columns whose upper bound is 0 (the ``y`` the prefix rules out).
+        time_limit: Seconds for HiGHS.
+        options: HiGHS options.
+        confirm: Re-run an infeasible piece without presolve, and trust only agreement.
+        blob: The model file's bytes (:class:`exact.executor.Blob`) for workers that do not share
+            this machine's files (Ray); ``None`` where they do.
+    """
+
+    phase: int
+    piece: int
+    model: str
+    fixed: tuple[int, ...]
+    time_limit: float
+    options: dict[str, Any]
+    confirm: bool
+    blob: Any = None
 
 
-def quiet_highs():
-    """A ``highspy.Highs`` with its output off. HiGHS prints its banner on the first instance of a
-    process, before any option can be set; that line would land in the middle of a report (and
-    of every worker's), so standard output is pointed at /dev/null while the first is made."""
-    import highspy
+@dataclass(frozen=True)
+class PieceAnswer:
+    """How a piece ended: ``kind`` refuted / solved / limit, its HiGHS seconds and nodes, the
+    objective bound at a limit, the solution's column values when solved, and whether an
+    infeasibility was confirmed without presolve (``None``: not asked)."""
 
-    global _BANNER_SHOWN
-    if _BANNER_SHOWN:
-        h = highspy.Highs()
-    else:
-        sys.stdout.flush()
-        saved, devnull = os.dup(1), os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, 1)
-            h = highspy.Highs()
-        finally:
-            os.dup2(saved, 1)
-            os.close(saved)
-            os.close(devnull)
-        _BANNER_SHOWN = True
-    h.setOptionValue("output_flag", False)
-    return h
+    phase: int
+    piece: int
+    kind: str
+    seconds: float
+    bound: float | None
+    values: np.ndarray | None
+    nodes: int
+    confirmed: bool | None
 
 
 class PieceSolver:
@@ -185,38 +199,37 @@ class PieceSolver:
         self.path: str | None = None
         self.changed: list[int] = []
 
-    def solve(self, task: tuple) -> tuple:
-        """``task = (phase, piece, model_path, fixed, limit, options, confirm)`` -> ``(phase, piece,
-        kind, seconds, dual bound, values, nodes, confirmed)``."""
+    def solve(self, task: PieceTask, path: str | None = None) -> PieceAnswer:
+        """Solve ``task`` (its model read from ``path``, default ``task.model``)."""
         import highspy
 
-        phase, piece, model_path, fixed, limit, options, confirm = task
-        if model_path != self.path:
+        path = path or task.model
+        if path != self.path:
             self.h = quiet_highs()
-            self.h.readModel(model_path)
-            self.path, self.changed = model_path, []
+            self.h.readModel(path)
+            self.path, self.changed = path, []
             lp = self.h.getLp()
             self.lower, self.upper = np.array(lp.col_lower_), np.array(lp.col_upper_)
         h = self.h
         for c in self.changed:
             h.changeColBounds(c, self.lower[c], self.upper[c])
-        for c in fixed:
+        for c in task.fixed:
             h.changeColBounds(c, 0.0, 0.0)
-        self.changed = list(fixed)
-        for key, value in options.items():
+        self.changed = list(task.fixed)
+        for key, value in task.options.items():
             h.setOptionValue(key, value)
-        h.setOptionValue("time_limit", float(limit))
+        h.setOptionValue("time_limit", float(task.time_limit))
         h.clearSolver()
         t0 = time.perf_counter()
-        h.run()
+        run_highs(h)
         status = h.getModelStatus()
         values, confirmed = None, None
-        if status == highspy.HighsModelStatus.kInfeasible and confirm:
+        if status == highspy.HighsModelStatus.kInfeasible and task.confirm:
             h.clearSolver()
             h.setOptionValue("presolve", "off")
-            h.setOptionValue("time_limit", float(max(0.01, limit - (time.perf_counter() - t0))))
-            h.run()
-            h.setOptionValue("presolve", options.get("presolve", "choose"))
+            h.setOptionValue("time_limit", float(max(0.01, task.time_limit - (time.perf_counter() - t0))))
+            run_highs(h)
+            h.setOptionValue("presolve", task.options.get("presolve", "choose"))
             status = h.getModelStatus()
             confirmed = status == highspy.HighsModelStatus.kInfeasible
         info = h.getInfo()
@@ -229,201 +242,48 @@ class PieceSolver:
         else:
             kind = LIMIT
         bound = float(info.mip_dual_bound) if kind == LIMIT else None
-        return phase, piece, kind, time.perf_counter() - t0, bound, values, int(info.mip_node_count), confirmed
+        seconds = time.perf_counter() - t0
+        return PieceAnswer(task.phase, task.piece, kind, seconds, bound, values, int(info.mip_node_count), confirmed)
 
 
-def _worker(tasks, results) -> None:  # pragma: no cover - runs in the worker processes
-    """Solve pieces until stopped."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops us
-    _die_with_parent()
-    solver = PieceSolver()
-    while True:
-        results.put(solver.solve(tasks.get()))
+_SOLVER: dict[str, Any] = {}  # this worker's PieceSolver and the model file a blob was written to
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the worker processes
-    """Linux: the kernel kills this process if its parent dies, so no worker outlives a crash
-    (workers and, through :mod:`exact.mip.serverguard`, the forkserver that forks them)."""
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
-def _context():
-    if "forkserver" not in mp.get_all_start_methods():  # pragma: no cover - not Linux/macOS
-        return mp.get_context("spawn")
-    ctx = mp.get_context("forkserver")
-    # The server imports only what a worker needs, not the caller's __main__ (a script without a
-    # main guard would run again, and a CLI's imports cost a second per start), and first the
-    # guard that makes it die with the caller (exact.mip.serverguard).
-    ctx.set_forkserver_preload(["exact.mip.serverguard", "exact.mip.split", "highspy"])
-    return ctx
-
-
-class Pool:
-    """``n`` worker processes solving pieces; :meth:`close` stops them all, whatever happens."""
-
-    name = "processes"
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-        self._procs: list = []
-        self._tasks = self._results = None
-
-    def start(self) -> None:
-        ctx = _context()
-        self._tasks, self._results = ctx.Queue(), ctx.Queue()
-        args = (self._tasks, self._results)
-        self._procs = [ctx.Process(target=_worker, args=args, daemon=True) for _ in range(self.n)]
-        for p in self._procs:
-            p.start()
-
-    @property
-    def pids(self) -> list[int]:
-        return [p.pid for p in self._procs if p.pid is not None]
-
-    def submit(self, task: tuple) -> None:
-        self._tasks.put(task)
-
-    def result(self, timeout: float):
-        try:
-            return self._results.get(timeout=timeout)
-        except queue.Empty:
-            return None
-
-    def close(self) -> None:
-        """Stop every worker at once (they may be mid-piece; their answers are no longer wanted)."""
-        started = [p for p in self._procs if p.pid is not None]
-        for p in started:
-            if p.is_alive():
-                p.terminate()
-        for p in started:
-            p.join(timeout=5.0)
-            if p.is_alive():  # pragma: no cover - SIGTERM is not caught by the workers
-                p.kill()
-                p.join()
-        for q in (self._tasks, self._results):
-            if q is not None:
-                q.close()
-                q.cancel_join_thread()
-        self._procs = []
-
-
-class LocalPool:
-    """The pieces one at a time in this process (the in-process executor): :meth:`result` solves
-    the next piece submitted."""
-
-    name = "in-process"
-    n = 1
-    pids: list[int] = []
-
-    def __init__(self) -> None:
-        self._todo: deque = deque()
-        self._solver = PieceSolver()
-
-    def start(self) -> None:
-        self._todo.clear()
-
-    def submit(self, task: tuple) -> None:
-        self._todo.append(task)
-
-    def result(self, timeout: float):
-        return self._solver.solve(self._todo.popleft()) if self._todo else None
-
-    def close(self) -> None:
-        self._todo.clear()
-
-
-_RAY_SOLVER: dict[str, Any] = {}
-
-
-def _ray_piece(model, task: tuple) -> tuple:  # pragma: no cover - in Ray's workers
-    """One piece in a Ray worker. ``model`` is the phase's LP file as an
-    :class:`exact.executor.Blob`: fetched from the object store and written to this worker's
+def solve_piece(shared: Any, task: PieceTask) -> PieceAnswer:
+    """The task of the split's :class:`~exact.executor.Stream` (``shared`` is unused): a worker
+    keeps one :class:`PieceSolver`; a model that came as a blob is written to this worker's
     folder once per phase (the last phase's file removed)."""
-    if _RAY_SOLVER.get("key") != model.key:
+    solver = _SOLVER.setdefault("solver", PieceSolver())
+    if task.blob is None:
+        return solver.solve(task)
+    if _SOLVER.get("key") != task.blob.key:
         import tempfile
 
-        folder = _RAY_SOLVER.get("dir") or tempfile.mkdtemp(prefix="puzzleopt-piece-")
-        if _RAY_SOLVER.get("path"):
-            Path(_RAY_SOLVER["path"]).unlink(missing_ok=True)
-        path = os.path.join(folder, f"{model.key[:16]}.lp")
-        Path(path).write_bytes(model.get())
-        _RAY_SOLVER.update(key=model.key, dir=folder, path=path, solver=_RAY_SOLVER.get("solver") or PieceSolver())
-    phase, piece, _, fixed, limit, options, confirm = task
-    return _RAY_SOLVER["solver"].solve((phase, piece, _RAY_SOLVER["path"], fixed, limit, options, confirm))
+        folder = _SOLVER.get("dir") or tempfile.mkdtemp(prefix="puzzleopt-piece-")
+        if _SOLVER.get("path"):
+            Path(_SOLVER["path"]).unlink(missing_ok=True)
+        path = os.path.join(folder, f"{task.blob.key[:16]}.lp")
+        Path(path).write_bytes(task.blob.get())
+        _SOLVER.update(key=task.blob.key, dir=folder, path=path)
+    return solver.solve(task, _SOLVER["path"])
 
 
-class RayPool:
-    """Pieces as Ray tasks (:class:`exact.executor.Ray`): each phase's model file goes to the
-    object store once (a blob); a piece Ray loses with its worker is run again by Ray
-    (``max_retries``), and :class:`~exact.executor.WorkerLost` ends the proof after that."""
-
-    name = "ray"
-
-    def __init__(self, executor, own: bool = False) -> None:
-        self.executor = executor
-        self.own = own  # a Ray this pool's caller did not hand in is ended by shutdown()
-        self.n = 1
-        self.pids: list[int] = []
-        self._out: dict = {}
-        self._models: dict[str, Any] = {}  # model path -> its blob
-
-    def start(self) -> None:
-        import ray
-
-        self.executor.start()
-        self.n = self.executor.workers
-        self._remote = ray.remote(_ray_piece).options(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)
-
-    def submit(self, task: tuple) -> None:
-        path = task[2]
-        if path not in self._models:
-            self._models[path] = self.executor.blob(Path(path).read_bytes())
-        self._out[self._remote.remote(self._models[path], task)] = task
-
-    def result(self, timeout: float):
-        import ray
-
-        if not self._out:
-            time.sleep(min(timeout, 0.05))
-            return None
-        ready, _ = ray.wait(list(self._out), num_returns=1, timeout=timeout)
-        if not ready:
-            return None
-        self._out.pop(ready[0])
-        try:
-            return ray.get(ready[0])
-        except ray.exceptions.RayTaskError as exc:
-            raise exc.as_instanceof_cause() from None
-        except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as exc:
-            raise WorkerLost(f"a piece's worker died {RETRIES + 1} times ({exc})") from None
-
-    def close(self) -> None:
-        import ray
-
-        for r in self._out:
-            ray.cancel(r)  # not force=True: see exact.executor.Ray.map
-        self._out = {}
-
-    def shutdown(self) -> None:
-        if self.own:
-            self.executor.close()
+PRELOAD = ("exact.mip.split", "highspy")
+"""What the worker processes' forkserver imports once for all of them."""
 
 
-def make_pool(executor, workers: int):
-    """The pool of pieces for ``executor``: ``"processes"`` (:class:`Pool` of ``workers``),
-    ``"in-process"`` (:class:`LocalPool`), or ``"ray"`` / an :class:`exact.executor.Ray`
-    (:class:`RayPool`)."""
-    if executor in ("processes", None) or isinstance(executor, Processes):
-        return Pool(workers if not isinstance(executor, Processes) else executor.workers)
-    if executor == "in-process" or isinstance(executor, InProcess):
-        return LocalPool()
+def split_executor(executor: Any, workers: int) -> Executor:
+    """The executor the pieces run on: ``"processes"`` (``workers`` local processes, the
+    default), ``"in-process"``, ``"ray"``, or an :class:`exact.executor.Executor` (with its own
+    workers). The split closes it when done; closing leaves up a Ray the caller started."""
+    if executor in ("processes", None):
+        return Processes(workers)
+    if executor == "in-process":
+        return InProcess()
     if executor == "ray":
-        return RayPool(Ray(), own=True)
-    if isinstance(executor, Ray):
-        return RayPool(executor, own=True)  # its close() ends only a Ray it started itself
+        return Ray()
+    if isinstance(executor, Executor):
+        return executor
     raise ValueError(f"executor {executor!r}: use 'in-process', 'processes', 'ray' or an exact.executor.Executor")
 
 
@@ -438,6 +298,7 @@ class SplitModel:
     ycol: dict[tuple[int, int], int]  # (action, step) -> column
     actions: tuple[tuple[int, ...], ...]
     L: int
+    blob: Any = None  # the file's bytes for workers that do not share this machine's files
 
     def moves(self, values: np.ndarray) -> list[int]:
         """The problem's moves of a solution vector, step by step."""
@@ -476,7 +337,7 @@ class Piece:
 
 
 def run_phase(
-    pool: Pool,
+    stream: Stream,
     phase_id: int,
     sm: SplitModel,
     problem: Problem,
@@ -546,21 +407,24 @@ def run_phase(
         now = time.perf_counter()
         if deadline is not None and now >= deadline:
             return PhaseOutcome("stopped", current_bound())
-        while todo and len(running) < pool.n:
+        while todo and len(running) < stream.capacity:
             piece = todo.popleft()
             limit = piece_time_limit if deadline is None else min(piece_time_limit, max(0.01, deadline - now))
             fixed = [sm.ycol[k, s] for s, k in prefix_bounds(piece.prefix, sm.actions, sm.L) if (k, s) in sm.ycol]
-            pool.submit((phase_id, next_id, sm.path, fixed, limit, options, confirm))
+            task = PieceTask(phase_id, next_id, sm.path, tuple(fixed), limit, options, confirm, sm.blob)
+            stream.submit((phase_id, next_id), task)
             running[next_id] = piece
             next_id += 1
         wait = 0.2 if deadline is None else max(0.01, min(0.2, deadline - time.perf_counter()))
-        got = pool.result(wait)
+        got = stream.result(wait)
         if got is None:
             continue
-        phase, pid, kind, seconds, dual, values, nodes, confirmed = got
-        if phase != phase_id or pid not in running:  # pragma: no cover - a stale answer
+        answer: PieceAnswer = got[1]
+        if answer.phase != phase_id or answer.piece not in running:  # pragma: no cover - a stale answer
             continue
-        piece = running.pop(pid)
+        piece = running.pop(answer.piece)
+        kind, seconds, dual, values = answer.kind, answer.seconds, answer.bound, answer.values
+        nodes, confirmed = answer.nodes, answer.confirmed
         text = format_moves(list(piece.prefix))
         if kind == REFUTED:
             refuted += 1
@@ -584,20 +448,7 @@ def run_phase(
 
 
 __all__ = [
-    "FREE_MOVES",
-    "PIECE_OPTIONS",
-    "Phase",
-    "PhaseOutcome",
-    "PieceRecord",
-    "LocalPool",
-    "PieceSolver",
-    "Pool",
-    "RayPool",
-    "SplitModel",
-    "children",
-    "first_prefix_length",
-    "make_pool",
-    "prefix_bounds",
-    "run_phase",
-    "write_model",
-]
+    "FREE_MOVES", "PIECE_OPTIONS", "PRELOAD", "Phase", "PhaseOutcome", "PieceAnswer", "PieceRecord", "PieceSolver",
+    "PieceTask", "SplitModel", "children", "first_prefix_length", "prefix_bounds", "run_phase", "solve_piece",
+    "split_executor", "write_model",
+]  # fmt: skip

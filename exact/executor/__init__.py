@@ -10,7 +10,8 @@ as they come, in any order:
   again on a fresh pool, each at most ``retries`` more times, then :class:`WorkerLost` is raised.
 * :class:`Ray` (``--ray auto`` for a local Ray, ``--ray ADDRESS`` to join a cluster; the
   ``scale`` extra): each task is a Ray task, retried by Ray (``max_retries``) when its worker
-  dies. Ctrl-C cancels the tasks still out.
+  dies. Ctrl-C cancels the tasks still out. A local Ray it starts is watched by
+  :mod:`exact.executor.reaper`, which ends its processes if the caller is killed.
 
 A task is ``fn(shared, item)``: ``fn`` a module-level function (pickled by reference), ``item``
 small and picklable, and ``shared`` what every task reads (the puzzle's spec, the budget, a
@@ -21,11 +22,21 @@ in the pattern-database store, which the workers of one machine share through th
 
 Worker processes run their numeric kernels on ``threads`` threads each (numba's and torch's),
 default 1: the workers, not the threads, use the cores.
+
+Work that decides its next task from the last answer (the MIP's split: a piece that reaches its
+time limit is split into more pieces) takes a :class:`Stream` instead (:meth:`Executor.stream`):
+tasks are handed in one at a time, answered as each finishes, and every worker is stopped at once
+when the stream closes (their answers are no longer wanted).
+
+Every worker process dies with its caller: a caller killed by SIGTERM or SIGKILL runs no
+``finally``, so the workers ask the kernel for a parent-death signal, and the forkserver that
+forks them does too (:mod:`exact.executor.guard`, Linux).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import multiprocessing as mp
 import os
@@ -45,6 +56,15 @@ RETRIES = 3
 
 class WorkerLost(RuntimeError):
     """A task's worker died every time it ran (``retries + 1`` times): a crash, not bad input."""
+
+
+def die_with_parent() -> None:  # pragma: no cover - runs in the worker processes
+    """Linux: the kernel kills this process when its parent dies (``PR_SET_PDEATHSIG``), so no
+    worker outlives a killed caller; elsewhere nothing."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
 
 
 def set_threads(threads: int) -> None:
@@ -86,6 +106,41 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
+class Stream:
+    """Tasks ``fn(shared, item)`` handed in one at a time and answered as each finishes (see the
+    module docstring); a context manager that stops every worker when it closes.
+
+    Attributes:
+        capacity: How many tasks run at once (hand in more and they wait).
+        pids: The worker processes' ids (none for in-process and Ray), for a record of the run.
+    """
+
+    capacity = 1
+    pids: tuple[int, ...] = ()
+
+    def submit(self, key: Any, item: Any) -> None:
+        """Hand in a task; its answer comes back with ``key``."""
+        raise NotImplementedError
+
+    def result(self, timeout: float) -> tuple[Any, Any] | None:
+        """``(key, answer)`` of a finished task, or ``None`` if none finished within ``timeout``
+        seconds. An exception a task raised is raised here.
+
+        Raises:
+            WorkerLost: a worker died (its task's answer will never come).
+        """
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stop every worker now; the answers of tasks still running are dropped."""
+
+    def __enter__(self) -> Stream:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 class Executor:
     """Runs ``fn(shared, item)`` for each item (see the module docstring); a context manager.
 
@@ -96,6 +151,9 @@ class Executor:
 
     name = "executor"
     workers = 1
+    shares_files = True
+    """Whether the workers read this machine's files (Ray's may run elsewhere: send bytes as a
+    :meth:`blob`)."""
 
     @property
     def label(self) -> str:
@@ -113,6 +171,11 @@ class Executor:
         Raises:
             WorkerLost: a task's worker died more than ``retries`` times.
         """
+        raise NotImplementedError
+
+    def stream(self, fn: Callable[[Any, Any], Any], shared: Any = None, *, preload: Sequence[str] = ()) -> Stream:
+        """A :class:`Stream` of tasks ``fn(shared, item)`` handed in one at a time; ``preload``:
+        modules local worker processes import once, through their forkserver."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -138,6 +201,11 @@ class InProcess(Executor):
         for i, item in enumerate(items):
             yield i, fn(shared, item)
 
+    def stream(self, fn, shared=None, *, preload=()) -> Stream:
+        from exact.executor.streams import LocalStream
+
+        return LocalStream(fn, shared)
+
 
 # ----------------------------------------------------------------------------- processes
 _SHARED: Any = None
@@ -146,6 +214,7 @@ _SHARED: Any = None
 def _init_worker(shared: Any, threads: int) -> None:  # pragma: no cover - runs in the workers
     global _SHARED
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops us
+    die_with_parent()
     _SHARED = shared
     set_threads(threads)
 
@@ -154,13 +223,19 @@ def _run_task(fn, item):  # pragma: no cover - runs in the workers
     return fn(_SHARED, item)
 
 
-def process_context():
+def process_context(preload: Sequence[str] = ()):
     """``forkserver`` where the platform has it (no solver threads of the caller are forked, and
-    the server does not import the caller's ``__main__``), else ``spawn``."""
+    the server does not import the caller's ``__main__``), else ``spawn``.
+
+    Args:
+        preload: Modules the server imports once for all its workers (``highspy`` for the MIP's
+            pieces), after :mod:`exact.executor.guard`, which makes it die with its caller. The
+            server is one per process: the first start's list is the one it keeps.
+    """
     if "forkserver" in mp.get_all_start_methods():
         ctx = mp.get_context("forkserver")
         # the server imports no __main__ (a script without a main guard would run again in it)
-        ctx.set_forkserver_preload(["exact.executor"])
+        ctx.set_forkserver_preload(["exact.executor.guard", "exact.executor", *preload])
         return ctx
     return mp.get_context("spawn")  # pragma: no cover - not Linux/macOS
 
@@ -236,6 +311,11 @@ class Processes(Executor):
                 self.close()
             self._busy = False
 
+    def stream(self, fn, shared=None, *, preload=()) -> Stream:
+        from exact.executor.streams import ProcessStream
+
+        return ProcessStream(self.workers, self.threads, fn, shared, tuple(preload))
+
     def close(self) -> None:
         self._stop(clean=not self._busy)
 
@@ -289,6 +369,7 @@ class Ray(Executor):
     """
 
     name = "ray"
+    shares_files = False
 
     @property
     def label(self) -> str:
@@ -301,6 +382,7 @@ class Ray(Executor):
         self._started = False
         self._owned = False  # whether this executor started (or joined) Ray, and so ends it
         self._put: tuple = (None, None)  # the last `shared` and its object reference
+        self._reaper = None  # ends what a killed caller's local Ray leaves (exact.executor.reaper)
         self.workers = num_cpus or 1
 
     def start(self) -> Ray:
@@ -312,9 +394,12 @@ class Ray(Executor):
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
             if self.address is None and self.num_cpus is not None:
                 kwargs["num_cpus"] = self.num_cpus
+            # watching from before the start: a caller killed while Ray starts leaves nothing either
+            self._reaper = _start_reaper() if self.address is None else None
             try:
                 ray.init(address=self.address, **kwargs)
             except (ConnectionError, ValueError) as exc:
+                self._stop_reaper()
                 raise PuzzleoptError(f"--ray {self.address or 'auto'}: cannot start or join Ray: {exc}") from None
             self._owned = True
         self._started = True
@@ -353,15 +438,38 @@ class Ray(Executor):
                 for r in out:
                     ray.cancel(r)
 
+    def stream(self, fn, shared=None, *, preload=()) -> Stream:
+        from exact.executor.streams import RayStream
+
+        return RayStream(self, fn, shared)
+
     def close(self) -> None:
         if self._owned:  # a Ray the caller started (a notebook's, a test's) is left running
             ray_module().shutdown()
+        self._stop_reaper()
         self._started = self._owned = False
         self._put = (None, None)
+
+    def _stop_reaper(self) -> None:
+        if self._reaper is not None:
+            self._reaper.terminate()
+            self._reaper.wait(timeout=10)
+            self._reaper = None
 
     def blob(self, data: bytes) -> Blob:
         self.start()
         return Blob(hashlib.sha256(data).hexdigest(), ref=(ray_module().put(data),))
+
+
+def _start_reaper():
+    """:mod:`exact.executor.reaper` watching this process (Linux; elsewhere ``None``)."""
+    import subprocess
+    import sys
+
+    if not sys.platform.startswith("linux"):  # pragma: no cover - it reads /proc
+        return None
+    cmd = [sys.executable, "-m", "exact.executor.reaper", str(os.getpid())]
+    return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 # ----------------------------------------------------------------------------- command lines

@@ -1,0 +1,98 @@
+"""Every executor backend: a killed caller leaves no worker behind, and a stream answers, raises
+and notices a dead worker."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from exact.executor import InProcess, Processes, WorkerLost
+
+ROOT = Path(__file__).resolve().parents[1]
+BACKENDS = ["in-process", "processes"] + (["ray"] if importlib.util.find_spec("ray") else [])
+
+
+def _descendants(pid: int) -> set[int]:
+    from exact.executor.reaper import descendants
+
+    return descendants(pid)
+
+
+def _alive(pids: set[int]) -> set[int]:
+    out = set()
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            out.add(pid)
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+@pytest.mark.parametrize("how", ["map", "stream"])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_killed_caller_leaves_no_worker(backend: str, how: str, tmp_path) -> None:
+    cmd = [sys.executable, str(ROOT / "tests" / "killed_caller.py"), backend, how, str(tmp_path)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    want = 1 if backend == "in-process" else 2  # in-process runs one task at a time
+    end = time.monotonic() + 180
+    while len(list(tmp_path.glob("*.started"))) < want and time.monotonic() < end:
+        assert proc.poll() is None, f"the caller ended with {proc.returncode}"
+        time.sleep(0.2)
+    assert len(list(tmp_path.glob("*.started"))) == want, "the tasks never started"
+    family = _descendants(proc.pid)
+    assert backend == "in-process" or len(family) >= 2, family
+    proc.send_signal(signal.SIGKILL)  # no finally runs: only the kernel (and the reaper) can stop them
+    proc.wait(timeout=30)
+    end = time.monotonic() + 30
+    while _alive(family) and time.monotonic() < end:
+        time.sleep(0.5)
+    left = {p: Path(f"/proc/{p}/cmdline").read_text().replace("\0", " ")[:60] for p in _alive(family)}
+    for p in left:  # leave the machine clean whatever the verdict
+        os.kill(p, signal.SIGKILL)
+    assert not left, left
+
+
+def _twice(shared, item):
+    if item < 0:
+        raise ValueError(f"item {item} is negative")
+    return shared * item
+
+
+def _exit(shared, item):
+    os._exit(3)
+
+
+@pytest.mark.parametrize("executor", [InProcess(), Processes(2)], ids=["in-process", "processes"])
+def test_a_stream_answers_each_task_with_its_key_and_raises_a_tasks_error(executor) -> None:
+    with executor.stream(_twice, 10) as stream:
+        for i in range(5):
+            stream.submit(("task", i), i)
+        got = {}
+        while len(got) < 5:
+            answer = stream.result(5.0)
+            if answer is not None:
+                got[answer[0]] = answer[1]
+        assert got == {("task", i): 10 * i for i in range(5)}
+        stream.submit("bad", -1)
+        with pytest.raises(ValueError, match="item -1 is negative"):
+            while stream.result(5.0) is None:
+                pass
+
+
+def test_a_stream_whose_worker_dies_says_so() -> None:
+    with Processes(1).stream(_exit) as stream:
+        stream.submit(0, 0)
+        with pytest.raises(WorkerLost, match="exit code 3"):
+            end = time.monotonic() + 60
+            while time.monotonic() < end:
+                stream.result(0.5)
