@@ -134,8 +134,6 @@ def main() -> None:
 def run(args, executor) -> None:
     import torch
 
-    import benchmarks.ann_distance as this  # the tasks by an importable name (this file runs as __main__)
-
     torch.set_num_threads(args.threads)  # explicitly: the default (every core) suffers under load
     t_all = time.perf_counter()
     args.work.mkdir(parents=True, exist_ok=True)
@@ -157,7 +155,7 @@ def run(args, executor) -> None:
     picks = {g: np.flatnonzero((test_dist >= lo) & (test_dist <= hi))[: args.per_group] for g, lo, hi in GROUPS}
     runs = [(g, int(i), key) for g, _, _ in GROUPS for i in picks[g] for key in ("pdb", "ann")]
     shared = (args.pdb_dir, args.time_limit, network_blob(executor, model_path), args.threads)
-    done = run_instances(executor, this.astar_task, shared, [(test[i], key) for _, i, key in runs], desc="A*")
+    done = run_instances(executor, astar_task, shared, [(test[i], key) for _, i, key in runs], desc="A*")
     out = dict(zip(runs, done))
     rows = []
     detail = []

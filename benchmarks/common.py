@@ -42,7 +42,7 @@ def add_worker_options(ap, older: str | None = None) -> None:
     """``--workers N`` and ``--ray [ADDRESS]`` (:mod:`exact.executor`): where the instances run.
     The default, one after the other in this process, is what the recorded pages used unless
     they say otherwise. ``older``: the benchmark's earlier name of ``--workers`` (``"--jobs"``)."""
-    from exact.executor import add_executor_options
+    from exact.cli.options import add_executor_options
 
     add_executor_options(ap, "the instances", older=older)
 
@@ -76,7 +76,7 @@ def open_executor(args, threads: int = 1):
     """The executor ``--workers``/``--ray`` name (:func:`exact.executor.executor_from`), to be
     used as a context manager around every :func:`run_instances` of one benchmark: a pool (or a
     local Ray) is started once, not once per set. ``threads``: numba's and torch's in each worker."""
-    from exact.executor import executor_from
+    from exact.cli.options import executor_from
 
     return executor_from(args, threads=threads)
 

@@ -111,9 +111,8 @@ def _random_cubes(rows, metric, length_col, limit, args, executor, out, page, be
         page("(run not finished)")
 
     items = [(metric, from_facelets(row["facelets_URFDLB"]), limit, 1) for row in rows]
-    import benchmarks.cube3_optimal as this  # the tasks by an importable name (this file runs as __main__)
 
-    run_instances(executor, this.solve_cube, (args.pdb_dir, args.threads), items, [r["id"] for r in rows],
+    run_instances(executor, solve_cube, (args.pdb_dir, args.threads), items, [r["id"] for r in rows],
                   desc=metric, on_result=in_order(take), progress=False)  # fmt: skip
     return statistics.median(secs), proved
 
@@ -166,17 +165,15 @@ def main() -> None:
         t0 = time.perf_counter()
         tables[metric] = cube_tables(metric, args.pdb_dir, args.threads)
         print(f"{metric} tables loaded in {time.perf_counter() - t0:.1f} s", flush=True)
-    # the tasks by an importable name (this file runs as __main__)
-    import benchmarks.cube3_optimal as this
 
     with open_executor(args, threads=args.threads) as executor:
-        run_parts(args, parts, tables, this, executor, out, page)
+        run_parts(args, parts, tables, executor, out, page)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     out += ["", f"Peak memory of this run (both tables mapped, classes computed): {peak:.1f} GB.", ""]
     page()
 
 
-def run_parts(args, parts: set, tables: dict, this, executor, out: list, page) -> None:
+def run_parts(args, parts: set, tables: dict, executor, out: list, page) -> None:
     """The parts asked for, their rows appended to ``out`` (``page`` writes the page so far)."""
     pdb_dir = Path(args.pdb_dir) if args.pdb_dir else default_dir()
 
@@ -201,7 +198,7 @@ def run_parts(args, parts: set, tables: dict, this, executor, out: list, page) -
         ]
         ratios = []
         starts = [scramble(3, 16, np.random.default_rng(seed), "faces", "qtm") for seed in range(args.seeds)]
-        ours = run_instances(executor, this.solve_cube, (args.pdb_dir, args.threads),
+        ours = run_instances(executor, solve_cube, (args.pdb_dir, args.threads),
                              [("qtm", start, None, args.repeats) for start, _ in starts], desc="scrambles",
                              progress=False)  # fmt: skip
         # the peer after ours, one cube at a time: its times are its own, alone

@@ -40,8 +40,9 @@ from benchmarks.common import machine, markdown_table  # noqa: E402
 from benchmarks.learned import SETS, walks  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.batch import run_batch  # noqa: E402
+from exact.cli.options import add_executor_options, executor_from  # noqa: E402
 from exact.cpsat import solve_cpsat  # noqa: E402
-from exact.executor import InProcess, add_executor_options, executor_from  # noqa: E402
+from exact.executor import InProcess  # noqa: E402
 from exact.mip import solve_mip  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
 from exact.solvers import Limits  # noqa: E402

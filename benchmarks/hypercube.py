@@ -148,7 +148,6 @@ def main() -> None:
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "hypercube.md"))
     add_worker_options(ap, older="--jobs")
     args = ap.parse_args()
-    import benchmarks.hypercube as this  # the tasks by an importable name (this file runs as __main__)
 
     if args.runs_d3d4 is None:
         args.runs_d3d4 = args.runs
@@ -201,7 +200,7 @@ def main() -> None:
         write_page(args, t_all, rows, paper, f"(run not finished: {len(rows)} rows so far)")
 
     with open_executor(args) as ex:
-        run_instances(ex, this.cell, args.seed, items, desc="cells", on_result=take)
+        run_instances(ex, cell, args.seed, items, desc="cells", on_result=take)
     write_page(args, t_all, rows, paper)
 
 

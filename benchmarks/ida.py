@@ -139,7 +139,6 @@ def main() -> None:
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "ida.md"))
     add_worker_options(ap)
     args = ap.parse_args()
-    import benchmarks.ida as this  # the tasks by an importable name (this file runs as __main__)
 
     t_all = time.perf_counter()
     lines = []
@@ -173,7 +172,7 @@ def main() -> None:
                     progress = f"{set_name}, {name}: {len(done)} of {len(rows)} so far (run not finished)"
                     write_page(args, t_all, summary, lines, instance_table(progress, done, args.repeats))
 
-                outs = run_instances(ex, this.solve_board, case, [r["tiles"] for r in rows], [r["id"] for r in rows],
+                outs = run_instances(ex, solve_board, case, [r["tiles"] for r in rows], [r["id"] for r in rows],
                                      desc=f"{set_name} {name}", on_result=take)  # fmt: skip
                 for row, (status, length, *_) in zip(rows, outs):
                     if status is Status.OPTIMAL:

@@ -110,7 +110,6 @@ def main() -> None:
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "ida_cube.md"))
     add_worker_options(ap)
     args = ap.parse_args()
-    import benchmarks.ida_cube as this  # the tasks by an importable name (this file runs as __main__)
 
     t_all = time.perf_counter()
     peer = ReidOptimal().start() if ReidOptimal.available() else None
@@ -123,7 +122,7 @@ def main() -> None:
     shared = (args.pdb_dir, args.time_limit, args.repeats)
     with open_executor(args) as ex:
         outs = run_instances(
-            ex, this.solve_scramble, shared, items, desc="scrambles",
+            ex, solve_scramble, shared, items, desc="scrambles",
             on_result=lambda k, out: print(items[k], out[0], out[2].status.value, flush=True),
         )  # fmt: skip
     rows = []

@@ -92,9 +92,8 @@ def solve_board(shared: tuple, board: str) -> tuple:
 
 def run_method(executor, name: str, lights: list[str], known: np.ndarray, repeats: int) -> list[str]:
     """One table row: every state solved ``repeats`` times by method ``name`` (tasks on ``executor``)."""
-    import benchmarks.lightsout as this  # the tasks by an importable name (this file runs as __main__)
 
-    outs = run_instances(executor, this.solve_board, (name, 7, repeats), lights, desc=name)
+    outs = run_instances(executor, solve_board, (name, 7, repeats), lights, desc=name)
     solver = outs[-1][0]
     optimal = sum(o[1] for o in outs)
     lengths = [o[2] for o in outs]

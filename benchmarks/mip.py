@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
-from exact.executor import add_ray_option  # noqa: E402
+from exact.cli.options import add_ray_option  # noqa: E402
 from exact.puzzles.cube import scramble, to_facelets  # noqa: E402
 
 

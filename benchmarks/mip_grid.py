@@ -101,7 +101,6 @@ def main(argv=None) -> int:
 
 
 def run_grid(args, argv, executor) -> int:
-    import benchmarks.mip_grid as this  # the tasks by an importable name (this file runs as __main__)
 
     methods = args.methods.split(",")
     grid = QUICK if args.quick else FULL
@@ -114,7 +113,7 @@ def run_grid(args, argv, executor) -> int:
         # method given up at one T is skipped at the larger ones
         active = [m for m in methods if not (skip and (m, n) in gave_up)]
         items = [(m, n, T, seed) for m in active for seed in range(args.seeds)]
-        done = run_instances(executor, this.run_task, (args.time_limit, args.threads), items, progress=False)
+        done = run_instances(executor, run_task, (args.time_limit, args.threads), items, progress=False)
         out = []
         for method in methods:
             if method not in active:

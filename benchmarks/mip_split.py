@@ -108,7 +108,6 @@ def solve_piece(shared: tuple, prefix: tuple) -> tuple[str, float]:
 
 
 def run(executor, moves, metric, length, seed, h, depth, presolve, limit, sample, stop) -> dict:
-    import benchmarks.mip_split as this  # the tasks by an importable name (this file runs as __main__)
 
     puzzle = registry.get("cube3", moves=moves, metric=metric)
     start, _ = scramble(3, length, np.random.default_rng(seed), moves, metric)
@@ -140,14 +139,14 @@ def run(executor, moves, metric, length, seed, h, depth, presolve, limit, sample
 
     if stop:
         for prefix in prefixes:
-            status, secs = this.solve_piece(shared, prefix)
+            status, secs = solve_piece(shared, prefix)
             take(len(statuses), (status, secs))
             statuses.append(status)
             seconds.append(secs)
             if status == "feasible":
                 break
     else:
-        done = run_instances(where, this.solve_piece, shared, prefixes, desc="pieces", on_result=take, progress=False)
+        done = run_instances(where, solve_piece, shared, prefixes, desc="pieces", on_result=take, progress=False)
         statuses = [x[0] for x in done]
         seconds = [x[1] for x in done]
     counts = {s: statuses.count(s) for s in sorted(set(statuses))}

@@ -67,7 +67,6 @@ def main() -> None:
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "pancake.md"))
     add_worker_options(ap)
     args = ap.parse_args()
-    import benchmarks.pancake as this  # the tasks by an importable name (this file runs as __main__)
 
     numba.set_num_threads(1)
     t_all = time.perf_counter()
@@ -75,7 +74,7 @@ def main() -> None:
     items = [(int(n), seed) for n in args.sizes.split(",") for seed in range(fewer.get(int(n), args.seeds))]
     with open_executor(args) as ex:
         rows = run_instances(
-            ex, this.solve_stack, (args.repeats, args.time_limit), items, desc="stacks",
+            ex, solve_stack, (args.repeats, args.time_limit), items, desc="stacks",
             on_result=lambda k, row: print(row, flush=True),
         )  # fmt: skip
     helmert = _helmert()

@@ -195,7 +195,6 @@ def main() -> None:
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "sokoban.md"))
     add_worker_options(ap, older="--jobs")
     args = ap.parse_args()
-    import benchmarks.sokoban as this  # the tasks by an importable name (this file runs as __main__)
 
     if not DATA.exists():
         sys.exit(f"{DATA} is not present: the reference data lives beside the repository, in ../shared/data")
@@ -211,9 +210,7 @@ def main() -> None:
             for metric in ("moves", "pushes"):
                 t = time.perf_counter()
                 items = [(name, i, metric) for i in range(n)]
-                rows = run_instances(
-                    ex, this.solve_one, (args.time_limit, args.repeats), items, desc=f"{name} {metric}"
-                )
+                rows = run_instances(ex, solve_one, (args.time_limit, args.repeats), items, desc=f"{name} {metric}")
                 tables[metric].append(row(name, rows, metric, args.time_limit))
                 print(
                     f"{name} {metric}: {time.perf_counter() - t:.1f} s | " + " | ".join(tables[metric][-1]), flush=True

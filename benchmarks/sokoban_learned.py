@@ -71,7 +71,6 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1, help="torch threads per search (default 1)")
     add_worker_options(ap)
     args = ap.parse_args()
-    import benchmarks.sokoban_learned as this  # the tasks by an importable name (this file runs as __main__)
 
     if not DATA.exists():
         sys.exit(f"{DATA} is not present: the reference data lives beside the repository, in ../shared/data")
@@ -81,7 +80,7 @@ def main() -> None:
     n_levels = min(args.levels, len(parse_levels(DATA / TEST)))
     with open_executor(args, threads=args.threads) as executor:
         shared = (network_blob(executor, args.model), args.weight, args.batch, args.time_limit, args.threads)
-        rows = run_instances(executor, this.solve_level, shared, list(range(n_levels)), desc="levels")
+        rows = run_instances(executor, solve_level, shared, list(range(n_levels)), desc="levels")
     solved = [(r, opt) for r, opt in rows if r.status.has_solution]
     n = len(rows)
     table = [

@@ -10,7 +10,6 @@ rewrites the log in instance order (:meth:`BatchRun.finish`).
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import sys
@@ -34,14 +33,6 @@ logger = logging.getLogger(__name__)
 RESULT_FORMAT = "puzzleopt-result/2"
 """The record format of a results log of solves (:mod:`exact.resultlog`; /2: sealed with the
 user's key, under a run header)."""
-
-
-def add_resume_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--resume",
-        action="store_true",
-        help="continue the run whose results are in --out: skip the instances already there",
-    )
 
 
 @dataclass
@@ -268,29 +259,20 @@ def solve_run(shared: SolveShared) -> dict[str, Any]:
             "options": options, "limits": limits}  # fmt: skip
 
 
-def check_file_flags(args: argparse.Namespace) -> None:
-    """``--out``, ``--resume``, ``--workers`` and ``--ray`` go with ``--instances``."""
-    flags = {"--out": args.out is not None, "--resume": args.resume, "--workers": args.workers is not None}
-    given = [f for f, on in (flags | {"--ray": args.ray is not None}).items() if on]
-    if given:
-        raise PuzzleoptError(f"{given[0]} goes with --instances (a file of starts)")
-
-
 def solve_file(
-    args: argparse.Namespace, puzzle, method: str, limits, options: dict, starts: Sequence[tuple], *,
-    on_result: Callable[[str, Any], None] | None = None, progress: bool = True, desc: str = "instances",
+    puzzle, method: str, limits, options: dict, starts: Sequence[tuple], *, executor, out: Path | None = None,
+    resume: bool = False, on_result: Callable[[str, Any], None] | None = None, progress: bool = True,
+    desc: str = "instances",
 ) -> BatchRun:  # fmt: skip
-    """A file's starts ``(id, state, known optimal length or None)`` solved on the executor
-    ``--workers``/``--ray`` name, each result kept in ``--out``/results.jsonl as it arrives
-    (``--resume`` skips those there), the file then rewritten in instance order: what
+    """A file's starts ``(id, state, known optimal length or None)`` solved on ``executor``
+    (:mod:`exact.executor`), each result kept in ``out``/results.jsonl as it arrives (``resume``
+    skips those already there), the file then rewritten in instance order: what
     ``exact.solve --instances`` and ``exact.ida --instances`` share."""
-    from exact.executor import executor_from
-
     known = {ident: k for ident, _, k in starts}
     shared = solve_shared(puzzle, method, limits, options)
-    log = open_log(args.out, "results.jsonl", RESULT_FORMAT, args.resume, solve_run(shared))
+    log = open_log(out, "results.jsonl", RESULT_FORMAT, resume, solve_run(shared))
     states = [s for _, s, _ in starts]
-    with executor_from(args) as executor:
+    with executor:
         run = run_batch(
             executor, solve_task, states, [i for i, _, _ in starts], shared, log=log,
             to_record=lambda i, r: result_record(i, r, known_optimal=known[i]), from_record=result_from_record(puzzle),

@@ -17,12 +17,18 @@ from typing import Any
 import numpy as np
 
 from exact import cli, registry, solvers
+from exact.cli.options import (
+    add_goal_option,
+    add_puzzle_options,
+    add_ray_option,
+    add_start_options,
+    goal_from,
+    puzzle_from,
+    start_from,
+)
 from exact.errors import PuzzleoptError
-from exact.executor import add_ray_option
 from exact.puzzles.cube import net, scramble, to_facelets
-from exact.puzzles.cube.facelets import from_facelets
 from exact.result import SolveResult
-from exact.solve import add_goal_option, goal_from
 from exact.timeindexed import check_hint, check_horizon
 
 
@@ -30,17 +36,7 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     p = cli.parser(prog, description)
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--size", type=int, help="cube size N (2 or more), with --moves and --metric")
-    which.add_argument(
-        "--puzzle",
-        help="any registered puzzle instead of a cube size, with --option KEY=VALUE: " + ", ".join(registry.names()),
-    )
-    p.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="an option of --puzzle, repeatable (JSON values), e.g. n=8, metric=htm",
-    )
+    add_puzzle_options(p, group=which, what="any registered puzzle instead of a cube size, with --option KEY=VALUE")
     p.add_argument(
         "--turns",
         "--horizon",
@@ -56,16 +52,7 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
         "cube3-optimal) or a learned one (beam, bwas; the learned extra). Default: bwas under puzzleopt where it "
         "applies, else the first registered method that proves optimality on the puzzle",
     )
-    src = p.add_mutually_exclusive_group()
-    src.add_argument("--scramble", help='start from the solved cube scrambled by these moves, e.g. "R U F\'"')
-    src.add_argument("--facelets", help="start from this facelet string (kociemba format, faces URFDLB)")
-    src.add_argument("--state", help="--puzzle: start from this state, in the puzzle's own text")
-    src.add_argument(
-        "--scramble-length",
-        type=cli.count(0, cli.MAX_SCRAMBLE),
-        help="a seeded random scramble of this length (default: T)",
-    )
-    p.add_argument("--seed", type=int, default=0, help="seed of the random scramble (default 0)")
+    add_start_options(p, p.add_mutually_exclusive_group(), length_default="default: T; for --size, the cube scrambles")
     p.add_argument(
         "--moves",
         choices=["layers", "faces", "wide"],
@@ -255,52 +242,36 @@ def main_for(
 def _start(args, T: int | None) -> tuple[Any, np.ndarray, str | None]:
     """The puzzle, the start and the scramble text (``None`` for a given state) the options name."""
     if args.puzzle is not None:
-        given = [f for f in ("moves", "metric", "facelets") if getattr(args, f) is not None]
+        given = [f for f in ("moves", "metric") if getattr(args, f) is not None]
         if given:
             raise PuzzleoptError(
                 f"--{given[0]} goes with --size; with --puzzle give the puzzle's options as --option KEY=VALUE"
             )
-        from exact.solve import puzzle_from
-
         puzzle = puzzle_from(args)
-        table = puzzle.table
-        if args.state is not None:
-            return puzzle, puzzle.parse_state(args.state), None
-        if args.scramble is not None:
-            rows = table.parse(args.scramble, puzzle.goal)
-            return puzzle, table.apply(puzzle.goal, rows), table.format(rows)
-        if T is None and args.scramble_length is None:
-            raise PuzzleoptError("--turns auto needs a start: give --scramble, --state or --scramble-length")
-        length = T if args.scramble_length is None else args.scramble_length
-        rng = np.random.default_rng(args.seed)
-        return puzzle, puzzle.random_walk(1, length, rng)[0], None
-    if args.option or args.state is not None:
-        raise PuzzleoptError(f"--{'option' if args.option else 'state'} goes with --puzzle; a cube takes --facelets")
-    args.moves = args.moves or "layers"
-    args.metric = args.metric or "qtm"
-    if 2 <= args.size <= 7:
-        puzzle = registry.get(f"cube{args.size}", moves=args.moves, metric=args.metric)
     else:
-        from exact.puzzles.cube import CubePuzzle
+        if args.option:
+            raise PuzzleoptError("--option goes with --puzzle; --size takes --moves and --metric")
+        args.moves, args.metric = args.moves or "layers", args.metric or "qtm"
+        puzzle = _cube(args.size, args.moves, args.metric)
+    if args.state is None and args.scramble is None and args.scramble_length is None:
+        if T is None:
+            raise PuzzleoptError("--turns auto needs a start: give --scramble, --state or --scramble-length")
+        args.scramble_length = T
+    if args.puzzle is None and args.state is None and args.scramble is None:
+        # the cube's own scrambles (the case study's seeds), not a random walk over the table
+        start, text = scramble(
+            args.size, args.scramble_length, np.random.default_rng(args.seed), args.moves, args.metric
+        )
+        return puzzle, start, text
+    return (puzzle, *start_from(puzzle, args))
 
-        puzzle = CubePuzzle(args.size, args.moves, args.metric)
-    table = puzzle.table
-    if args.facelets:
-        start = from_facelets(args.facelets)
-        if start.size != table.num_positions:
-            raise PuzzleoptError(
-                f"--facelets has {start.size} letters; a {args.size}x{args.size}x{args.size} "
-                f"cube needs {table.num_positions}"
-            )
-        return puzzle, start, None
-    if args.scramble is not None:
-        text = table.format(table.parse(args.scramble))
-        return puzzle, table.apply(puzzle.goal, text), text
-    if T is None and args.scramble_length is None:
-        raise PuzzleoptError("--turns auto needs a start: give --scramble, --facelets or --scramble-length")
-    length = T if args.scramble_length is None else args.scramble_length
-    start, text = scramble(args.size, length, np.random.default_rng(args.seed), args.moves, args.metric)
-    return puzzle, start, text
+
+def _cube(n: int, moves: str, metric: str):
+    if 2 <= n <= 7:
+        return registry.get(f"cube{n}", moves=moves, metric=metric)
+    from exact.puzzles.cube import CubePuzzle
+
+    return CubePuzzle(n, moves, metric)
 
 
 def _solve_auto(puzzle, start, solve, args, kwargs, method: str) -> SolveResult:

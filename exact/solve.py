@@ -20,115 +20,27 @@ bad input, 3 a start is proven without a solution (within the horizon), 4 a limi
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
-import numpy as np
-
 from exact import cli, registry, solvers
-from exact.batch import add_resume_option, check_file_flags, solve_file
+from exact.batch import solve_file
+from exact.cli.options import (
+    add_executor_options,
+    add_goal_option,
+    add_method_options,
+    add_puzzle_options,
+    add_resume_option,
+    add_start_options,
+    check_file_flags,
+    executor_from,
+    goal_from,
+    method_options_from,
+    puzzle_from,
+    start_from,
+)
 from exact.errors import PuzzleoptError
-from exact.executor import add_executor_options
 from exact.result import Status
-
-
-def add_puzzle_options(p: argparse.ArgumentParser, *, required: bool = True) -> None:
-    """``--puzzle NAME`` (a registry key) and ``--option KEY=VALUE`` (its options, JSON values)."""
-    p.add_argument("--puzzle", required=required, help="a registered puzzle: " + ", ".join(registry.names()))
-    p.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a puzzle option, repeatable; VALUE is JSON or plain text, e.g. n=12, burnt=true, tips=false",
-    )
-
-
-def options_from(args: argparse.Namespace) -> dict:
-    """The puzzle options ``--option KEY=VALUE`` name (JSON values, else text)."""
-    return _key_values(args.option, "--option", "n=12")
-
-
-def add_method_options(p: argparse.ArgumentParser) -> None:
-    """``--method-option KEY=VALUE``: options of the method (see ``--list-methods``)."""
-    p.add_argument(
-        "--method-option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="an option of the method, repeatable; VALUE is JSON or plain text, e.g. edge=slice, threads=2",
-    )
-
-
-def method_options_from(args: argparse.Namespace) -> dict:
-    """The method options ``--method-option KEY=VALUE`` name (JSON values, else text)."""
-    return _key_values(args.method_option, "--method-option", "threads=2")
-
-
-def _key_values(items: list[str], flag: str, example: str) -> dict:
-    options = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.isidentifier():
-            raise PuzzleoptError(f"{flag} {item!r}: write KEY=VALUE, e.g. {example}")
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key] = value
-    return options
-
-
-def puzzle_from(args: argparse.Namespace):
-    """The puzzle ``--puzzle`` and ``--option`` name (through :func:`exact.registry.get`)."""
-    try:
-        return registry.get(args.puzzle, **options_from(args))
-    except PuzzleoptError as exc:
-        if not args.option:
-            raise
-        raise PuzzleoptError(f"--puzzle {args.puzzle} with --option {' '.join(args.option)}: {exc}") from None
-
-
-def add_goal_option(p: argparse.ArgumentParser) -> None:
-    """``--goal TEXT``: a partial goal (:mod:`exact.goals`)."""
-    p.add_argument(
-        "--goal",
-        help="a partial goal instead of the solved state: on a cube cross, f2l, pair-FR, layer-D (joined by +, "
-        "e.g. cross+pair-FR) or a facelet mask with '.' for any colour",
-    )
-
-
-def goal_from(puzzle, args: argparse.Namespace):
-    """The puzzle with the ``--goal`` it is given, else itself."""
-    if getattr(args, "goal", None) is None:
-        return puzzle
-    from exact.goals import with_goal
-
-    return with_goal(puzzle, args.goal)
-
-
-def add_start_options(p: argparse.ArgumentParser, group=None) -> None:
-    """``--state`` (with the puzzle-specific spellings ``--tiles``, ``--facelets``, ``--lights`` as
-    aliases), ``--scramble``, ``--scramble-length`` (with ``--seed``)."""
-    g = group if group is not None else p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--state", help='the start in the puzzle\'s own text (e.g. a pancake stack "3 1 2")')
-    aliases = (("--tiles", "a tile board"), ("--facelets", "cube facelets"), ("--lights", "a Lights Out board"))
-    for alias, what in aliases:
-        g.add_argument(alias, dest="state", help=f"{what}: the same as --state")
-    g.add_argument("--scramble", help="start from the goal moved by these moves, in the puzzle's notation")
-    g.add_argument("--scramble-length", type=cli.count(0, cli.MAX_SCRAMBLE), help="start from a random walk")
-    p.add_argument("--seed", type=cli.count(0), default=0, help="seed of the random walk (default 0)")
-
-
-def start_from(puzzle, args: argparse.Namespace) -> tuple[np.ndarray, str | None]:
-    """The start the options name, and the scramble text when there is one."""
-    if args.state is not None:
-        return puzzle.parse_state(args.state), None
-    table = puzzle.table
-    if args.scramble is not None:
-        rows = table.parse(args.scramble, puzzle.goal)
-        return table.apply(puzzle.goal, rows), table.format(rows)
-    return puzzle.random_walk(1, args.scramble_length, np.random.default_rng(args.seed))[0], None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -180,11 +92,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # a file's optimal lengths are to the solved state, not to a --goal
         known = (lambda x: None) if args.goal is not None else (lambda x: x.optimal)
         starts = [(x.id, s, known(x)) for x, s in zip(items, parse_states(puzzle, items, args.instances))]
-    else:
+    else:  # one start: solved here and now, with no batch machinery
+        check_file_flags(args)
         start, _ = start_from(puzzle, args)
         starts = [("1", start, None)]
-    if args.instances is None:
-        check_file_flags(args)
     known = {ident: k for ident, _, k in starts}
     texts = {ident: puzzle.format_state(start) for ident, start, _ in starts}
 
@@ -203,7 +114,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if mismatch:
             print(f"{ident}: length {res.length} but the file says {known[ident]}", file=sys.stderr)
 
-    run = solve_file(args, puzzle, method.name, limits, options, starts, on_result=shown, progress=False)
+    if args.instances is None:
+        res = solvers.solve(puzzle, starts[0][1], method=method.name, limits=limits, **options)
+        shown("1", res)
+        return res.exit_code
+    run = solve_file(
+        puzzle, method.name, limits, options, starts, executor=executor_from(args), out=args.out, resume=args.resume,
+        on_result=shown, progress=False,
+    )  # fmt: skip
     code = cli.EXIT_INTERRUPTED if run.interrupted else cli.EXIT_OK
     for ident, res in run.results.items():
         mismatch = known[ident] is not None and res.status is Status.OPTIMAL and res.length != known[ident]

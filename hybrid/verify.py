@@ -36,12 +36,19 @@ from typing import Any
 import numpy as np
 
 from exact import cli, solvers
-from exact.batch import add_resume_option, open_log, rebuilt, run_batch
+from exact.batch import open_log, rebuilt, run_batch
+from exact.cli.options import (
+    add_executor_options,
+    add_method_options,
+    add_puzzle_options,
+    add_resume_option,
+    executor_from,
+    method_options_from,
+    puzzle_from,
+)
 from exact.errors import PuzzleoptError
-from exact.executor import add_executor_options, executor_from
 from exact.result import Status
 from exact.resultlog import digest, file_digest
-from exact.solve import add_method_options, add_puzzle_options, method_options_from, puzzle_from
 from exact.userfiles import output_folder, read_text
 from hybrid.certify import (
     INVALID,
@@ -245,9 +252,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = [None] * len(items)
     if args.solutions is not None:
         given = read_solutions(args.solutions, len(every))[: len(items)]
-    # The tasks go to other processes by reference: take them from the module by its own name,
-    # not from __main__ (which a worker does not have when this runs as python -m hybrid.verify).
-    import hybrid.verify as this
 
     log = open_log(
         args.out, "certificates.jsonl", CERTIFICATE_FORMAT, args.resume, _run(args, puzzle, chosen, limits, options)
@@ -257,18 +261,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.solutions is None:
         from learned.remote import network_blob
 
-        learned = this.LearnedSettings(
+        learned = LearnedSettings(
             network_blob(executor, args.model), args.puzzle, args.device, args.threads, args.learned_method,
             _learned_options(args), args.max_nodes, args.bwas_time_limit,
         )  # fmt: skip
-        this._learned_solver(json.dumps(puzzle.spec.to_dict(), sort_keys=True), learned)  # bad settings fail at once
-    shared = this.Shared(puzzle.spec.to_dict(), args.method, limits, pdb_dir, not args.no_progress, options, learned)
+        _learned_solver(json.dumps(puzzle.spec.to_dict(), sort_keys=True), learned)  # bad settings fail at once
+    shared = Shared(puzzle.spec.to_dict(), args.method, limits, pdb_dir, not args.no_progress, options, learned)
     command = "python -m hybrid.verify " + " ".join(sys.argv[1:] if argv is None else argv)
     tasks = list(zip(items, starts, given))
     inputs = [digest(np.asarray(start).tolist(), moves) for _, start, moves in tasks]
     with executor:
         run = run_batch(
-            executor, this.certify_task, tasks, [x.id for x in items], shared, log=log, to_record=_record,
+            executor, certify_task, tasks, [x.id for x in items], shared, log=log, to_record=_record,
             from_record=certificate_from_record(puzzle), inputs=inputs, progress=not args.no_progress, desc="certify",
         )  # fmt: skip
     certs = run.in_order()

@@ -36,15 +36,16 @@ from exact.batch import (
     run_batch,
     start_digests,
 )
-from exact.executor import Blob, add_executor_options, executor_from
+from exact.cli.options import add_executor_options, executor_from, puzzle_from
+from exact.executor import Blob
 from exact.plots import histogram_png
 from exact.result import SolveResult
 from exact.resultlog import file_digest
-from exact.solve import puzzle_from
 from exact.userfiles import output_folder
 from instances.files import parse_states, read_instances
 from learned.bwas import bwas
-from learned.loading import load_heuristic, parser_with_search, search_settings
+from learned.cli import parser_with_search, search_settings
+from learned.loading import load_heuristic
 from learned.remote import network_blob, worker_heuristic
 from learned.runtime import configure
 
@@ -171,16 +172,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     heuristic = load_heuristic(puzzle, args.model, configure(args.device, args.threads), key=args.puzzle)
     settings = search_settings(args, heuristic.card)
     # the task goes to other processes by reference: from the module by its name, not __main__
-    import learned.evaluate as this
 
     model = "shipped" if args.model is None else file_digest(args.model)
     what = {"command": "evaluate", "puzzle": puzzle.spec.to_dict(), "model": model, "settings": settings}
     log = open_log(args.out, *RESULTS, args.resume, what)
     with executor_from(args, threads=args.threads) as executor:
         blob = network_blob(executor, args.model)
-        shared = this.EvalShared(puzzle.spec.to_dict(), args.puzzle, blob, args.device, args.threads, settings)
+        shared = EvalShared(puzzle.spec.to_dict(), args.puzzle, blob, args.device, args.threads, settings)
         run = run_batch(
-            executor, this.bwas_task, states, [x.id for x in items], shared, log=log, to_record=result_record,
+            executor, bwas_task, states, [x.id for x in items], shared, log=log, to_record=result_record,
             from_record=result_from_record(puzzle), inputs=start_digests(states), progress=not args.no_progress,
             desc="BWAS",
         )  # fmt: skip

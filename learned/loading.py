@@ -3,50 +3,29 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
-from exact import cli
 from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
-from exact.solve import add_puzzle_options, puzzle_from
-from learned.bwas import QUALITIES, quality_settings
+from learned.bwas import quality_settings
 from learned.models import load, shipped
-from learned.runtime import SEARCH_THREADS, add_options, configure
 from learned.values import NetHeuristic
 from learned.weights import load_model
 
 
-def parser_with_search(prog: str, description: str) -> argparse.ArgumentParser:
-    """The options shared by ``learned.solve`` and ``learned.evaluate``."""
-    p = cli.parser(prog, description)
-    add_puzzle_options(p)
-    p.add_argument("--model", type=cli.path, help="a model.safetensors (default: the shipped model)")
-    p.add_argument(
-        "--quality",
-        choices=QUALITIES,
-        help="the model's measured search settings: fast, or best (more nodes, more optimal solutions); "
-        "default: the one its card names (see docs/learned.md)",
-    )
-    p.add_argument("--weight", type=float, help="lambda in f = lambda*g + h (default: from --quality)")
-    p.add_argument("--batch", type=cli.count(1), help="nodes expanded per iteration (default: from --quality)")
-    p.add_argument("--max-nodes", type=cli.count(1), help="expanded nodes per instance before giving up")
-    p.add_argument("--time-limit", type=cli.seconds, help="seconds per instance")
-    add_options(p, SEARCH_THREADS)
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    return p
-
-
-def search_settings(args, card: dict | None = None) -> dict:
-    """The BWAS keyword arguments the options ask for: ``--weight``/``--batch`` where given,
-    else those of ``--quality`` (or the model card's default quality)."""
-    q = quality_settings(card or {}, getattr(args, "quality", None))
+def bwas_settings(
+    card: dict | None = None, quality: str | None = None, *, weight: float | None = None, batch: int | None = None,
+    max_nodes: int | None = None, time_limit: float | None = None,
+) -> dict:  # fmt: skip
+    """BWAS's keyword arguments: ``weight``/``batch`` where given, else those of ``quality`` (or
+    the model card's default quality), with the node and time limits."""
+    q = quality_settings(card or {}, quality)
     return {
-        "weight": q["weight"] if args.weight is None else args.weight,
-        "batch": q["batch"] if args.batch is None else args.batch,
-        "max_nodes": args.max_nodes,
-        "time_limit": args.time_limit,
+        "weight": q["weight"] if weight is None else weight,
+        "batch": q["batch"] if batch is None else batch,
+        "max_nodes": max_nodes,
+        "time_limit": time_limit,
     }
 
 
@@ -102,10 +81,3 @@ def _check_spec(model, card: dict, puzzle: Puzzle) -> None:
 def _shown(spec: dict) -> str:
     options = ", ".join(f"{k}={v!r}" for k, v in sorted(spec.items()) if k != "name")
     return f"{spec.get('name')}({options})" if options else str(spec.get("name"))
-
-
-def heuristic_from_args(args) -> tuple:
-    """The puzzle and the network heuristic the options ask for (torch's device and threads set)."""
-    puzzle = puzzle_from(args)
-    device = configure(args.device, args.threads)
-    return puzzle, load_heuristic(puzzle, args.model, device, key=args.puzzle)

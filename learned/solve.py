@@ -19,10 +19,11 @@ import sys
 from collections.abc import Sequence
 
 from exact import cli, solvers
+from exact.cli.options import puzzle_from
 from exact.errors import PuzzleoptError
-from exact.solve import puzzle_from
+from learned.cli import heuristic_from_args, parser_with_search, search_settings
 from learned.evaluate import main as evaluate_main
-from learned.loading import heuristic_from_args, load_heuristic, parser_with_search, search_settings
+from learned.loading import load_heuristic
 from learned.methods import beam_settings, heuristic_for
 from learned.runtime import configure
 

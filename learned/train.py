@@ -25,9 +25,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from exact import cli
+from exact.cli.options import (
+    add_executor_options,
+    add_puzzle_options,
+    executor_from,
+    options_from,
+    parallel_asked,
+    puzzle_from,
+)
 from exact.errors import PuzzleoptError
-from exact.executor import add_executor_options, executor_from, parallel_asked
-from exact.solve import add_puzzle_options, options_from, puzzle_from
 from exact.userfiles import output_folder
 from learned.davi import DAVI_MAX_SCRAMBLE, OBJECTIVES, DaviConfig, train
 from learned.nets import PRESETS

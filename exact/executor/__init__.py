@@ -35,7 +35,6 @@ forks them does too (:mod:`exact.executor.guard`, Linux).
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import hashlib
 import multiprocessing as mp
@@ -47,7 +46,6 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from exact import cli
 from exact.errors import PuzzleoptError
 
 RETRIES = 3
@@ -93,6 +91,38 @@ class Blob:
         if self.data is not None:
             return self.data
         return ray_module().get(self.ref[0])
+
+
+def importable(fn: Callable) -> Callable:
+    """``fn`` by a name other processes can import.
+
+    A task function of the module that runs as ``__main__`` (``python -m hybrid.verify``,
+    ``python benchmarks/ida.py``) is pickled as ``__main__.fn``, a name a worker may not have (a
+    Ray worker's ``__main__`` is Ray's). This returns the same function from that module imported
+    by its own name (``hybrid.verify``, ``benchmarks.ida``), so commands and benchmarks hand
+    their tasks over as they are, with no self-import.
+    """
+    if getattr(fn, "__module__", None) != "__main__":
+        return fn
+    import importlib
+    import sys
+    from pathlib import Path
+
+    main = sys.modules["__main__"]
+    name = getattr(getattr(main, "__spec__", None), "name", None)  # python -m package.module
+    if name is None and getattr(main, "__file__", None):  # python path/to/script.py
+        file = Path(main.__file__).resolve()
+        parts = [file.stem]
+        folder = file.parent
+        while (folder / "__init__.py").exists():  # up through the packages it belongs to
+            parts.insert(0, folder.name)
+            folder = folder.parent
+        name = ".".join(parts)
+        if str(folder) not in sys.path:
+            sys.path.append(str(folder))
+    if not name or name == "__main__":
+        return fn  # an interactive session: nothing to import it by
+    return getattr(importlib.import_module(name), fn.__qualname__)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -216,7 +246,8 @@ def _init_worker(shared: Any, threads: int) -> None:  # pragma: no cover - runs 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops us
     die_with_parent()
     _SHARED = shared
-    set_threads(threads)
+    if threads is not None:
+        set_threads(threads)
 
 
 def _run_task(fn, item):  # pragma: no cover - runs in the workers
@@ -245,7 +276,8 @@ class Processes(Executor):
 
     Args:
         workers: Processes (>= 1).
-        threads: numba/torch threads in each (default 1).
+        threads: numba/torch threads in each (default 1); ``None``: left as they are, for tasks
+            that run no numeric kernels (the MIP's pieces).
     """
 
     name = "processes"
@@ -275,6 +307,7 @@ class Processes(Executor):
         return self._pool
 
     def map(self, fn, items, shared=None, *, retries=RETRIES):
+        fn = importable(fn)
         todo = list(range(len(items)))
         tries = dict.fromkeys(todo, 0)
         ok = False
@@ -314,7 +347,7 @@ class Processes(Executor):
     def stream(self, fn, shared=None, *, preload=()) -> Stream:
         from exact.executor.streams import ProcessStream
 
-        return ProcessStream(self.workers, self.threads, fn, shared, tuple(preload))
+        return ProcessStream(self.workers, self.threads, importable(fn), shared, tuple(preload))
 
     def close(self) -> None:
         self._stop(clean=not self._busy)
@@ -408,6 +441,7 @@ class Ray(Executor):
 
     def map(self, fn, items, shared=None, *, retries=RETRIES):
         ray = ray_module()
+        fn = importable(fn)
         self.start()
         remote = ray.remote(_ray_task).options(num_cpus=1, max_retries=retries, retry_exceptions=False)
         # once: every task reads the object store's copy (and a map with the same `shared` as the
@@ -441,7 +475,7 @@ class Ray(Executor):
     def stream(self, fn, shared=None, *, preload=()) -> Stream:
         from exact.executor.streams import RayStream
 
-        return RayStream(self, fn, shared)
+        return RayStream(self, importable(fn), shared)
 
     def close(self) -> None:
         if self._owned:  # a Ray the caller started (a notebook's, a test's) is left running
@@ -472,48 +506,27 @@ def _start_reaper():
     return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-# ----------------------------------------------------------------------------- command lines
-def add_ray_option(p: argparse.ArgumentParser, what: str = "the tasks") -> None:
-    """``--ray [ADDRESS]``: 'auto' (the value when none is given) or a cluster's address."""
-    p.add_argument(
-        "--ray",
-        nargs="?",
-        const="auto",
-        metavar="ADDRESS",
-        help=f"run {what} on Ray: 'auto' (the default value) starts a local Ray or joins the one this machine "
-        "runs, an address joins a cluster (needs puzzleopt[scale]; docs/scale.md)",
-    )
+def executor_for(workers: int | None = None, ray: str | None = None, threads: int = 1) -> Executor:
+    """The executor for ``workers`` local processes or a ``ray`` address (not started: Ray starts
+    on the first map).
 
+    Args:
+        workers: Local worker processes (``None`` or 1: in this process); with ``ray``, the CPUs
+            of a new local Ray.
+        ray: ``"auto"`` (a local Ray) or a cluster's address; ``None``: no Ray.
+        threads: numba/torch threads in each worker.
 
-def add_executor_options(p: argparse.ArgumentParser, what: str = "the tasks", older: str | None = None) -> None:
-    """``--workers N`` and ``--ray [ADDRESS]`` for ``what``; ``older``: an earlier name of
-    ``--workers`` that is still accepted (``"--jobs"``)."""
-    p.add_argument(
-        "--workers",
-        type=cli.count(1),
-        help=f"local worker processes for {what}, each running one task at a time (default: in this process); "
-        "with --ray: the CPUs of a new local Ray",
-    )
-    if older is not None:
-        p.add_argument(older, type=cli.count(1), dest="workers", help="the same as --workers (its older name)")
-    add_ray_option(p, what)
-
-
-def parallel_asked(args: argparse.Namespace) -> bool:
-    """Whether ``--workers`` or ``--ray`` was given."""
-    return getattr(args, "workers", None) is not None or getattr(args, "ray", None) is not None
-
-
-def executor_from(args: argparse.Namespace, threads: int = 1) -> Executor:
-    """The executor ``--workers`` / ``--ray`` name (not started: Ray starts on the first map)."""
-    workers = getattr(args, "workers", None)
+    Raises:
+        PuzzleoptError: a worker count below 1 or far above the cores, workers with a cluster's
+            address, or Ray asked for where it is not installed.
+    """
     if workers is not None and workers < 1:
         raise PuzzleoptError(f"--workers {workers} must be at least 1")
-    if getattr(args, "ray", None) is not None:
+    if ray is not None:
         ray_module()  # fail at once, before any work, where Ray is missing
-        if workers is not None and args.ray != "auto":
+        if workers is not None and ray != "auto":
             raise PuzzleoptError("--workers with --ray sets a new local Ray's CPUs; a cluster has its own")
-        return Ray(args.ray, num_cpus=workers, threads=threads)
+        return Ray(ray, num_cpus=workers, threads=threads)
     if workers is None or workers == 1:
         return InProcess()
     if workers > 4 * (os.cpu_count() or 1):

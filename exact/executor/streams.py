@@ -38,7 +38,8 @@ def _worker(fn, shared, threads: int, tasks, results) -> None:  # pragma: no cov
     """Answer tasks until stopped; a task's exception travels back as the answer."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops us
     die_with_parent()
-    set_threads(threads)
+    if threads is not None:
+        set_threads(threads)
     while True:
         key, item = tasks.get()
         try:
@@ -57,7 +58,9 @@ class ProcessStream(Stream):
 
     Args:
         workers: Processes.
-        threads: numba/torch threads in each.
+        threads: numba/torch threads in each; ``None`` leaves them be (setting numba's starts its
+            thread pool, whose lock a worker stopped mid-task leaves behind, and Python's
+            resource tracker then warns at exit).
         fn: The task function (module-level).
         shared: What every task reads.
         preload: Modules the forkserver imports once for all workers.

@@ -27,11 +27,17 @@ from collections import Counter
 from collections.abc import Sequence
 
 from exact import cli, registry, solvers
-from exact.batch import add_resume_option, check_file_flags, solve_file
+from exact.batch import solve_file
+from exact.cli.options import (
+    add_executor_options,
+    add_goal_option,
+    add_resume_option,
+    check_file_flags,
+    executor_from,
+    goal_from,
+)
 from exact.errors import PuzzleoptError, first_line
-from exact.executor import add_executor_options
 from exact.result import Status
-from exact.solve import add_goal_option, goal_from
 from exact.userfiles import output_folder
 from instances.files import parse_states, read_instances
 
@@ -170,8 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     boards = [(i, b, known[i]) for i, b, _ in boards]
     run = solve_file(
-        args, puzzle, method, limits, options, boards, on_result=printed, progress=not args.no_progress,
-        desc=f"{puzzle.name} {name}",
+        puzzle, method, limits, options, boards, executor=executor_from(args), out=args.out, resume=args.resume,
+        on_result=printed, progress=not args.no_progress, desc=f"{puzzle.name} {name}",
     )  # fmt: skip
     interrupted = run.interrupted
     if interrupted:

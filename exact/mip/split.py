@@ -277,7 +277,7 @@ def split_executor(executor: Any, workers: int) -> Executor:
     default), ``"in-process"``, ``"ray"``, or an :class:`exact.executor.Executor` (with its own
     workers). The split closes it when done; closing leaves up a Ray the caller started."""
     if executor in ("processes", None):
-        return Processes(workers)
+        return Processes(workers, threads=None)  # HiGHS's pieces run no numba kernel
     if executor == "in-process":
         return InProcess()
     if executor == "ray":

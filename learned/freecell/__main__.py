@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from exact import cli
-from exact.executor import add_executor_options, executor_from
+from exact.cli.options import add_executor_options, executor_from
 from exact.kernels import notice_first_compile
 from exact.puzzles.freecell import MAX_FREECELLS, format_board, ms_deal
 from exact.puzzles.freecell.text import read_board_file
