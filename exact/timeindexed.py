@@ -34,6 +34,7 @@ from exact.errors import PuzzleoptError, StateError
 from exact.movetable import MoveTable
 from exact.puzzle import Goal, Puzzle
 from exact.ranking import permutation_parity
+from exact.result import Status
 
 MAX_HORIZON = 200
 
@@ -59,6 +60,43 @@ def horizon_for(stop_at: int | None, horizon: int | None, method: str) -> int:
     if stop_at is not None:
         return int(stop_at) - 1
     raise PuzzleoptError(f"method {method!r} needs horizon= (the most moves; or stop_at=L to prove a length L)")
+
+
+def decide(
+    found: Sequence[int] | None, *, proven: bool = False, infeasible: bool = False, bound: int | None = None,
+    hint: Sequence[int] | None = None, T: int,
+) -> tuple[list[int], Status, int | None]:  # fmt: skip
+    """The one set of rules that turns how a model's search ended into moves, a status and a
+    bound: the MIP's whole model, its split, and CP-SAT all end here.
+
+    Args:
+        found: A solution the model gave (move rows, replayed), or ``None``.
+        proven: The solver proved ``found`` shortest within its model.
+        infeasible: The solver proved the model has no solution: nothing shorter than ``hint``
+            (whose length the model was cut below), or nothing within ``T``.
+        bound: A proven lower bound on the length (the model's objective bound), if any.
+        hint: The incumbent the model was asked to beat.
+        T: The horizon.
+
+    Returns:
+        ``(moves, status, lower bound)``: a found solution is optimal when proven or when the bound
+        reaches its length, else feasible; an infeasible model makes the hint optimal, or says
+        nothing exists within ``T`` (bound ``T + 1``); otherwise (a limit) the hint is feasible,
+        or the status is ``limit``, with the bound (at most ``T + 1``).
+    """
+    bound = None if bound is None else min(int(bound), T + 1)
+    if found is not None and proven:
+        return list(found), Status.OPTIMAL, len(found)
+    if found is None and infeasible:
+        if hint is not None:
+            return list(hint), Status.OPTIMAL, len(hint)
+        return [], Status.INFEASIBLE_WITHIN_HORIZON, T + 1
+    moves = found if found is not None else hint
+    if moves is None:
+        return [], Status.LIMIT, bound
+    if bound is not None and bound >= len(moves):
+        return list(moves), Status.OPTIMAL, len(moves)
+    return list(moves), Status.FEASIBLE, bound
 
 
 def model_ready(options) -> bool:

@@ -14,7 +14,7 @@ from exact.cpsat.model import CpsatModel, build_cpsat, middle_order, time_order
 from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
-from exact.timeindexed import check_horizon, check_solve_args, move_parity, prepare, replay_until_goal
+from exact.timeindexed import check_horizon, check_solve_args, decide, move_parity, prepare, replay_until_goal
 
 STRATEGIES = ("deepen", "minimise")
 
@@ -54,106 +54,92 @@ def solve_cpsat(
     if strategy not in STRATEGIES:
         raise PuzzleoptError(f"strategy {strategy!r} is unknown: use one of {', '.join(STRATEGIES)}")
     start, hint, why = check_solve_args(puzzle, start, T, threads, time_limit, hint)
-    settings = {
-        "strategy": strategy,
-        "horizon": T,
-        "time_limit": time_limit,
-        "threads": threads,
-        "seed": seed,
-        "hint": None if hint is None else puzzle.table.format(hint),
-    }
+    settings = {"strategy": strategy, "horizon": T, "time_limit": time_limit, "threads": threads, "seed": seed,
+                "hint": None if hint is None else puzzle.table.format(hint)}  # fmt: skip
     t0 = time.perf_counter()
-    version = ortools.__version__
-
-    result = SolveResult.recorder(puzzle, start, solver="cp-sat", solver_version=version, settings=settings, since=t0)
-
+    result = SolveResult.recorder(
+        puzzle, start, solver="cp-sat", solver_version=ortools.__version__, settings=settings, since=t0
+    )
     if why is not None:
         return result([], Status.UNSOLVABLE, None, 0, {"unsolvable": why})
     if puzzle.solved(start):
         return result([], Status.OPTIMAL, 0, 0, {})
-    problem = prepare(puzzle, start)
-    last = T if hint is None else len(hint) - 1
-    conflicts = 0
-    extra: dict = {"build_seconds": 0.0, "solve_seconds": 0.0, "horizons": []}
+    runs = _Runs(puzzle, start, prepare(puzzle, start), T, T if hint is None else len(hint) - 1, time_limit, t0,
+                 threads, seed, verbose, progress)  # fmt: skip
+    found, proven, infeasible, bound = (_deepen if strategy == "deepen" else _minimise)(runs)
+    moves, status, bound = decide(found, proven=proven, infeasible=infeasible, bound=bound, hint=hint, T=T)
+    return result(moves, status, bound, runs.conflicts, runs.extra)
 
-    def run(h: int, exact: bool):
-        nonlocal conflicts
+
+class _Runs:
+    """One CP-SAT model per horizon asked for, with the time left, the counts and the record."""
+
+    def __init__(self, puzzle, start, problem, T: int, last: int, time_limit, t0: float, threads: int, seed: int,
+                 verbose: bool, progress) -> None:  # fmt: skip
+        self.puzzle, self.start, self.problem, self.T, self.last = puzzle, start, problem, T, last
+        self.time_limit, self.t0, self.threads, self.seed, self.verbose = time_limit, t0, threads, seed, verbose
+        self.progress = progress
+        self.conflicts = 0
+        self.extra: dict = {"build_seconds": 0.0, "solve_seconds": 0.0, "horizons": []}
+
+    def record(self, entry: dict) -> None:
+        self.extra["horizons"].append(entry)
+        if self.progress is not None:
+            self.progress({"stage": "horizon", **entry})
+
+    def run(self, h: int, exact: bool):
+        """``(status, solver, built)`` of horizon ``h`` (exactly ``h`` moves, or at most
+        :attr:`last`); ``status`` is ``None`` when no time was left to run it."""
+        p = self.problem
         tb = time.perf_counter()
-        built = build_cpsat(
-            problem.table,
-            problem.start,
-            problem.goal,
-            h,
-            problem.num_labels,
-            exact_moves=exact,
-            max_moves=None if exact else last,
-            pieces=problem.pieces,
-        )
-        extra["build_seconds"] += time.perf_counter() - tb
-        left = None
-        if time_limit is not None:
-            left = time_limit - (time.perf_counter() - t0)
-            if left <= 0:
-                return None, None, built
+        built = build_cpsat(p.table, p.start, p.goal, h, p.num_labels, exact_moves=exact,
+                            max_moves=None if exact else self.last, pieces=p.pieces)  # fmt: skip
+        self.extra["build_seconds"] += time.perf_counter() - tb
+        left = None if self.time_limit is None else self.time_limit - (time.perf_counter() - self.t0)
+        if left is not None and left <= 0:
+            return None, None, built
         ts = time.perf_counter()
-        status, solver = _solve(built, exact, threads, left, seed, verbose)
+        status, solver = _solve(built, exact, self.threads, left, self.seed, self.verbose)
         if status == cp_model.MODEL_INVALID:  # never a "limit": our model or parameters are wrong, a bug
-            raise RuntimeError(f"CP-SAT rejected the T = {h} model of {puzzle.name}: {built.model.validate()}")
-        extra["solve_seconds"] += time.perf_counter() - ts
-        conflicts += int(solver.num_conflicts)
-        extra["horizons"].append(
-            {"T": h, "status": solver.status_name(status), "seconds": round(time.perf_counter() - tb, 3)}
-        )
-        if progress is not None:
-            progress({"stage": "horizon", **extra["horizons"][-1]})
+            raise RuntimeError(f"CP-SAT rejected the T = {h} model of {self.puzzle.name}: {built.model.validate()}")
+        self.extra["solve_seconds"] += time.perf_counter() - ts
+        self.conflicts += int(solver.num_conflicts)
+        self.record({"T": h, "status": solver.status_name(status), "seconds": round(time.perf_counter() - tb, 3)})
         return status, solver, built
 
-    def lifted(solver, built):
+    def moves(self, solver, built) -> list[int]:
         chosen = [m for m in built.chosen_moves(solver) if m is not None]
-        return replay_until_goal(puzzle, start, problem.lift(puzzle.table, start, chosen))
+        return replay_until_goal(self.puzzle, self.start, self.problem.lift(self.puzzle.table, self.start, chosen))
 
-    parity = move_parity(problem.table, problem.start, problem.goal)
-    if strategy == "deepen":
-        for h in range(1, last + 1):
-            if parity is not None and h % 2 != parity:
-                extra["horizons"].append({"T": h, "status": "INFEASIBLE (parity)", "seconds": 0.0})
-                if progress is not None:
-                    progress({"stage": "horizon", **extra["horizons"][-1]})
-                continue
-            status, solver, built = run(h, exact=True)
-            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                return result(lifted(solver, built), Status.OPTIMAL, h, conflicts, extra)
-            if status != cp_model.INFEASIBLE:  # time is up: h is still open
-                if hint is not None:
-                    return result(hint, Status.FEASIBLE, h, conflicts, extra)
-                return result([], Status.LIMIT, h, conflicts, extra)
-        if hint is not None:
-            return result(hint, Status.OPTIMAL, len(hint), conflicts, extra)
-        return result([], Status.INFEASIBLE_WITHIN_HORIZON, T + 1, conflicts, extra)
 
-    if last < 1:  # a hint of one move: nothing shorter exists
-        return result(hint, Status.OPTIMAL, len(hint), conflicts, extra)
-    status, solver, built = run(T, exact=False)
-    if status == cp_model.OPTIMAL:
-        moves = lifted(solver, built)
-        return result(moves, Status.OPTIMAL, len(moves), conflicts, extra)
+def _deepen(runs: _Runs) -> tuple:
+    """ "No solution of exactly h moves" for h = 1, 2, ...: the first h with one is the optimum.
+    Returns ``(found, proven, infeasible, bound)`` for :func:`exact.timeindexed.decide`."""
+    p = runs.problem
+    parity = move_parity(p.table, p.start, p.goal)
+    for h in range(1, runs.last + 1):
+        if parity is not None and h % 2 != parity:
+            runs.record({"T": h, "status": "INFEASIBLE (parity)", "seconds": 0.0})
+            continue
+        status, solver, built = runs.run(h, exact=True)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return runs.moves(solver, built), True, False, h
+        if status != cp_model.INFEASIBLE:  # time is up: h is still open
+            return None, False, False, h
+    return None, False, True, runs.last + 1
+
+
+def _minimise(runs: _Runs) -> tuple:
+    """One model of the whole horizon, minimising the moves (``(found, proven, infeasible, bound)``)."""
+    if runs.last < 1:  # a hint of one move: nothing shorter exists
+        return None, False, True, 1
+    status, solver, built = runs.run(runs.T, exact=False)
     if status == cp_model.INFEASIBLE:
-        if hint is not None:
-            return result(hint, Status.OPTIMAL, len(hint), conflicts, extra)
-        return result([], Status.INFEASIBLE_WITHIN_HORIZON, T + 1, conflicts, extra)
-    bound = None if solver is None else min(int(np.ceil(solver.best_objective_bound - 1e-6)), T + 1)
-    if status == cp_model.FEASIBLE:
-        moves = lifted(solver, built)
-        return result(
-            moves,
-            Status.OPTIMAL if bound is not None and bound >= len(moves) else Status.FEASIBLE,
-            bound,
-            conflicts,
-            extra,
-        )
-    if hint is not None:
-        return result(hint, Status.FEASIBLE, bound, conflicts, extra)
-    return result([], Status.LIMIT, bound, conflicts, extra)
+        return None, False, True, None
+    bound = None if solver is None else int(np.ceil(solver.best_objective_bound - 1e-6))
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return runs.moves(solver, built), status == cp_model.OPTIMAL, False, bound
+    return None, False, False, bound
 
 
 def _params(solver: cp_model.CpSolver, workers: int, fixed: bool, left: float | None, seed: int, verbose: bool) -> None:

@@ -10,14 +10,8 @@ from exact.lazy import exports
 __getattr__, __dir__ = exports(
     __name__,
     {
-        "exact.mip.build": (
-            "FORMULATIONS",
-            "build_mip",
-        ),
-        "exact.mip.solve": (
-            "model_size",
-            "solve_mip",
-        ),
+        "exact.mip.build": ("FORMULATIONS", "build_mip", "model_size"),
+        "exact.mip.solve": ("solve_mip",),
     },
 )
 

@@ -102,3 +102,13 @@ def build_mip(
 
 def formulation_name(name: str) -> str:
     return formulation(name).name
+
+
+def model_size(model: pyo.ConcreteModel) -> dict[str, int]:
+    """Variables, binaries/integers and constraints of a model (fixed variables not counted)."""
+    variables = [v for v in model.component_data_objects(pyo.Var, active=True) if not v.fixed]
+    return {
+        "variables": len(variables),
+        "integer_variables": sum(1 for v in variables if v.is_integer()),
+        "constraints": sum(1 for _ in model.component_data_objects(pyo.Constraint, active=True)),
+    }

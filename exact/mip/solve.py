@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-import tempfile
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
 
-from exact.bfs import meet_in_the_middle
 from exact.errors import PuzzleoptError
 from exact.invariants import unsolvable_result
 from exact.mip import split as sp
-from exact.mip.adapters import PyomoSolver, SolverOutcome
-from exact.mip.build import Formulation, build_mip, formulation
+from exact.mip.adapters import PyomoSolver, SolverOutcome, confirm_infeasible
+from exact.mip.build import Formulation, build_mip, formulation, model_size
 from exact.mip.split import PIECE_OPTIONS
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
-from exact.timeindexed import check_horizon, check_solve_args, move_rules, piece_links, prepare, replay_until_goal
+from exact.timeindexed import check_horizon, check_solve_args, decide, piece_links, prepare, replay_until_goal
 
 # HiGHS solves the flow model's degenerate root LP far faster by interior point than by dual
 # simplex (docs/mip.md); users' solver_options override these. HiGHS 1.14's presolve declared a
@@ -28,16 +26,6 @@ from exact.timeindexed import check_horizon, check_solve_args, move_rules, piece
 # 1.16 gets it right and its claims are trusted (docs/mip.md, "Infeasibility claims");
 # confirm_infeasible re-checks every claim without presolve.
 _DEFAULT_OPTIONS = {"highs": {"mip_lp_solver": "ipm"}}
-
-
-def model_size(model: pyo.ConcreteModel) -> dict[str, int]:
-    """Variables, binaries/integers and constraints of a model (fixed variables not counted)."""
-    variables = [v for v in model.component_data_objects(pyo.Var, active=True) if not v.fixed]
-    return {
-        "variables": len(variables),
-        "integer_variables": sum(1 for v in variables if v.is_integer()),
-        "constraints": sum(1 for _ in model.component_data_objects(pyo.Constraint, active=True)),
-    }
 
 
 def solve_mip(
@@ -111,73 +99,68 @@ def solve_mip(
     form = formulation(formulation_name)
     start, hint, why = check_solve_args(puzzle, start, T, threads, time_limit, hint)
     run = PyomoSolver.named(solver)
-    settings = {
-        "formulation": form.name,
-        "horizon": T,
-        "solver": solver,
-        "time_limit": time_limit,
-        "threads": threads,
-        "hint": None if hint is None else puzzle.table.format(hint),
-    }
+    settings = {"formulation": form.name, "horizon": T, "solver": solver, "time_limit": time_limit,
+                "threads": threads, "hint": None if hint is None else puzzle.table.format(hint)}  # fmt: skip
     t0 = time.perf_counter()
+    done = SolveResult.recorder(puzzle, start, solver=solver, solver_version=run.version(), settings=settings, since=t0)
     if why is not None:
         return unsolvable_result(puzzle, start, why, solver=solver, solver_version=run.version(), settings=settings)
-    solved = puzzle.solved(start)
-    if solved or T == 0:
+    if puzzle.solved(start) or T == 0:
+        solved = puzzle.solved(start)
         status = Status.OPTIMAL if solved else Status.INFEASIBLE_WITHIN_HORIZON
-        return SolveResult.build(
-            puzzle,
-            start,
-            [],
-            status,
-            lower_bound=0 if status is Status.OPTIMAL else 1,
-            seconds=time.perf_counter() - t0,
-            solver=solver,
-            solver_version=run.version(),
-            settings=settings,
-            extra={"build_seconds": 0.0, "solve_seconds": 0.0},
-        )
+        return done([], status, 0 if solved else 1, None, {"build_seconds": 0.0, "solve_seconds": 0.0})
     if split:
-        if solver != "highs" or form.name == "seed":
-            raise PuzzleoptError(
-                f"the split proof needs solver 'highs' and the tight or pairs formulation (got {solver!r}, "
-                f"{form.name!r}); turn it off (--no-split) for other solvers and the seed model"
-            )
-        if not piece_time_limit > 0:
-            raise PuzzleoptError(f"piece time limit {piece_time_limit} must be a positive number of seconds")
-        if incumbent not in ("bfs", "mip"):
-            raise PuzzleoptError(f"incumbent {incumbent!r} is unknown: use 'bfs' or 'mip'")
+        _check_split(solver, form, piece_time_limit, incumbent)
         settings.update(
             split=True, piece_time_limit=piece_time_limit, confirm_infeasible=confirm_infeasible, incumbent=incumbent
         )
-        return _solve_split(
-            puzzle,
-            start,
-            T,
-            form,
-            hint,
-            hint_source,
-            time_limit=time_limit,
-            threads=threads,
-            piece_time_limit=piece_time_limit,
-            confirm=confirm_infeasible,
-            incumbent=incumbent,
-            progress=progress,
-            options={**PIECE_OPTIONS, **(solver_options or {})},
-            links_on=piece_links_on,
-            settings=settings,
-            version=run.version(),
-            t0=t0,
+        return sp.solve_split(
+            puzzle, start, T, form, hint, hint_source, time_limit=time_limit, threads=threads,
+            piece_time_limit=piece_time_limit, confirm=confirm_infeasible, incumbent=incumbent, progress=progress,
+            options={**PIECE_OPTIONS, **(solver_options or {})}, links_on=piece_links_on, done=done,
             executor=executor,
+        )  # fmt: skip
+    whole = Whole(run, time_limit, threads, verbose, confirm_infeasible, {**_DEFAULT_OPTIONS.get(solver, {}),
+                  **(solver_options or {})})  # fmt: skip
+    return _solve_whole(puzzle, start, T, form, hint, whole, done, t0, write_model=write_model, links_on=piece_links_on)
+
+
+def _check_split(solver: str, form: Formulation, piece_time_limit: float, incumbent: str) -> None:
+    if solver != "highs" or form.name == "seed":
+        raise PuzzleoptError(
+            f"the split proof needs solver 'highs' and the tight or pairs formulation (got {solver!r}, "
+            f"{form.name!r}); turn it off (--no-split) for other solvers and the seed model"
         )
-    cutoff = None if hint is None else len(hint) - 1
+    if not piece_time_limit > 0:
+        raise PuzzleoptError(f"piece time limit {piece_time_limit} must be a positive number of seconds")
+    if incumbent not in ("bfs", "mip"):
+        raise PuzzleoptError(f"incumbent {incumbent!r} is unknown: use 'bfs' or 'mip'")
+
+
+@dataclass(frozen=True)
+class Whole:
+    """How the whole model is solved: the solver, its limit, threads, log, the infeasibility
+    re-check and the solver's options."""
+
+    run: PyomoSolver
+    time_limit: float | None
+    threads: int
+    verbose: bool
+    confirm: bool
+    options: dict[str, Any]
+
+
+def _solve_whole(puzzle, start, T: int, form: Formulation, hint, how: Whole, done, t0: float, *,
+                 write_model: str | None, links_on: bool) -> SolveResult:  # fmt: skip
+    """The whole model in one solver run (asking for fewer moves than ``hint``), its outcome
+    turned into a status by the shared rules (:func:`exact.timeindexed.decide`)."""
     problem = prepare(puzzle, start, form.reduce_frame)
-    links = piece_links(problem.pieces) if piece_links_on else ()
+    links = piece_links(problem.pieces) if links_on else ()
+    cutoff = None if hint is None else len(hint) - 1
 
     def build() -> pyo.ConcreteModel:
-        return build_mip(
-            problem.table, problem.start, problem.goal, T, form.name, problem.num_labels, max_moves=cutoff, links=links
-        )
+        return build_mip(problem.table, problem.start, problem.goal, T, form.name, problem.num_labels,
+                         max_moves=cutoff, links=links)  # fmt: skip
 
     model = build()
     build_seconds = time.perf_counter() - t0
@@ -185,257 +168,47 @@ def solve_mip(
     if write_model:
         _write(model, write_model)
     t1 = time.perf_counter()
-    options = {**_DEFAULT_OPTIONS.get(solver, {}), **(solver_options or {})}
     # the limit covers the model's build too: the solver gets what is left of it
-    left = None if time_limit is None else time_limit - (t1 - t0)
+    left = None if how.time_limit is None else how.time_limit - (t1 - t0)
     if left is not None and left <= 0:
-        extra = {"model": size, "build_seconds": build_seconds, "solve_seconds": 0.0,
-                 "limit": f"building the model took {build_seconds:.1f} s of the {time_limit:g} s limit"}  # fmt: skip
-        return SolveResult.build(
-            puzzle, start, [], Status.LIMIT, lower_bound=0, seconds=time.perf_counter() - t0, solver=solver,
-            solver_version=run.version(), settings=settings, extra=extra,
-        )  # fmt: skip
-    outcome = run.solve(model, time_limit=left, threads=threads, verbose=verbose, options=options)
-    confirmed = None
-    if outcome.infeasible and confirm_infeasible and solver == "highs" and options.get("presolve") != "off":
-        # Asked for: the infeasibility claim is confirmed without presolve, by a fresh HiGHS on
-        # the written model.
-        left = None if time_limit is None else time_limit - (time.perf_counter() - t1)
-        confirmed = confirm_infeasible(model, left, threads, verbose) if left is None or left > 0 else None
-        if confirmed is False:
-            # Presolve was wrong: solve a fresh copy without it (re-solving the same model through
-            # Pyomo's persistent HiGHS interface crashed the process).
-            model = build()
-            left = None if time_limit is None else max(1.0, time_limit - (time.perf_counter() - t1))
-            outcome = PyomoSolver.named(solver).solve(
-                model, time_limit=left, threads=threads, verbose=verbose, options={**options, "presolve": "off"}
-            )
-        elif confirmed is None:
-            outcome = SolverOutcome("maxTimeLimit", False, False, False, outcome.bound, outcome.nodes)
-    solve_seconds = time.perf_counter() - t1
+        why = f"building the model took {build_seconds:.1f} s of the {how.time_limit:g} s limit"
+        return done([], Status.LIMIT, 0, None, {"model": size, "build_seconds": build_seconds, "solve_seconds": 0.0,
+                                                "limit": why})  # fmt: skip
+    outcome = how.run.solve(model, time_limit=left, threads=how.threads, verbose=how.verbose, options=how.options)
+    outcome, model, confirmed = _confirmed(outcome, model, build, how, t1)
     extra: dict[str, Any] = {
-        "model": size,
-        "build_seconds": build_seconds,
-        "solve_seconds": solve_seconds,
-        "termination": outcome.termination,
-        "presolve_infeasibility_confirmed": confirmed,
-    }
-    bound = None if outcome.bound is None else min(form.length_bound(outcome.bound), T + 1)
-    moves: list[int] = []
+        "model": size, "build_seconds": build_seconds, "solve_seconds": time.perf_counter() - t1,
+        "termination": outcome.termination, "presolve_infeasibility_confirmed": confirmed,
+    }  # fmt: skip
+    found = None
     if outcome.has_solution:
         chosen = [m for m in form.chosen_moves(model, puzzle.table.num_moves) if m is not None]
-        moves = replay_until_goal(puzzle, start, problem.lift(puzzle.table, start, chosen))
-        status = Status.OPTIMAL if outcome.optimal else Status.FEASIBLE
-        bound = len(moves) if outcome.optimal else bound
-    elif outcome.infeasible and hint is not None:
-        moves, status, bound = hint, Status.OPTIMAL, len(hint)  # nothing shorter than the hint exists
-    elif outcome.infeasible:
-        status, bound = Status.INFEASIBLE_WITHIN_HORIZON, T + 1
-    elif hint is not None:
-        moves, status = hint, Status.FEASIBLE
-    else:
-        status = Status.LIMIT
-    if status is Status.FEASIBLE and bound is not None and bound >= len(moves):
-        status, bound = Status.OPTIMAL, len(moves)
-    return SolveResult.build(
-        puzzle,
-        start,
-        moves,
-        status,
-        lower_bound=bound,
-        nodes=outcome.nodes,
-        seconds=time.perf_counter() - t0,
-        solver=solver,
-        solver_version=run.version(),
-        settings=settings,
-        extra=extra,
-    )
+        found = replay_until_goal(puzzle, start, problem.lift(puzzle.table, start, chosen))
+    bound = None if outcome.bound is None else form.length_bound(outcome.bound)
+    moves, status, bound = decide(found, proven=outcome.optimal, infeasible=outcome.infeasible and found is None,
+                                  bound=bound, hint=hint, T=T)  # fmt: skip
+    return done(moves, status, bound, outcome.nodes, extra)
 
 
-# Both sides of the bidirectional BFS together (54-byte keys in dicts: a few hundred MB at most).
-_BFS_MAX_STATES = 2_000_000
-
-
-def _solve_split(
-    puzzle: Puzzle,
-    start: np.ndarray,
-    T: int,
-    form: Formulation,
-    hint: list[int] | None,
-    hint_source: str | None,
-    *,
-    time_limit: float | None,
-    threads: int,
-    piece_time_limit: float,
-    confirm: bool,
-    incumbent: str,
-    progress: Callable[[dict[str, Any]], None] | None,
-    options: dict[str, Any],
-    links_on: bool,
-    settings: dict[str, Any],
-    version: str,
-    t0: float,
-    executor: Any = "processes",
-) -> SolveResult:
-    """``solve_mip`` by splitting (see :mod:`exact.mip.split` for the method)."""
-    emit = progress or (lambda event: None)
-    deadline = None if time_limit is None else t0 + time_limit
-    problem = prepare(puzzle, start, form.reduce_frame)
-    links = piece_links(problem.pieces) if links_on else ()
-    rules = move_rules(problem.table)
-    best, source, primal_seconds = hint, (hint_source or "the given hint") if hint is not None else None, 0.0
-    if incumbent == "bfs" and not problem.table.guarded and problem.goal.state is not None:
-        # Also below a hint: a shorter incumbent spares the MIP a phase of finding, the costly
-        # part (a T = 9 phase's pieces stall while a T = 8 refutation falls; docs/mip.md).
-        t = time.perf_counter()
-        depth = T if best is None else len(best) - 1
-        path = meet_in_the_middle(problem.table, problem.start, problem.goal.state, depth, _BFS_MAX_STATES)
-        primal_seconds = time.perf_counter() - t
-        if path is not None:
-            best = replay_until_goal(puzzle, start, problem.lift(puzzle.table, start, path))
-            source = "bidirectional BFS" if source is None else f"{source}, shortened by bidirectional BFS"
-    if best is not None:
-        emit({"stage": "incumbent", "length": len(best), "source": source, "moves": puzzle.table.format(best)})
-
-    def fmt(rows: list[int]) -> str:
-        return problem.table.format(rows)
-
-    floor = 1  # the start is not solved
-    phases: list[sp.Phase] = []
-    runner = sp.split_executor(executor, threads)
-    interrupted = False
-    ended = "refuted"
-    pids: list[int] = []
-    stream = None
-    with tempfile.TemporaryDirectory(prefix="puzzleopt-split-") as tmp:
-        try:
-            stream = runner.stream(sp.solve_piece, preload=sp.PRELOAD)
-            pids = list(stream.pids)
-            while True:
-                H = T if best is None else len(best) - 1
-                if H < floor:
-                    break
-                tb = time.perf_counter()
-                model = build_mip(
-                    problem.table, problem.start, problem.goal, H, form.name, problem.num_labels, links=links
-                )
-                sm = sp.write_model(model, tmp, f"h{H}")
-                if not runner.shares_files:
-                    sm.blob = runner.blob(Path(sm.path).read_bytes())
-                phase = sp.Phase(H, build_seconds=time.perf_counter() - tb, size=model_size(model))
-                del model
-                phases.append(phase)
-                emit({"stage": "model", "horizon": H, "size": phase.size, "build_seconds": phase.build_seconds})
-                tp = time.perf_counter()
-                try:
-                    out = sp.run_phase(
-                        stream,
-                        len(phases),
-                        sm,
-                        problem,
-                        rules,
-                        H,
-                        floor,
-                        piece_time_limit=piece_time_limit,
-                        deadline=deadline,
-                        options=options,
-                        confirm=confirm,
-                        record=phase,
-                        format_moves=fmt,
-                        on_progress=emit,
-                    )
-                finally:
-                    phase.seconds = time.perf_counter() - tp
-                if out.kind == "improved":
-                    moves = replay_until_goal(puzzle, start, problem.lift(puzzle.table, start, out.moves or []))
-                    if len(moves) > H:  # pragma: no cover - the model holds at most H moves
-                        raise PuzzleoptError(f"a piece's solution has {len(moves)} moves, more than {H}")
-                    best = moves
-                    source = "the MIP (a piece of the split)" if source is None else f"{source}, shortened by the MIP"
-                    floor = max(floor, out.bound)
-                    emit({"stage": "incumbent", "length": len(best), "source": source, "moves": fmt(best)})
-                    stream.close()  # pieces still running asked the old question
-                    stream = runner.stream(sp.solve_piece, preload=sp.PRELOAD)
-                    pids += stream.pids
-                    continue
-                if out.kind == "refuted":
-                    phase.refuted = True
-                    floor = H + 1
-                    break
-                floor, ended = max(floor, out.bound), "limit"
-                break
-        except KeyboardInterrupt:
-            interrupted, ended = True, "interrupted"
-        finally:
-            if stream is not None:
-                stream.close()
-            runner.close()
-    if best is not None and floor >= len(best):
-        status, bound = Status.OPTIMAL, len(best)
-    elif best is not None:
-        status, bound = Status.FEASIBLE, floor
-    elif ended == "refuted":
-        status, bound = Status.INFEASIBLE_WITHIN_HORIZON, T + 1
-    else:
-        status, bound = Status.LIMIT, min(floor, T + 1)
-    pieces = sum(len(p.pieces) for p in phases)
-    seconds = time.perf_counter() - t0
-    proof = {
-        "incumbent_source": source,
-        "incumbent_seconds": primal_seconds,
-        "phases": [p.to_dict() for p in phases],
-        "pieces": pieces,
-        "summary": _summary(status, bound, phases, ended, seconds),
-        "worker_pids": pids,
-        "executor": f"{runner.name}, {runner.workers} worker{'s' * (runner.workers != 1)}",
-    }
-    size = phases[-1].size if phases else {}
-    return SolveResult.build(
-        puzzle,
-        start,
-        best or [],
-        status,
-        lower_bound=bound,
-        nodes=sum(p.nodes or 0 for ph in phases for p in ph.pieces),
-        seconds=seconds,
-        solver="highs",
-        solver_version=version,
-        settings=settings,
-        extra={
-            "model": size,
-            "build_seconds": sum(p.build_seconds for p in phases),
-            "solve_seconds": sum(p.seconds for p in phases),
-            "proof": proof,
-            "interrupted": interrupted,
-        },
-    )
-
-
-def _summary(status: Status, bound: int, phases: list, ended: str, seconds: float) -> str:
-    """One line: what the split proved, e.g. ``lower bound 8: at most 7 moves refuted in 18 pieces``."""
-    last = phases[-1] if phases else None
-    if last is not None and last.refuted:
-        n = len(last.pieces)
-        moves = "move" if last.horizon == 1 else "moves"
-        what = f"at most {last.horizon} {moves} refuted in {n} piece{'s' * (n != 1)} ({last.seconds:.1f} s)"
-        if status is Status.INFEASIBLE_WITHIN_HORIZON:
-            return f"no solution within {last.horizon} moves: {what}"
-        return f"lower bound {bound}: {what}"
-    if status is Status.OPTIMAL:
-        if last is None:
-            return f"lower bound {bound}: the start is not solved, so no shorter solution exists (no piece needed)"
-        return (
-            f"lower bound {bound}: when the MIP found this solution, every piece still open had a proven bound "
-            f"of at least {bound} ({len(last.pieces)} pieces, {last.seconds:.1f} s)"
+def _confirmed(outcome: SolverOutcome, model, build, how: Whole, t1: float):
+    """``(outcome, model, confirmed)``: where asked, HiGHS's infeasibility claim re-checked without
+    presolve (``confirmed``: ``None`` not asked or out of time); a wrong claim re-solved without it."""
+    if not (outcome.infeasible and how.confirm and how.run.name == "highs" and how.options.get("presolve") != "off"):
+        return outcome, model, None
+    left = None if how.time_limit is None else how.time_limit - (time.perf_counter() - t1)
+    confirmed = confirm_infeasible(model, left, how.threads, how.verbose) if left is None or left > 0 else None
+    if confirmed is False:
+        # Presolve was wrong: solve a fresh copy without it (re-solving the same model through
+        # Pyomo's persistent HiGHS interface crashed the process).
+        model = build()
+        left = None if how.time_limit is None else max(1.0, how.time_limit - (time.perf_counter() - t1))
+        options = {**how.options, "presolve": "off"}
+        outcome = PyomoSolver.named(how.run.name).solve(
+            model, time_limit=left, threads=how.threads, verbose=how.verbose, options=options
         )
-    if last is None:
-        return f"lower bound {bound} proven; stopped before any piece ran ({seconds:.1f} s in all)"
-    done = sum(1 for p in last.pieces if p.status == "refuted")
-    why = "Ctrl-C" if ended == "interrupted" else "the time limit"
-    return (
-        f"lower bound {bound} proven; at most {last.horizon} moves: {done} pieces refuted, others open "
-        f"when {why} stopped it ({seconds:.1f} s in all)"
-    )
+    elif confirmed is None:
+        outcome = SolverOutcome("maxTimeLimit", False, False, False, outcome.bound, outcome.nodes)
+    return outcome, model, confirmed
 
 
 def _write(model: pyo.ConcreteModel, path: str) -> None:

@@ -36,6 +36,7 @@ every refuted piece without presolve and accepts the refutation only if that agr
 from __future__ import annotations
 
 import os
+import tempfile
 import time
 from collections import deque
 from collections.abc import Callable
@@ -46,9 +47,11 @@ from typing import Any
 import numpy as np
 import pyomo.environ as pyo
 
+from exact.bfs import meet_in_the_middle
 from exact.executor import Executor, InProcess, Processes, Ray, Stream
 from exact.mip.adapters import quiet_highs, run_highs
-from exact.timeindexed import MoveRules, Problem
+from exact.result import Status
+from exact.timeindexed import MoveRules, Problem, decide, move_rules, piece_links, prepare, replay_until_goal
 
 # The options of every piece: interior point for the degenerate LPs of the flow model, one
 # thread a worker, and stop at the first solution (any solution is a new incumbent, and the
@@ -356,99 +359,261 @@ def run_phase(
     """Refute "at most ``horizon`` moves" piece by piece, or find a solution within it.
 
     ``floor`` is the lower bound proven before this phase (a piece's bound is at least that).
-    Raises ``KeyboardInterrupt`` through (the caller closes the pool).
+    Raises ``KeyboardInterrupt`` through (the caller closes the stream).
     """
-    todo: deque[Piece] = deque()
-    running: dict[int, Piece] = {}
-    refuted = 0
-    next_id = 0
-
-    def push_children(parent: Piece) -> PhaseOutcome | None:
-        nonlocal refuted
-        for c in children(problem, parent.prefix, rules):
-            state = problem.table.apply(problem.start, list(c))
-            if problem.goal.holds(state):
-                record.pieces.append(PieceRecord(format_moves(list(c)), "replayed", 0.0, len(c)))
-                return PhaseOutcome("improved", floor, list(c))
-            if len(c) >= horizon:  # no free move left: the prefix is all there is, and it fails
-                refuted += 1
-                record.pieces.append(PieceRecord(format_moves(list(c)), REFUTED, 0.0, horizon + 1))
-                continue
-            todo.append(Piece(c, max(parent.bound, len(c) + 1)))
-        return None
-
-    def report() -> None:
-        if on_progress is not None:
-            on_progress(
-                {
-                    "stage": "pieces",
-                    "horizon": horizon,
-                    "refuted": refuted,
-                    "total": refuted + len(todo) + len(running),
-                    "bound": current_bound(),
-                }
-            )
-
-    def current_bound() -> int:
-        open_ = [p.bound for p in todo] + [p.bound for p in running.values()]
-        return min([horizon + 1, *open_]) if open_ else horizon + 1
-
+    run = _PhaseRun(stream, phase_id, sm, problem, rules, horizon, floor, record, format_moves, on_progress)
     # The first pieces: every allowed prefix of first_prefix_length(horizon) moves.
     level = [Piece((), floor)]
     for _ in range(first_prefix_length(horizon)):
-        todo.clear()
+        run.todo.clear()
         for parent in level:
-            found = push_children(parent)
-            if found is not None:
+            if (found := run.push_children(parent)) is not None:
                 return found
-        level = list(todo)
-    report()
-    while todo or running:
+        level = list(run.todo)
+    run.report()
+    while run.todo or run.running:
         now = time.perf_counter()
         if deadline is not None and now >= deadline:
-            return PhaseOutcome("stopped", current_bound())
-        while todo and len(running) < stream.capacity:
-            piece = todo.popleft()
-            limit = piece_time_limit if deadline is None else min(piece_time_limit, max(0.01, deadline - now))
-            fixed = [sm.ycol[k, s] for s, k in prefix_bounds(piece.prefix, sm.actions, sm.L) if (k, s) in sm.ycol]
-            task = PieceTask(phase_id, next_id, sm.path, tuple(fixed), limit, options, confirm, sm.blob)
-            stream.submit((phase_id, next_id), task)
-            running[next_id] = piece
-            next_id += 1
-        wait = 0.2 if deadline is None else max(0.01, min(0.2, deadline - time.perf_counter()))
-        got = stream.result(wait)
-        if got is None:
-            continue
-        answer: PieceAnswer = got[1]
-        if answer.phase != phase_id or answer.piece not in running:  # pragma: no cover - a stale answer
-            continue
-        piece = running.pop(answer.piece)
-        kind, seconds, dual, values = answer.kind, answer.seconds, answer.bound, answer.values
-        nodes, confirmed = answer.nodes, answer.confirmed
-        text = format_moves(list(piece.prefix))
-        if kind == REFUTED:
-            refuted += 1
-            record.pieces.append(PieceRecord(text, REFUTED, seconds, horizon + 1, confirmed, nodes))
-        elif kind == SOLVED:
-            record.pieces.append(PieceRecord(text, SOLVED, seconds, None, confirmed, nodes))
-            # HiGHS stopped at its first solution: a shorter one may still be in this piece.
-            return PhaseOutcome("improved", min(current_bound(), piece.bound), sm.moves(values))
-        else:
-            b = piece.bound if dual is None or not np.isfinite(dual) else max(piece.bound, int(np.ceil(dual - 1e-6)))
-            if b > horizon:  # the objective bound alone refutes it
-                refuted += 1
-                record.pieces.append(PieceRecord(text, REFUTED, seconds, b, confirmed, nodes))
-            else:
-                record.pieces.append(PieceRecord(text, LIMIT, seconds, b, confirmed, nodes))
-                found = push_children(Piece(piece.prefix, b))
-                if found is not None:
-                    return found
-        report()
+            return PhaseOutcome("stopped", run.bound())
+        limit = piece_time_limit if deadline is None else min(piece_time_limit, max(0.01, deadline - now))
+        run.submit(limit, options, confirm)
+        got = stream.result(0.2 if deadline is None else max(0.01, min(0.2, deadline - time.perf_counter())))
+        if got is not None and (found := run.take(got[1])) is not None:
+            return found
     return PhaseOutcome("refuted", horizon + 1)
+
+
+class _PhaseRun:
+    """One phase's pieces: waiting (``todo``), out on the stream (``running``), and what each
+    answer makes of them."""
+
+    def __init__(self, stream, phase_id, sm, problem, rules, horizon, floor, record, format_moves, on_progress) -> None:
+        self.stream, self.phase_id, self.sm, self.problem, self.rules = stream, phase_id, sm, problem, rules
+        self.horizon, self.floor, self.record = horizon, floor, record
+        self.format_moves, self.on_progress = format_moves, on_progress
+        self.todo: deque[Piece] = deque()
+        self.running: dict[int, Piece] = {}
+        self.refuted = 0
+        self.next_id = 0
+
+    def push_children(self, parent: Piece) -> PhaseOutcome | None:
+        """Queue the prefixes one move longer; one that solves the start ends the phase."""
+        for c in children(self.problem, parent.prefix, self.rules):
+            state = self.problem.table.apply(self.problem.start, list(c))
+            if self.problem.goal.holds(state):
+                self.record.pieces.append(PieceRecord(self.format_moves(list(c)), "replayed", 0.0, len(c)))
+                return PhaseOutcome("improved", self.floor, list(c))
+            if len(c) >= self.horizon:  # no free move left: the prefix is all there is, and it fails
+                self.refuted += 1
+                self.record.pieces.append(PieceRecord(self.format_moves(list(c)), REFUTED, 0.0, self.horizon + 1))
+                continue
+            self.todo.append(Piece(c, max(parent.bound, len(c) + 1)))
+        return None
+
+    def bound(self) -> int:
+        """The proven lower bound: the least bound of a piece still open (none: ``horizon + 1``)."""
+        open_ = [p.bound for p in self.todo] + [p.bound for p in self.running.values()]
+        return min([self.horizon + 1, *open_])
+
+    def report(self) -> None:
+        if self.on_progress is not None:
+            total = self.refuted + len(self.todo) + len(self.running)
+            self.on_progress({"stage": "pieces", "horizon": self.horizon, "refuted": self.refuted, "total": total,
+                              "bound": self.bound()})  # fmt: skip
+
+    def submit(self, limit: float, options: dict[str, Any], confirm: bool) -> None:
+        """Hand out pieces while the stream has room."""
+        sm = self.sm
+        while self.todo and len(self.running) < self.stream.capacity:
+            piece = self.todo.popleft()
+            fixed = [sm.ycol[k, s] for s, k in prefix_bounds(piece.prefix, sm.actions, sm.L) if (k, s) in sm.ycol]
+            task = PieceTask(self.phase_id, self.next_id, sm.path, tuple(fixed), limit, options, confirm, sm.blob)
+            self.stream.submit((self.phase_id, self.next_id), task)
+            self.running[self.next_id] = piece
+            self.next_id += 1
+
+    def take(self, answer: PieceAnswer) -> PhaseOutcome | None:
+        """One piece's answer: refuted, a solution (the phase ends), or split again."""
+        if answer.phase != self.phase_id or answer.piece not in self.running:  # pragma: no cover - a stale answer
+            return None
+        piece = self.running.pop(answer.piece)
+        text, a = self.format_moves(list(piece.prefix)), answer
+        if a.kind == SOLVED:
+            self.record.pieces.append(PieceRecord(text, SOLVED, a.seconds, None, a.confirmed, a.nodes))
+            # HiGHS stopped at its first solution: a shorter one may still be in this piece.
+            return PhaseOutcome("improved", min(self.bound(), piece.bound), self.sm.moves(a.values))
+        b = piece.bound
+        if a.kind == LIMIT and a.bound is not None and np.isfinite(a.bound):
+            b = max(piece.bound, int(np.ceil(a.bound - 1e-6)))
+        if a.kind == REFUTED or b > self.horizon:  # infeasible, or the objective bound alone refutes it
+            self.refuted += 1
+            shown = self.horizon + 1 if a.kind == REFUTED else b
+            self.record.pieces.append(PieceRecord(text, REFUTED, a.seconds, shown, a.confirmed, a.nodes))
+        else:
+            self.record.pieces.append(PieceRecord(text, LIMIT, a.seconds, b, a.confirmed, a.nodes))
+            if (found := self.push_children(Piece(piece.prefix, b))) is not None:
+                return found
+        self.report()
+        return None
+
+
+# ----------------------------------------------------------------------------- the driver
+
+# Both sides of the bidirectional BFS together (54-byte keys in dicts: a few hundred MB at most).
+_BFS_MAX_STATES = 2_000_000
+
+
+@dataclass
+class SplitRun:
+    """What the split knows as it goes: the incumbent and where it came from, the proven floor,
+    the phases, how it ended and the worker processes."""
+
+    best: list[int] | None
+    source: str | None
+    floor: int = 1  # the start is not solved
+    ended: str = "refuted"
+    phases: list[Phase] = field(default_factory=list)
+    pids: list[int] = field(default_factory=list)
+    incumbent_seconds: float = 0.0
+
+
+def solve_split(puzzle, start: np.ndarray, T: int, form, hint: list[int] | None, hint_source: str | None, *,
+                time_limit: float | None, threads: int, piece_time_limit: float, confirm: bool, incumbent: str,
+                progress, options: dict[str, Any], links_on: bool, done, executor: Any = "processes"):  # fmt: skip
+    """:func:`exact.mip.solve_mip` by splitting (the method: this module's docstring); ``done`` is
+    the result recorder (:meth:`exact.result.SolveResult.recorder`)."""
+    emit = progress or (lambda event: None)
+    t0 = time.perf_counter()
+    problem = prepare(puzzle, start, form.reduce_frame)
+    state = _incumbent(puzzle, start, problem, T, hint, hint_source, incumbent)
+    if state.best is not None:
+        emit({"stage": "incumbent", "length": len(state.best), "source": state.source,
+              "moves": puzzle.table.format(state.best)})  # fmt: skip
+    runner = split_executor(executor, threads)
+    asked = dict(piece_time_limit=piece_time_limit, options=options, confirm=confirm, emit=emit,
+                 deadline=None if time_limit is None else t0 + time_limit)  # fmt: skip
+    interrupted = False
+    try:
+        _phases(puzzle, start, problem, T, form, links_on, state, runner, **asked)
+    except KeyboardInterrupt:
+        interrupted, state.ended = True, "interrupted"
+    finally:
+        runner.close()
+    moves, status, bound = decide(None, infeasible=state.ended == "refuted", bound=state.floor, hint=state.best, T=T)
+    phases = state.phases
+    proof = {
+        "incumbent_source": state.source,
+        "incumbent_seconds": state.incumbent_seconds,
+        "phases": [ph.to_dict() for ph in phases],
+        "pieces": sum(len(ph.pieces) for ph in phases),
+        "summary": _summary(status, bound, phases, state.ended, time.perf_counter() - t0),
+        "worker_pids": state.pids,
+        "executor": f"{runner.name}, {runner.workers} worker{'s' * (runner.workers != 1)}",
+    }
+    extra = {"model": phases[-1].size if phases else {}, "build_seconds": sum(ph.build_seconds for ph in phases),
+             "solve_seconds": sum(ph.seconds for ph in phases), "proof": proof, "interrupted": interrupted}  # fmt: skip
+    return done(moves, status, bound, sum(pc.nodes or 0 for ph in phases for pc in ph.pieces), extra)
+
+
+def _incumbent(puzzle, start, problem: Problem, T: int, hint, hint_source, how: str) -> SplitRun:
+    """The first incumbent: ``hint``, shortened (or found) by bidirectional BFS where ``how`` is
+    ``"bfs"`` and the table allows it."""
+    state = SplitRun(hint, (hint_source or "the given hint") if hint is not None else None)
+    if how == "bfs" and not problem.table.guarded and problem.goal.state is not None:
+        # Also below a hint: a shorter incumbent spares the MIP a phase of finding, the costly
+        # part (a T = 9 phase's pieces stall while a T = 8 refutation falls; docs/mip.md).
+        t = time.perf_counter()
+        depth = T if hint is None else len(hint) - 1
+        path = meet_in_the_middle(problem.table, problem.start, problem.goal.state, depth, _BFS_MAX_STATES)
+        state.incumbent_seconds = time.perf_counter() - t
+        if path is not None:
+            state.best = replay_until_goal(puzzle, start, problem.lift(puzzle.table, start, path))
+            source = "bidirectional BFS"
+            state.source = source if state.source is None else f"{state.source}, shortened by {source}"
+    return state
+
+
+def _phases(puzzle, start, problem: Problem, T: int, form, links_on: bool, state: SplitRun, runner: Executor, *,
+            piece_time_limit: float, options: dict, confirm: bool, emit, deadline: float | None) -> None:  # fmt: skip
+    """Phase after phase, each horizon one below the incumbent, until one is refuted, the
+    floor meets the horizon, or the limit ends it (``state`` records it all)."""
+    links = piece_links(problem.pieces) if links_on else ()
+    rules = move_rules(problem.table)
+
+    def fmt(rows: list[int]) -> str:
+        return problem.table.format(rows)
+
+    with tempfile.TemporaryDirectory(prefix="puzzleopt-split-") as tmp:
+        while (H := T if state.best is None else len(state.best) - 1) >= state.floor:
+            sm, phase = _phase_model(problem, H, form, links, runner, tmp, emit)
+            state.phases.append(phase)
+            with runner.stream(solve_piece, preload=PRELOAD) as stream:
+                state.pids += stream.pids
+                tp = time.perf_counter()
+                try:
+                    out = run_phase(stream, len(state.phases), sm, problem, rules, H, state.floor,
+                                    piece_time_limit=piece_time_limit, deadline=deadline, options=options,
+                                    confirm=confirm, record=phase, format_moves=fmt, on_progress=emit)  # fmt: skip
+                finally:
+                    phase.seconds = time.perf_counter() - tp
+            if out.kind != "improved":  # refuted: nothing within H; stopped: the floor is what was proven
+                phase.refuted = out.kind == "refuted"
+                state.floor = H + 1 if phase.refuted else max(state.floor, out.bound)
+                state.ended = "refuted" if phase.refuted else "limit"
+                return
+            moves = replay_until_goal(puzzle, start, problem.lift(puzzle.table, start, out.moves or []))
+            if len(moves) > H:  # pragma: no cover - the model holds at most H moves
+                raise RuntimeError(f"a piece's solution has {len(moves)} moves, more than {H}")
+            source = "the MIP (a piece of the split)"
+            state.best, state.floor = moves, max(state.floor, out.bound)
+            state.source = source if state.source is None else f"{state.source}, shortened by the MIP"
+            emit({"stage": "incumbent", "length": len(moves), "source": state.source, "moves": fmt(moves)})
+
+
+def _phase_model(problem: Problem, H: int, form, links, runner: Executor, tmp: str, emit) -> tuple[SplitModel, Phase]:
+    """The model of horizon ``H``, built and written once for every worker (sent as bytes to
+    workers that do not share this machine's files)."""
+    from exact.mip.build import build_mip, model_size
+
+    tb = time.perf_counter()
+    model = build_mip(problem.table, problem.start, problem.goal, H, form.name, problem.num_labels, links=links)
+    sm = write_model(model, tmp, f"h{H}")
+    if not runner.shares_files:
+        sm.blob = runner.blob(Path(sm.path).read_bytes())
+    phase = Phase(H, build_seconds=time.perf_counter() - tb, size=model_size(model))
+    emit({"stage": "model", "horizon": H, "size": phase.size, "build_seconds": phase.build_seconds})
+    return sm, phase
+
+
+def _summary(status: Status, bound: int, phases: list, ended: str, seconds: float) -> str:
+    """One line: what the split proved, e.g. ``lower bound 8: at most 7 moves refuted in 18 pieces``."""
+    last = phases[-1] if phases else None
+    if last is not None and last.refuted:
+        n = len(last.pieces)
+        moves = "move" if last.horizon == 1 else "moves"
+        what = f"at most {last.horizon} {moves} refuted in {n} piece{'s' * (n != 1)} ({last.seconds:.1f} s)"
+        if status is Status.INFEASIBLE_WITHIN_HORIZON:
+            return f"no solution within {last.horizon} moves: {what}"
+        return f"lower bound {bound}: {what}"
+    if status is Status.OPTIMAL:
+        if last is None:
+            return f"lower bound {bound}: the start is not solved, so no shorter solution exists (no piece needed)"
+        return (
+            f"lower bound {bound}: when the MIP found this solution, every piece still open had a proven bound "
+            f"of at least {bound} ({len(last.pieces)} pieces, {last.seconds:.1f} s)"
+        )
+    if last is None:
+        return f"lower bound {bound} proven; stopped before any piece ran ({seconds:.1f} s in all)"
+    done = sum(1 for p in last.pieces if p.status == "refuted")
+    why = "Ctrl-C" if ended == "interrupted" else "the time limit"
+    return (
+        f"lower bound {bound} proven; at most {last.horizon} moves: {done} pieces refuted, others open "
+        f"when {why} stopped it ({seconds:.1f} s in all)"
+    )
 
 
 __all__ = [
     "FREE_MOVES", "PIECE_OPTIONS", "PRELOAD", "Phase", "PhaseOutcome", "PieceAnswer", "PieceRecord", "PieceSolver",
     "PieceTask", "SplitModel", "children", "first_prefix_length", "prefix_bounds", "run_phase", "solve_piece",
-    "split_executor", "write_model",
+    "solve_split", "split_executor", "write_model",
 ]  # fmt: skip
