@@ -78,12 +78,21 @@ class Method:
     needs: str | None = None
     rank: int = 100
 
+    def __post_init__(self) -> None:
+        if self.needs is not None:  # applies means applies: the capability first, then the method's own test
+            object.__setattr__(self, "applies", _needing(self.needs, self.applies))
+
     def fits(self, puzzle: Any) -> bool:
-        """Whether it applies to ``puzzle``: capability, partial goal and :attr:`applies`."""
+        """Whether it applies to ``puzzle``, partial goal included."""
         partial = getattr(puzzle, "partial_goal", None) is not None
-        if self.needs is not None and self.needs not in capabilities(puzzle):
-            return False
         return (self.goals or not partial) and self.applies(puzzle)
+
+
+def _needing(capability: str, applies: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    def test(puzzle: Any) -> bool:
+        return capability in capabilities(puzzle) and applies(puzzle)
+
+    return test
 
 
 def capabilities(puzzle: Any) -> frozenset[str]:

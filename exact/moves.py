@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = cli.parser("python -m exact.moves", "Show, apply and export an NxNxN cube move table.")
     p.add_argument("--size", type=int, default=3, help="cube size n (default 3)")
     p.add_argument("--moves", default="faces", choices=["faces", "layers", "wide"], help="move set (default faces)")
-    p.add_argument("--metric", default="htm", choices=["qtm", "htm"], help="metric (default htm)")
+    p.add_argument("--metric", default="qtm", choices=["qtm", "htm"], help="metric (default qtm)")
     p.add_argument("--scramble", help="a move sequence to apply, e.g. \"R U R' U'\"")
     p.add_argument(
         "--scramble-length",

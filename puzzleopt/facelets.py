@@ -13,7 +13,7 @@ from puzzleopt.states import Cube
 def solve_facelets(
     facelets: str,
     optimal: bool = True,
-    metric: str = "htm",
+    metric: str = "qtm",
     *,
     method: str = "auto",
     time_limit: float | None = None,
@@ -26,7 +26,7 @@ def solve_facelets(
         optimal: Only a proven optimal solution (the default); ``False`` accepts any, found by
             BWAS where a network ships for the cube and metric (:mod:`learned.models`), else by
             the optimal methods.
-        metric: ``"htm"`` (the default, as kociemba) or ``"qtm"``.
+        metric: ``"qtm"`` (the default, as everywhere in puzzleopt) or ``"htm"`` (kociemba's).
         method: The exact method (``"auto"``: on the 3x3x3 the optimal solver, whose 1.67 GB
             table is built once, in minutes, on first use; on the 2x2x2 the distance table).
         time_limit: Seconds.

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +14,7 @@ import pytest
 
 from exact import registry
 from exact.batch import run_batch
-from exact.errors import PuzzleoptError
+from exact.errors import PuzzleoptError, ReplayError
 from exact.executor import InProcess, Processes, Ray, WorkerLost
 from exact.resultlog import ResultLog, read_log
 
@@ -205,11 +204,20 @@ def test_the_mip_split_on_ray_equals_in_process(local_ray):
     assert there.extra["proof"]["executor"].startswith("ray")
 
 
-def test_certificates_are_dataclass_records():
-    from hybrid.report import Certificate
+def test_certificates_are_records_that_read_back():
+    from dataclasses import replace
 
-    c = Certificate("1", "optimal", 3, 3, 3, 0, True, "bfs", 3, None, 0.1, None)
-    assert Certificate(**asdict(c)) == c
+    from hybrid.certify import Certificate, verify_solution
+
+    p = registry.get("tiles8")
+    start = p.table.apply(p.goal, "R D R D")
+    c = replace(verify_solution(p, start, "U L U L", method="bfs"), id="1", known_optimal=4, learned_seconds=0.5)
+    assert c.verdict == "optimal" and c.given_length == c.best_length == 4
+    d = json.loads(json.dumps(c.to_dict()))
+    assert Certificate.from_dict(d, p) == c  # the best solution replayed on the way back
+    d["result"]["moves"] = ["U", "L", "U", "R"]
+    with pytest.raises(ReplayError, match="do not reach the goal"):  # a forged record fails its replay
+        Certificate.from_dict(d, p)
 
 
 # ----------------------------------------------------------------------------- files of starts

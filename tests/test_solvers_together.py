@@ -51,6 +51,7 @@ def test_highs_solves_with_other_threads_after_a_run(first_threads: int) -> None
     from exact import registry, solvers
     from exact.result import Status
 
+    highspy.Highs.resetGlobalScheduler(True)  # whatever ran before, this run sizes the scheduler
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("threads", first_threads)

@@ -52,7 +52,7 @@ def _parser():
     src.add_argument("--tiles", help='the board, row-major, blank = 0, e.g. "1 0 2 3 4 5 6 7 8"')
     src.add_argument("--scramble", help="cube2/cube3: start from the solved cube turned by these face moves")
     src.add_argument("--facelets", help="cube2/cube3: the start as facelets (kociemba's URFDLB), centres home")
-    p.add_argument("--metric", default="htm", choices=["htm", "qtm"], help="cube2/cube3: the metric (default htm)")
+    p.add_argument("--metric", default="qtm", choices=["htm", "qtm"], help="cube2/cube3: the metric (default qtm)")
     add_goal_option(p)
     src.add_argument("--instances", metavar="FILE", help="a file of boards: one per line, or a TSV with a tiles column")
     p.add_argument(

@@ -54,7 +54,7 @@ def _turns(n: int, moves: str, metric: str) -> list[Turn]:
 
 
 @cache
-def cube_moves(n: int, moves: str = "faces", metric: str = "htm") -> MoveTable:
+def cube_moves(n: int, moves: str = "faces", metric: str = "qtm") -> MoveTable:
     """The move table of the ``n x n x n`` cube.
 
     Args:
@@ -63,7 +63,8 @@ def cube_moves(n: int, moves: str = "faces", metric: str = "htm") -> MoveTable:
             one of the ``3n`` layers (for n = 3 including the slices M, E, S; 6n moves in QTM).
             ``"wide"``: the faces, the wide turns ``Rw``, ``3Rw``, ... up to ``n-1`` layers, and the
             whole-cube rotations ``x``, ``y``, ``z``.
-        metric: ``"qtm"`` (quarter turns only) or ``"htm"`` (half turns count as one move).
+        metric: ``"qtm"`` (quarter turns only; the default, as everywhere in puzzleopt) or ``"htm"``
+            (half turns count as one move).
 
     Returns:
         A :class:`~exact.movetable.MoveTable` over the ``6*n*n`` facelets (order in

@@ -72,7 +72,7 @@ def _no_cancel_moves(table, length: int, rng: np.random.Generator) -> list[int]:
 
 
 def scramble(
-    n: int, length: int, rng: np.random.Generator, moves: str = "faces", metric: str = "htm"
+    n: int, length: int, rng: np.random.Generator, moves: str = "faces", metric: str = "qtm"
 ) -> tuple[np.ndarray, str]:
     """A seeded random scramble.
 
