@@ -29,14 +29,13 @@ from exact import cli
 from exact.atomic import write_chunks
 from exact.batch import (
     RESULT_FORMAT,
-    add_resume_option,
     open_log,
     result_from_record,
     result_record,
     run_batch,
     start_digests,
 )
-from exact.cli.options import add_executor_options, executor_from, puzzle_from
+from exact.cli.options import add_executor_options, add_resume_option, executor_from, puzzle_from
 from exact.executor import Blob
 from exact.plots import histogram_png
 from exact.result import SolveResult
