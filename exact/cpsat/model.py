@@ -130,86 +130,18 @@ def build_cpsat(
     T = check_horizon(T)
     start = check_start(table, start, num_labels)
     dom = label_domains(table, start, goal, T, num_labels)
-    rules = move_rules(table)
     M, P = table.num_moves, table.num_positions
     mdl = cp_model.CpModel()
     out = _Proto(mdl)
     infeasible = not dom[0, np.arange(P), np.asarray(start)].all() or not dom.any(axis=2).all()
-    fixed_end = goal.state is not None
     distinct = np.unique(np.asarray(start)).size == P
-    labels = modelled_labels(start, num_labels, pieces if fixed_end else ())
-    reduced = labels.size < num_labels
-    mask = np.zeros(num_labels, dtype=bool)
-    mask[labels] = True
-    dom &= mask
-    in_piece = np.zeros(P, dtype=bool)
-    if reduced:
-        for piece in pieces:
-            in_piece[np.asarray(piece)] = True
-
-    # z[t, p, c]: the literal "label c at p at step t" (the constant false outside the domain).
-    z = np.full((T + 1, P, num_labels), out.false, dtype=np.int64)
-    for t in range(T + 1):
-        if t == 0 or (t == T and fixed_end):
-            z[t][dom[t]] = out.true
-            continue
-        z[t][dom[t]] = out.bools(int(dom[t].sum()), f"z{t}_")
-        if reduced:
-            for piece in pieces:  # each slot holds one modelled label
-                out.exactly_one(z[t, np.asarray(piece)][dom[t, np.asarray(piece)]])
-        for p in range(P) if not reduced else np.flatnonzero(~in_piece):
-            out.exactly_one(z[t, p][dom[t, p]])
-        if distinct:
-            for c in labels:
-                out.exactly_one(z[t, :, c][dom[t, :, c]])
-
-    y = {(m, t): mdl.new_bool_var(f"y{m}_{t}") for t in range(T) for m in range(M)}
-    Y = np.array([[y[m, t].index for m in range(M)] for t in range(T)], dtype=np.int64).reshape(T, M)
-    D = None if exact_moves else out.bools(T, "done")
-    for t in range(T):
-        out.exactly_one(list(Y[t]) + ([D[t]] if D is not None else []))
-    if D is not None and T > 1:
-        out.clauses(np.stack([~D[:-1], D[1:]], axis=1))
-
-    # Transitions, both ways: act and z[q,c,t] -> z[d,c,t+1]; act and z[d,c,t+1] -> z[q,c,t].
-    carriers = _carriers(table) if distinct else {}
-    actions = [(m, table.perms[m]) for m in range(M)] + ([(None, np.arange(P))] if D is not None else [])
-    for t in range(T):
-        after = z[t + 1]
-        for m, q in actions:
-            act = Y[t, m] if m is not None else D[t]
-            before = z[t, q]
-            fwd = (before != out.false) & (after != out.true)
-            back = (after != out.false) & (before != out.true)
-            na = np.full(int(fwd.sum()), ~act)
-            out.clauses(np.stack([na, ~before[fwd], after[fwd]], axis=1))
-            nb = np.full(int(back.sum()), ~act)
-            out.clauses(np.stack([nb, ~after[back], before[back]], axis=1))
-        for m in range(M):
-            for gp, gv in zip(table.guard_pos[m], table.guard_val[m]):
-                if gp >= 0:
-                    out.clauses([[~int(Y[t, m]), int(z[t, gp, gv])]])
-        if distinct:
-            _explanations(carriers, labels, z[t], z[t + 1], Y[t], None if D is None else int(D[t]), out)
+    labels = modelled_labels(start, num_labels, pieces if goal.state is not None else ())
+    z = _label_literals(out, dom, labels, num_labels, T, goal.state is not None, pieces, distinct)
+    y, Y, D = _action_literals(mdl, out, T, M, exact_moves)
+    _transitions(out, table, z, Y, D, labels, distinct)
     if goal.groups is not None:  # a fixed goal or allowed labels are already in the domains of step T
-        groups = np.asarray(goal.groups)
-        names = [int(g) for g in np.unique(groups)]
-        u = {g: out.bools(num_labels, f"u{g}_") for g in names}
-        for g in names:
-            out.exactly_one(u[g])
-        if len(names) == num_labels:
-            for c in range(num_labels):
-                out.exactly_one([u[g][c] for g in names])
-        for p in range(P):
-            uu, zz = u[int(groups[p])], z[T, p]
-            out.clauses(np.stack([~zz, uu], axis=1))  # z[p,c,T] == u[group(p), c]
-            out.clauses(np.stack([zz, ~uu], axis=1))
-    if T > 1 and rules.pairs:
-        a, b = np.array(rules.pairs).T
-        out.clauses(np.stack([~Y[:-1, a], ~Y[1:, b]], axis=2).reshape(-1, 2))
-    if T > 2 and rules.triples:
-        a, b, c = np.array(rules.triples).T
-        out.clauses(np.stack([~Y[:-2, a], ~Y[1:-1, b], ~Y[2:, c]], axis=2).reshape(-1, 3))
+        _goal_groups(out, np.asarray(goal.groups), z[T], num_labels)
+    _move_rules(out, move_rules(table), Y, T)
     # Branch on the moves step by step: with the transitions both ways, each choice propagates
     # the labels' positions, which is what makes the search fast (measured; see docs/mip.md).
     mdl.add_decision_strategy(
@@ -227,6 +159,101 @@ def build_cpsat(
     if infeasible:
         out.clauses([[out.false]])  # reachability alone refutes this horizon
     return CpsatModel(mdl, y, T, M)
+
+
+def _label_literals(out: _Proto, dom: np.ndarray, labels: np.ndarray, num_labels: int, T: int, fixed_end: bool,
+                    pieces: Sequence[np.ndarray], distinct: bool) -> np.ndarray:  # fmt: skip
+    """``z[t, p, c]``: the literal "label c at p at step t" (the constant false outside the
+    domain, true where fixed), with one label per position (or piece slot) and, for distinct
+    labels, one position per label."""
+    T1, P = T + 1, dom.shape[1]
+    reduced = labels.size < num_labels
+    mask = np.zeros(num_labels, dtype=bool)
+    mask[labels] = True
+    dom &= mask
+    in_piece = np.zeros(P, dtype=bool)
+    if reduced:
+        for piece in pieces:
+            in_piece[np.asarray(piece)] = True
+    z = np.full((T1, P, num_labels), out.false, dtype=np.int64)
+    for t in range(T1):
+        if t == 0 or (t == T and fixed_end):
+            z[t][dom[t]] = out.true
+            continue
+        z[t][dom[t]] = out.bools(int(dom[t].sum()), f"z{t}_")
+        if reduced:
+            for piece in pieces:  # each slot holds one modelled label
+                out.exactly_one(z[t, np.asarray(piece)][dom[t, np.asarray(piece)]])
+        for p in range(P) if not reduced else np.flatnonzero(~in_piece):
+            out.exactly_one(z[t, p][dom[t, p]])
+        if distinct:
+            for c in labels:
+                out.exactly_one(z[t, :, c][dom[t, :, c]])
+    return z
+
+
+def _action_literals(mdl, out: _Proto, T: int, M: int, exact_moves: bool):
+    """``y[m, t]`` (and ``Y``, their literals ``(T, M)``), ``done[t]`` unless every step moves:
+    one action a step, and done is final."""
+    y = {(m, t): mdl.new_bool_var(f"y{m}_{t}") for t in range(T) for m in range(M)}
+    Y = np.array([[y[m, t].index for m in range(M)] for t in range(T)], dtype=np.int64).reshape(T, M)
+    D = None if exact_moves else out.bools(T, "done")
+    for t in range(T):
+        out.exactly_one(list(Y[t]) + ([D[t]] if D is not None else []))
+    if D is not None and T > 1:
+        out.clauses(np.stack([~D[:-1], D[1:]], axis=1))
+    return y, Y, D
+
+
+def _transitions(out: _Proto, table: MoveTable, z: np.ndarray, Y: np.ndarray, D, labels, distinct: bool) -> None:
+    """Both ways: act and ``z[q,c,t]`` -> ``z[d,c,t+1]``; act and ``z[d,c,t+1]`` -> ``z[q,c,t]``;
+    the guards; for distinct labels, the explanations (a label that moves, moved by a move)."""
+    M, P = table.num_moves, table.num_positions
+    carriers = _carriers(table) if distinct else {}
+    actions = [(m, table.perms[m]) for m in range(M)] + ([(None, np.arange(P))] if D is not None else [])
+    for t in range(Y.shape[0]):
+        after = z[t + 1]
+        for m, q in actions:
+            act = Y[t, m] if m is not None else D[t]
+            before = z[t, q]
+            fwd = (before != out.false) & (after != out.true)
+            back = (after != out.false) & (before != out.true)
+            na = np.full(int(fwd.sum()), ~act)
+            out.clauses(np.stack([na, ~before[fwd], after[fwd]], axis=1))
+            nb = np.full(int(back.sum()), ~act)
+            out.clauses(np.stack([nb, ~after[back], before[back]], axis=1))
+        for m in range(M):
+            for gp, gv in zip(table.guard_pos[m], table.guard_val[m]):
+                if gp >= 0:
+                    out.clauses([[~int(Y[t, m]), int(z[t, gp, gv])]])
+        if distinct:
+            _explanations(carriers, labels, z[t], z[t + 1], Y[t], None if D is None else int(D[t]), out)
+
+
+def _goal_groups(out: _Proto, groups: np.ndarray, zT: np.ndarray, num_labels: int) -> None:
+    """One label per group (and, as many groups as labels, one group per label):
+    ``z[p,c,T] == u[group(p), c]``."""
+    names = [int(g) for g in np.unique(groups)]
+    u = {g: out.bools(num_labels, f"u{g}_") for g in names}
+    for g in names:
+        out.exactly_one(u[g])
+    if len(names) == num_labels:
+        for c in range(num_labels):
+            out.exactly_one([u[g][c] for g in names])
+    for p in range(len(groups)):
+        uu, zz = u[int(groups[p])], zT[p]
+        out.clauses(np.stack([~zz, uu], axis=1))
+        out.clauses(np.stack([zz, ~uu], axis=1))
+
+
+def _move_rules(out: _Proto, rules, Y: np.ndarray, T: int) -> None:
+    """No forbidden pair or triple of consecutive moves."""
+    if T > 1 and rules.pairs:
+        a, b = np.array(rules.pairs).T
+        out.clauses(np.stack([~Y[:-1, a], ~Y[1:, b]], axis=2).reshape(-1, 2))
+    if T > 2 and rules.triples:
+        a, b, c = np.array(rules.triples).T
+        out.clauses(np.stack([~Y[:-2, a], ~Y[1:-1, b], ~Y[2:, c]], axis=2).reshape(-1, 3))
 
 
 def _carriers(table: MoveTable) -> dict[tuple[int, int], list[int]]:

@@ -44,6 +44,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
@@ -73,136 +75,188 @@ def build_tight(
     counts moves (``sum cost[k] y[k,t]``).
     """
     rules = move_rules(table)
-    acts = steps_of(table, moves_per_step, rules)
-    L = acts.length
-    S = -(-T // L)  # steps of the model
-    base = label_domains(table, start, goal, T, num_labels)
-    # At step s, L*s moves are made (or the goal is reached already, which those domains hold too).
-    dom = base[[min(L * s, T) for s in range(S + 1)]]
-    arc = arcs(acts.table)
-    M, P, K = acts.table.num_moves, table.num_positions, num_labels
-    cost = acts.cost.tolist()
-    steps = range(S)
-    m = pyo.ConcreteModel(name=f"{table.description} tight T={T}" + (f" L={L}" if L > 1 else ""))
-    m.T = T
-    m.num_steps = S
-    m.actions = acts.seqs
-    m.infeasible = pyo.ConstraintList()  # holds "0 >= 1" when reachability alone refutes T
+    b = _Tight.of(table, start, goal, T, num_labels, steps_of(table, moves_per_step, rules))
+    _flows(b)  # (T1)-(T5)
+    _guards(b)  # (T6)
+    _goal(b)  # (T7)
+    _symmetry(b, rules)  # (T8)
+    _links(b, links)  # (T9)
+    _counts(b, table, start, max_moves)  # (T10), (T11), the horizon, the cutoff and the objective
+    return b.m
 
-    def add(cl: pyo.ConstraintList, lhs, rhs) -> None:
+
+@dataclass
+class _Tight:
+    """The model being built and what its constraint families share: the steps' actions, the
+    label domains at each step, the arcs, the sizes, and the variables ``y`` and ``z``."""
+
+    m: pyo.ConcreteModel
+    acts: Steps
+    dom: np.ndarray  # (S + 1, P, K) bool
+    arc: Any
+    goal: Goal
+    T: int
+    S: int
+    P: int
+    K: int
+    M: int
+
+    @classmethod
+    def of(cls, table: MoveTable, start: np.ndarray, goal: Goal, T: int, num_labels: int, acts: Steps) -> _Tight:
+        L = acts.length
+        S = -(-T // L)  # steps of the model
+        base = label_domains(table, start, goal, T, num_labels)
+        # At step s, L*s moves are made (or the goal is reached already, which those domains hold too).
+        dom = base[[min(L * s, T) for s in range(S + 1)]]
+        m = pyo.ConcreteModel(name=f"{table.description} tight T={T}" + (f" L={L}" if L > 1 else ""))
+        m.T, m.num_steps, m.actions = T, S, acts.seqs
+        m.infeasible = pyo.ConstraintList()  # holds "0 >= 1" when reachability alone refutes T
+        m.never = pyo.Var(bounds=(0, 0))
+        b = cls(m, acts, dom, arcs(acts.table), goal, T, S, table.num_positions, num_labels, acts.table.num_moves)
+        if not dom[0, np.arange(b.P), np.asarray(start)].all() or not dom.any(axis=2).all():
+            m.infeasible.add(m.never >= 1)
+        m.y = pyo.Var([(k, t) for k in range(b.M) for t in range(S)], domain=pyo.Binary)
+        zidx = [
+            (p, c, t) for t in range(S + 1) if not b.fixed(t) for p in range(b.P) for c in np.flatnonzero(dom[t, p])
+        ]
+        m.z = pyo.Var([(p, int(c), t) for p, c, t in zidx], bounds=(0, 1))
+        return b
+
+    def fixed(self, t: int) -> bool:
+        return t == 0 or (t == self.S and self.goal.state is not None)
+
+    def z(self, p: int, c: int, t: int):
+        if self.fixed(t):
+            return 1 if self.dom[t, p, c] else 0
+        return self.m.z[p, c, t] if self.dom[t, p, c] else 0
+
+    def add(self, cl: pyo.ConstraintList, lhs, rhs) -> None:
+        """``lhs == rhs``; between two numbers, nothing when they agree, else "infeasible"."""
         if isinstance(lhs, (int, float)) and isinstance(rhs, (int, float)):
             if lhs != rhs:
-                m.infeasible.add(m.never >= 1)
+                self.m.infeasible.add(self.m.never >= 1)
             return
         cl.add(lhs == rhs)
 
-    m.never = pyo.Var(bounds=(0, 0))
-    if not dom[0, np.arange(P), np.asarray(start)].all() or not dom.any(axis=2).all():
-        m.infeasible.add(m.never >= 1)
+    def actions_at(self, t: int):
+        return sum(self.m.y[k, t] for k in range(self.M))
 
-    m.y = pyo.Var([(k, t) for k in range(M) for t in steps], domain=pyo.Binary)
+    def moves_in_all(self):
+        cost = self.acts.cost.tolist()
+        return sum(cost[k] * self.m.y[k, t] for k in range(self.M) for t in range(self.S))
 
-    def fixed(t: int) -> bool:
-        return t == 0 or (t == S and goal.state is not None)
 
-    zidx = [(p, c, t) for t in range(S + 1) if not fixed(t) for p in range(P) for c in np.flatnonzero(dom[t, p])]
-    m.z = pyo.Var([(p, int(c), t) for p, c, t in zidx], bounds=(0, 1))
-
-    def z(p: int, c: int, t: int):
-        if fixed(t):
-            return 1 if dom[t, p, c] else 0
-        return m.z[p, c, t] if dom[t, p, c] else 0
-
+def _flows(b: _Tight) -> None:
+    """The label flow ``f`` along arcs; (T1) one action a step, (T2) done is final, (T3) arc
+    capacity, (T4) out-flow and (T5) in-flow."""
+    m, dom, arc, S = b.m, b.dom, b.arc, b.S
     fidx = []
-    for t in steps:
+    for t in range(S):
         ok = dom[t][arc.src] & dom[t + 1][arc.dst]  # (A, K)
         for a, c in zip(*np.nonzero(ok)):
             fidx.append((int(a), int(c), t))
     m.f = pyo.Var(fidx, domain=pyo.NonNegativeReals)
-    by_arc = defaultdict(list)
-    out_of = defaultdict(list)
-    into = defaultdict(list)
+    by_arc, out_of, into = defaultdict(list), defaultdict(list), defaultdict(list)
     for a, c, t in fidx:
         by_arc[a, t].append(m.f[a, c, t])
         out_of[int(arc.src[a]), c, t].append(m.f[a, c, t])
         into[int(arc.dst[a]), c, t + 1].append(m.f[a, c, t])
-
-    def actions_at(t: int):
-        return sum(m.y[k, t] for k in range(M))
-
-    def moves_in_all():
-        return sum(cost[k] * m.y[k, t] for k in range(M) for t in steps)
-
-    m.one_action = pyo.Constraint(steps, rule=lambda _, t: actions_at(t) <= 1)  # (T1)
-    m.done_final = pyo.Constraint(range(S - 1), rule=lambda _, t: actions_at(t + 1) <= actions_at(t))  # (T2)
+    m.one_action = pyo.Constraint(range(S), rule=lambda _, t: b.actions_at(t) <= 1)  # (T1)
+    m.done_final = pyo.Constraint(range(S - 1), rule=lambda _, t: b.actions_at(t + 1) <= b.actions_at(t))  # (T2)
     self_loops = set(arc.self_loop.tolist())
     m.capacity = pyo.ConstraintList()  # (T3)
-    for t in steps:
+    for t in range(S):
         for a in range(len(arc.src)):
-            rhs = sum(m.y[k, t] for k in arc.moves[a]) + ((1 - actions_at(t)) if a in self_loops else 0)
-            add(m.capacity, sum(by_arc.get((a, t), [])), rhs)
+            rhs = sum(m.y[k, t] for k in arc.moves[a]) + ((1 - b.actions_at(t)) if a in self_loops else 0)
+            b.add(m.capacity, sum(by_arc.get((a, t), [])), rhs)
     m.outflow = pyo.ConstraintList()  # (T4)
     m.inflow = pyo.ConstraintList()  # (T5)
     for t in range(S + 1):
-        for p in range(P):
+        for p in range(b.P):
             for c in np.flatnonzero(dom[t, p]):
                 c = int(c)
                 if t < S:
-                    add(m.outflow, sum(out_of.get((p, c, t), [])), z(p, c, t))
+                    b.add(m.outflow, sum(out_of.get((p, c, t), [])), b.z(p, c, t))
                 if t > 0:
-                    add(m.inflow, sum(into.get((p, c, t), [])), z(p, c, t))
-    m.guard = pyo.ConstraintList()  # (T6)
-    for k in range(M):
-        for gp, gv in zip(acts.table.guard_pos[k], acts.table.guard_val[k]):
+                    b.add(m.inflow, sum(into.get((p, c, t), [])), b.z(p, c, t))
+
+
+def _guards(b: _Tight) -> None:
+    """(T6) a guarded move only where its guards hold."""
+    m, table = b.m, b.acts.table
+    m.guard = pyo.ConstraintList()
+    for k in range(b.M):
+        for gp, gv in zip(table.guard_pos[k], table.guard_val[k]):
             if gp >= 0:
-                for t in steps:
-                    m.guard.add(m.y[k, t] <= z(int(gp), int(gv), t))
-    if goal.groups is not None:  # (T7); a fixed goal is already in z(., ., T)
-        groups = np.asarray(goal.groups)
-        names = np.unique(groups)
-        m.u = pyo.Var([(int(g), c) for g in names for c in range(K)], domain=pyo.Binary)
-        m.goal = pyo.ConstraintList()
-        for g in names:
-            m.goal.add(sum(m.u[int(g), c] for c in range(K)) == 1)
-        if len(names) == K:
-            for c in range(K):
-                m.goal.add(sum(m.u[int(g), c] for g in names) == 1)
-        for p in range(P):
-            for c in range(K):
-                add(m.goal, z(p, c, S), m.u[int(groups[p]), c])
-    m.symmetry = pyo.ConstraintList()  # (T8)
-    if L == 1:
-        for a, b in rules.pairs:
-            for t in range(S - 1):
-                m.symmetry.add(m.y[a, t] + m.y[b, t + 1] <= 1)
-        for a, b, c in rules.triples:
-            for t in range(S - 2):
-                m.symmetry.add(m.y[a, t] + m.y[b, t + 1] + m.y[c, t + 2] <= 2)
-    else:
-        _rules_across_steps(m, acts, rules, S)
-    m.links = pyo.ConstraintList()  # (T9)
-    for t in range(1, S + 1):
-        if not fixed(t):
+                for t in range(b.S):
+                    m.guard.add(m.y[k, t] <= b.z(int(gp), int(gv), t))
+
+
+def _goal(b: _Tight) -> None:
+    """(T7) label groups: one label per group (and one group per label); a fixed goal is already
+    in ``z(., ., T)``."""
+    if b.goal.groups is None:
+        return
+    m, K = b.m, b.K
+    groups = np.asarray(b.goal.groups)
+    names = np.unique(groups)
+    m.u = pyo.Var([(int(g), c) for g in names for c in range(K)], domain=pyo.Binary)
+    m.goal = pyo.ConstraintList()
+    for g in names:
+        m.goal.add(sum(m.u[int(g), c] for c in range(K)) == 1)
+    if len(names) == K:
+        for c in range(K):
+            m.goal.add(sum(m.u[int(g), c] for g in names) == 1)
+    for p in range(b.P):
+        for c in range(K):
+            b.add(m.goal, b.z(p, c, b.S), m.u[int(groups[p]), c])
+
+
+def _symmetry(b: _Tight, rules: MoveRules) -> None:
+    """(T8) the move rules: no forbidden pair or triple of consecutive moves."""
+    m, S = b.m, b.S
+    m.symmetry = pyo.ConstraintList()
+    if b.acts.length > 1:
+        _rules_across_steps(m, b.acts, rules, S)
+        return
+    for a, c in rules.pairs:
+        for t in range(S - 1):
+            m.symmetry.add(m.y[a, t] + m.y[c, t + 1] <= 1)
+    for a, c, d in rules.triples:
+        for t in range(S - 2):
+            m.symmetry.add(m.y[a, t] + m.y[c, t + 1] + m.y[d, t + 2] <= 2)
+
+
+def _links(b: _Tight, links: Sequence[tuple[tuple[int, int], tuple[int, int]]]) -> None:
+    """(T9) the stickers of one piece move together."""
+    b.m.links = pyo.ConstraintList()
+    for t in range(1, b.S + 1):
+        if not b.fixed(t):
             for (p, i), (q, j) in links:
-                add(m.links, z(p, i, t), z(q, j, t))
-    short = np.flatnonzero(~acts.full).tolist()
-    parity = move_parity(table, start, goal)
+                b.add(b.m.links, b.z(p, i, t), b.z(q, j, t))
+
+
+def _counts(b: _Tight, table: MoveTable, start: np.ndarray, max_moves: int | None) -> None:
+    """(T10) parity, (T11) a short step is the last, the horizon in moves, the cutoff, and the
+    objective: the number of moves."""
+    m, S, T, L = b.m, b.S, b.T, b.acts.length
+    short = np.flatnonzero(~b.acts.full).tolist()
+    parity = move_parity(table, start, b.goal)
     if parity is not None:  # (T10) the number of moves has the start's parity
         m.half = pyo.Var(domain=pyo.NonNegativeIntegers, bounds=(0, T // 2))
-        m.parity = pyo.Constraint(expr=moves_in_all() == 2 * m.half + parity)
+        m.parity = pyo.Constraint(expr=b.moves_in_all() == 2 * m.half + parity)
         if L == 2:  # full steps make an even number: the one short step carries the parity
-            m.parity_short = pyo.Constraint(expr=sum(m.y[k, t] for k in short for t in steps) == parity)
+            m.parity_short = pyo.Constraint(expr=sum(m.y[k, t] for k in short for t in range(S)) == parity)
     if L > 1:
         # (T11) a step of fewer than L moves is the last one
         m.short_last = pyo.Constraint(
-            range(S - 1), rule=lambda _, t: sum(m.y[k, t] for k in short) + actions_at(t + 1) <= 1
+            range(S - 1), rule=lambda _, t: sum(m.y[k, t] for k in short) + b.actions_at(t + 1) <= 1
         )
         if L * S > T:
-            m.horizon = pyo.Constraint(expr=moves_in_all() <= T)
+            m.horizon = pyo.Constraint(expr=b.moves_in_all() <= T)
     if max_moves is not None:
-        m.cutoff = pyo.Constraint(expr=moves_in_all() <= max_moves)
-    m.moves = pyo.Objective(expr=moves_in_all(), sense=pyo.minimize)
-    return m
+        m.cutoff = pyo.Constraint(expr=b.moves_in_all() <= max_moves)
+    m.moves = pyo.Objective(expr=b.moves_in_all(), sense=pyo.minimize)
 
 
 def _rules_across_steps(m: pyo.ConcreteModel, acts: Steps, rules: MoveRules, S: int) -> None:
