@@ -103,6 +103,24 @@ def instance_table(title: str, per: list[tuple], repeats: int) -> str:
     )
 
 
+DATA_OUT = ROOT / "docs" / "benchmarks" / "data" / "ida_instances.tsv"
+"""Every instance's row (set, heuristic, id, length, nodes, seconds): data beside the page."""
+
+
+def instance_rows(set_name: str, shown: str, per: list[tuple]) -> list[str]:
+    """The TSV rows of one (set, heuristic): length (or the bound a limit left), nodes, seconds."""
+    return [
+        f"{set_name}\t{shown}\t{i}\t{n if n is not None else f'limit>={lb}'}\t{nodes}\t{s:.4f}"
+        for i, n, nodes, s, lb in per
+    ]
+
+
+def write_data(rows: list[str], repeats: int) -> None:
+    head = f"set\theuristic\tid\tlength\tnodes\tseconds_median_of_{repeats}"
+    DATA_OUT.parent.mkdir(parents=True, exist_ok=True)
+    DATA_OUT.write_text("\n".join([head, *rows]) + "\n")
+
+
 def write_page(args, t_all: float, summary: list[str], lines: list[str], partial: str = "") -> None:
     text = [
         "# Benchmark: IDA* with pattern databases on the sliding tiles",
@@ -120,11 +138,14 @@ def write_page(args, t_all: float, summary: list[str], lines: list[str], partial
         " peer |",
         "|---|---|---|---|---|---|---|---|---|---|",
         *summary,
-        *lines,
+        "",
+        f"Every instance's length, nodes and seconds: `docs/benchmarks/data/{DATA_OUT.name}` (one row each).",
         partial,
         "",
     ]
     Path(args.out).write_text("\n".join(text))
+    if lines:
+        write_data(lines, args.repeats)
 
 
 def main() -> None:
@@ -199,7 +220,7 @@ def main() -> None:
                 summary.append(
                     f"| {set_name} | {shown} | {len(solved)}/{len(rows)} | {figures} | {build} | {mem} | {peer} |"
                 )
-                lines.append(instance_table(f"{set_name}, {shown}", per, args.repeats))
+                lines.extend(instance_rows(set_name, shown, per))
     write_page(args, t_all, summary, lines)
     print("\n".join(summary))
 
