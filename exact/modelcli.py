@@ -79,6 +79,13 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     p.add_argument("--verbose", action="store_true", help="show the solver log")
     p.add_argument("--color", action="store_true", help="draw the net with ANSI colours")
     cli.add_svg(p, "the start (a cube's net, a board)")
+    _auto_options(p)
+    (_mip_options if mip else _cpsat_options)(p)
+    return p
+
+
+def _auto_options(p: argparse.ArgumentParser) -> None:
+    """What ``--turns auto`` takes: the learned method's model and time."""
     p.add_argument(
         "--model", help="--turns auto with a learned --horizon-method: a model.safetensors (default: the shipped one)"
     )
@@ -89,52 +96,57 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
         type=cli.seconds,
         help="--turns auto: seconds for the --horizon-method (default: none beyond --time-limit)",
     )
-    if mip:
-        from exact.mip.build import FORMULATIONS
 
-        p.add_argument(
-            "--formulation",
-            default="pairs",
-            choices=list(FORMULATIONS),
-            help="MIP formulation (default pairs, the fastest measured on cubes; docs/mip.md)",
-        )
-        p.add_argument("--solver", default="highs", help="Pyomo solver name (default highs; e.g. cbc where installed)")
-        p.add_argument("--write-model", metavar="FILE", help="also write the model to FILE.lp or FILE.mps")
-        p.add_argument(
-            "--no-split",
-            dest="split",
-            action="store_false",
-            help="solve the whole model in one solver run instead of proving the bound piece by piece (the "
-            "seed formulation and solvers other than highs always do)",
-        )
-        p.add_argument(
-            "--piece-time-limit",
-            type=cli.seconds,
-            default=10.0,
-            help="seconds of one piece of the split before it is split again on one more move (default 10)",
-        )
-        p.add_argument(
-            "--confirm-infeasible",
-            action="store_true",
-            help="accept HiGHS's infeasibility claims only when HiGHS without presolve agrees (slower; "
-            "docs/mip.md, 'Infeasibility claims')",
-        )
-        add_ray_option(p, "the split's pieces")
-        p.add_argument(
-            "--incumbent",
-            default="bfs",
-            choices=["bfs", "mip"],
-            help="find the incumbent, or a shorter one than --hint or the scramble's inverse, by "
-            "bidirectional BFS (default) or by the split MIP itself",
-        )
-    else:
-        p.add_argument(
-            "--strategy",
-            default="deepen",
-            choices=["deepen", "minimise"],
-            help="deepen: T = 1, 2, ... until feasible (default); minimise: one model of horizon T",
-        )
-    return p
+
+def _mip_options(p: argparse.ArgumentParser) -> None:
+    """The MIP's own options: formulation, solver, the split and its incumbent."""
+    from exact.mip.build import FORMULATIONS
+
+    p.add_argument(
+        "--formulation",
+        default="pairs",
+        choices=list(FORMULATIONS),
+        help="MIP formulation (default pairs, the fastest measured on cubes; docs/mip.md)",
+    )
+    p.add_argument("--solver", default="highs", help="Pyomo solver name (default highs; e.g. cbc where installed)")
+    p.add_argument("--write-model", metavar="FILE", help="also write the model to FILE.lp or FILE.mps")
+    p.add_argument(
+        "--no-split",
+        dest="split",
+        action="store_false",
+        help="solve the whole model in one solver run instead of proving the bound piece by piece (the "
+        "seed formulation and solvers other than highs always do)",
+    )
+    p.add_argument(
+        "--piece-time-limit",
+        type=cli.seconds,
+        default=10.0,
+        help="seconds of one piece of the split before it is split again on one more move (default 10)",
+    )
+    p.add_argument(
+        "--confirm-infeasible",
+        action="store_true",
+        help="accept HiGHS's infeasibility claims only when HiGHS without presolve agrees (slower; "
+        "docs/mip.md, 'Infeasibility claims')",
+    )
+    add_ray_option(p, "the split's pieces")
+    p.add_argument(
+        "--incumbent",
+        default="bfs",
+        choices=["bfs", "mip"],
+        help="find the incumbent, or a shorter one than --hint or the scramble's inverse, by "
+        "bidirectional BFS (default) or by the split MIP itself",
+    )
+
+
+def _cpsat_options(p: argparse.ArgumentParser) -> None:
+    """CP-SAT's own option: the strategy."""
+    p.add_argument(
+        "--strategy",
+        default="deepen",
+        choices=["deepen", "minimise"],
+        help="deepen: T = 1, 2, ... until feasible (default); minimise: one model of horizon T",
+    )
 
 
 def horizon(text: str) -> int | None:
