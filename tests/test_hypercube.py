@@ -150,7 +150,7 @@ def test_analysis_of_a_small_graph() -> None:
     assert one.nodes == 8 * 7 * 6 * 5 and one.component_sizes == [1680] and one.gods_number == 12
     two = analyse(3, 2, 4)
     assert sum(two.component_sizes) == 1680 and two.component_sizes[:2] == [672, 672] and two.gods_number == 10
-    with pytest.raises(PuzzleoptError, match="max_nodes"):
+    with pytest.raises(PuzzleoptError, match="max_placements"):
         analyse(5, 2, 26)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 
 from exact import cli
-from exact.hypercube.analyse import MAX_NODES, analyse
+from exact.hypercube.analyse import MAX_PLACEMENTS, analyse
 from exact.hypercube.solve import DEFAULT_MAX_STATES, solve_bibfs
 from exact.puzzles.hypercube import HypercubePuzzle, instance_names, load_instance
 
@@ -38,7 +38,12 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--k", type=int, required=True, help="dimension of the faces rings slide in")
     a.add_argument("--l", type=int, required=True, help="number of empty vertices (2^d - l rings)")
     a.add_argument(
-        "--max-nodes", type=cli.count(1), default=MAX_NODES, help=f"refuse larger graphs (default {MAX_NODES:,})"
+        "--max-placements",
+        "--max-nodes",
+        dest="max_placements",
+        type=cli.count(1),
+        default=MAX_PLACEMENTS,
+        help="refuse graphs of more placements (the graph's nodes; --max-nodes: its older name)",
     )
     a.add_argument("--json", action="store_true", help="print one JSON object instead of the human report")
     return p
@@ -47,7 +52,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "analyse":
-        report = analyse(args.d, args.k, args.l, args.max_nodes)
+        report = analyse(args.d, args.k, args.l, args.max_placements)
         if args.json:
             print(json.dumps(asdict(report)))
             return cli.EXIT_OK

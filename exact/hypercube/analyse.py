@@ -19,7 +19,7 @@ from exact.hypercube.space import RingSpace
 from exact.puzzles.hypercube.moves import check_dk
 from exact.puzzles.hypercube.puzzle import HypercubePuzzle
 
-MAX_NODES = 200_000
+MAX_PLACEMENTS = 200_000
 
 
 @dataclass(frozen=True)
@@ -49,11 +49,11 @@ class GraphReport:
     isolated: int
 
 
-def configuration_graph(d: int, k: int, l: int, max_nodes: int = MAX_NODES) -> nx.Graph:  # noqa: E741
+def configuration_graph(d: int, k: int, l: int, max_placements: int = MAX_PLACEMENTS) -> nx.Graph:  # noqa: E741
     """The configuration graph; nodes are ring-position codes (see :mod:`exact.hypercube.space`).
 
     Raises:
-        PuzzleoptError: bad ``d``, ``k``, ``l``, or more than ``max_nodes`` placements.
+        PuzzleoptError: bad ``d``, ``k``, ``l``, or more than ``max_placements`` placements.
     """
     d, k = check_dk(d, k)
     p = 1 << d
@@ -61,10 +61,10 @@ def configuration_graph(d: int, k: int, l: int, max_nodes: int = MAX_NODES) -> n
         raise PuzzleoptError(f"l={l!r} (empty vertices) must be a whole number from 0 to {p - 1}")
     rings = p - int(l)
     n = perm(p, rings)
-    if n > max_nodes:
+    if n > max_placements:
         raise PuzzleoptError(
-            f"(d={d}, k={k}, l={l}) has {n:,} placements, more than max_nodes={max_nodes:,}; analyse a smaller "
-            "puzzle or raise --max-nodes (memory grows about 1 kB a node)"
+            f"(d={d}, k={k}, l={l}) has {n:,} placements, more than max_placements={max_placements:,}; analyse a "
+            "smaller puzzle or raise --max-placements (memory grows about 1 kB a placement)"
         )
     target = np.zeros(p, dtype=np.uint8)
     target[:rings] = np.arange(1, rings + 1)
@@ -80,9 +80,9 @@ def configuration_graph(d: int, k: int, l: int, max_nodes: int = MAX_NODES) -> n
     return g
 
 
-def analyse(d: int, k: int, l: int, max_nodes: int = MAX_NODES) -> GraphReport:  # noqa: E741
+def analyse(d: int, k: int, l: int, max_placements: int = MAX_PLACEMENTS) -> GraphReport:  # noqa: E741
     """Components, their sizes and diameters (see :class:`GraphReport`)."""
-    g = configuration_graph(d, k, l, max_nodes)
+    g = configuration_graph(d, k, l, max_placements)
     comps = sorted(nx.connected_components(g), key=len, reverse=True)
     diameters = [nx.diameter(g.subgraph(c)) if len(c) > 1 else 0 for c in comps]
     return GraphReport(
