@@ -51,9 +51,9 @@ SUBCOMMANDS = {
 
 
 def _models(name: str) -> Callable[[Sequence[str] | None], int]:
+    from exact.cli.models import main_for
     from exact.cpsat.solve import solve_cpsat
     from exact.mip.solve import solve_mip
-    from exact.modelcli import main_for
 
     mip = name == "mip"
     return main_for(

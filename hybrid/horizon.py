@@ -3,7 +3,7 @@ with ``T = L`` and that solution as its incumbent, and proves it optimal or find
 
 A library function over a heuristic object. The commands (``puzzleopt mip --turns auto``,
 ``python -m exact.mip --turns auto --horizon-method bwas``) take the same route through the method
-registry (:func:`exact.modelcli.exact_horizon`, the learned methods of :mod:`learned.methods`).
+registry (:func:`exact.cli.models.exact_horizon`, the learned methods of :mod:`learned.methods`).
 """
 
 from __future__ import annotations

@@ -112,3 +112,53 @@ def test_the_module_graph_has_no_cycles() -> None:
                 g.add_edge(m, target)
     cycles = list(nx.simple_cycles(g))
     assert not cycles, cycles[:5]
+
+
+# ---------------------------------------------------------------------------- the command-line layer
+CLI_LAYER = ("exact.cli", "learned.cli")  # the shared options and their readers
+
+
+def _commands() -> set[str]:
+    """The modules that are commands: they define ``main`` (a thin ``main(argv)``)."""
+    import ast
+
+    out = set()
+    for top in ("exact", "learned", "hybrid", "instances", "puzzleopt"):
+        for path in (ROOT / top).rglob("*.py"):
+            tree = ast.parse(path.read_text())
+            if any(isinstance(n, ast.FunctionDef) and n.name == "main" for n in tree.body):
+                out.add(_module_name(path))
+    return out
+
+
+def test_only_commands_use_the_command_line_layer() -> None:
+    commands = _commands()
+    bad = {m: sorted(d for d in deps if _within(d, ("exact.cli.options", "learned.cli")))
+           for m, deps in _graph().items() if m not in commands and not _within(m, CLI_LAYER)}  # fmt: skip
+    assert not {m: d for m, d in bad.items() if d}
+
+
+def test_no_library_function_takes_an_argparse_namespace() -> None:
+    import ast
+
+    commands = _commands()
+    hits = []
+    for top in ("exact", "learned", "hybrid", "instances", "puzzleopt"):
+        for path in (ROOT / top).rglob("*.py"):
+            name = _module_name(path)
+            if name in commands or _within(name, CLI_LAYER):
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    for a in node.args.args + node.args.kwonlyargs:
+                        if a.annotation is not None and "Namespace" in ast.unparse(a.annotation):
+                            hits.append(f"{name}.{node.name}({a.arg})")
+    assert not hits, hits
+
+
+def test_the_executor_and_the_shared_options_import_no_puzzle() -> None:
+    # exact.cli.models is a command (the model commands' --size cube shortcut); the rest is shared
+    layer = ("exact.executor", "exact.lazy", "exact.cli.options")
+    bad = {m: sorted(d for d in deps if _within(d, PUZZLE_PACKAGES + ("learned", "hybrid")))
+           for m, deps in _graph().items() if _within(m, layer) or m == "exact.cli"}  # fmt: skip
+    assert not {m: d for m, d in bad.items() if d}

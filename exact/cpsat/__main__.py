@@ -7,8 +7,8 @@ Exit codes: 0 solved, 2 bad input, 3 proven infeasible within T, 4 limit reached
 import sys
 
 from exact import cli
+from exact.cli.models import main_for
 from exact.cpsat.solve import solve_cpsat
-from exact.modelcli import main_for
 
 main = main_for(
     "python -m exact.cpsat",
