@@ -166,8 +166,8 @@ def test_the_solve_clis_take_goal(capsys, pdb_dir):
                        "--pdb-dir", str(pdb_dir), "--json"]) == 0  # fmt: skip
     first = json.loads(capsys.readouterr().out.splitlines()[0])
     assert first["status"] == "optimal" and first["solver"] == "ida*-goal"
-    assert ida_main(["--puzzle", "cube3", "--scramble", scramble, "--goal", "cross", "--pdb-dir", str(pdb_dir),
-                     "--no-progress", "--json"]) == 0  # fmt: skip
+    assert ida_main(["--puzzle", "cube3", "--metric", "htm", "--scramble", scramble, "--goal", "cross",
+                     "--pdb-dir", str(pdb_dir), "--no-progress", "--json"]) == 0  # fmt: skip
     assert json.loads(capsys.readouterr().out)["length"] == first["length"]
     assert mip_main(["--size", "3", "--moves", "faces", "--metric", "htm", "--turns", "6", "--scramble", scramble,
                      "--goal", "cross", "--no-split", "--json"]) == 0  # fmt: skip
