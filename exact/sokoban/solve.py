@@ -207,16 +207,29 @@ def solve_sokoban(
 
 
 def _run(an: Analysis, optimize, hp0, time_limit, node_limit, max_stored, done, base, puzzle) -> SolveResult:
-    t0 = time.perf_counter()
-    level = an.level
-    n = level.num_cells
-    nb = len(an.goals)
     mode = k.MODE_MOVES if optimize == "moves" else k.MODE_PUSHES
-    zb, zp = _zobrist(n)
-    cap = 1 << 12
-    st = _Store.empty(cap, nb)
+    zb, zp = _zobrist(an.level.num_cells)
+    st, meta = _root(an, mode, hp0, zb, zp)
+    status, why, st = _search(an, mode, zb, zp, st, meta, time_limit, node_limit, max_stored)
+    extra = {**base, "generated": int(meta[k.M_GENERATED]), "stored": int(meta[k.M_COUNT]),
+             "reopened": int(meta[k.M_REOPENED]), "store_mib": round(st.nbytes / 2**20, 1)}  # fmt: skip
+    expanded = int(meta[k.M_EXPANDED])
+    if status == k.EXHAUSTED:
+        proof = "every placement reachable without a deadlock was searched"
+        return done([], Status.UNSOLVABLE, nodes=expanded, extra={**extra, "proof": proof})
+    if status != k.FOUND:
+        bound = int(meta[k.M_LB])
+        if meta[k.M_HEAP] > 0:
+            bound = max(bound, int(st.hk[0] >> k.SHIFT1))
+        return done([], Status.LIMIT, bound=bound, nodes=expanded, extra={**extra, "limit": why, "bound_in": optimize})
+    return _solution(an, mode, st, int(meta[k.M_GOAL]), expanded, extra, done)
+
+
+def _root(an: Analysis, mode: int, hp0: int, zb, zp) -> tuple[_Store, np.ndarray]:
+    """The node store and the kernel's counters, holding the start node on the open heap."""
+    st = _Store.empty(1 << 12, len(an.goals))
     meta = np.zeros(k.META_SIZE, np.int64)
-    player = level.player if mode == k.MODE_MOVES else min(level.region())
+    player = an.level.player if mode == k.MODE_MOVES else min(an.level.region())
     st.boxes[0] = an.boxes
     st.player[0] = player
     hx = np.uint64(zp[player])
@@ -231,6 +244,14 @@ def _run(an: Analysis, optimize, hp0, time_limit, node_limit, max_stored, done, 
     meta[k.M_COUNT] = 1
     meta[k.M_HEAP] = k.heap_push(st.hk, st.hv, 0, k.node_key(st.h1[0], st.h2[0], 0), 0)
     meta[k.M_GOAL] = -1
+    return st, meta
+
+
+def _search(an: Analysis, mode: int, zb, zp, st: _Store, meta: np.ndarray, time_limit, node_limit, max_stored):
+    """The kernel in slices of :data:`SLICE` expansions between the limits' checks, the store
+    grown when full. Returns ``(status, why a limit ended it, store)``."""
+    t0 = time.perf_counter()
+    n, nb = an.level.num_cells, len(an.goals)
     scratch = (
         np.zeros(n, np.uint8),  # occ
         np.zeros(n, np.int32),  # pd
@@ -242,65 +263,42 @@ def _run(an: Analysis, optimize, hp0, time_limit, node_limit, max_stored, done, 
         np.zeros(nb, np.int16),  # nxt
         *_scratch(nb),
     )
-    limit_why = ""
     while True:
         if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-            limit_why = f"time limit {time_limit:g} s"
-            status = k.PAUSED
-            break
+            return k.PAUSED, f"time limit {time_limit:g} s", st
         stop = meta[k.M_EXPANDED] + SLICE
-        if node_limit is not None:
-            stop = min(stop, node_limit)
-        meta[k.M_STOP] = stop
+        meta[k.M_STOP] = stop if node_limit is None else min(stop, node_limit)
         status = k.search(
-            mode, an.nbr, an.wall, an.goal, an.dead, an.dist, zb, zp, level.width,
+            mode, an.nbr, an.wall, an.goal, an.dead, an.dist, zb, zp, an.level.width,
             st.boxes, st.player, st.hashv, st.g1, st.g2, st.h1, st.h2, st.parent, st.move, st.flags,
             st.table, st.hk, st.hv, meta, *scratch,
         )  # fmt: skip
         if status == k.FOUND or status == k.EXHAUSTED:
-            break
+            return status, "", st
         if status == k.FULL:
             if 2 * st.boxes.shape[0] > max_stored:
-                limit_why = f"node store full ({max_stored:,} nodes)"
-                break
+                return status, f"node store full ({max_stored:,} nodes)", st
             st = st.grown(int(meta[k.M_COUNT]), int(meta[k.M_HEAP]))
             continue
         if node_limit is not None and meta[k.M_EXPANDED] >= node_limit:
-            limit_why = f"node limit {node_limit:,}"
-            break
-    extra = {
-        **base,
-        "generated": int(meta[k.M_GENERATED]),
-        "stored": int(meta[k.M_COUNT]),
-        "reopened": int(meta[k.M_REOPENED]),
-        "store_mib": round(st.nbytes / 2**20, 1),
-    }
-    expanded = int(meta[k.M_EXPANDED])
-    if status == k.EXHAUSTED:
-        proof = "every placement reachable without a deadlock was searched"
-        return done([], Status.UNSOLVABLE, nodes=expanded, extra={**extra, "proof": proof})
-    if status != k.FOUND:
-        bound = int(meta[k.M_LB])
-        if meta[k.M_HEAP] > 0:
-            bound = max(bound, int(st.hk[0] >> k.SHIFT1))
-        return done(
-            [], Status.LIMIT, bound=bound, nodes=expanded, extra={**extra, "limit": limit_why, "bound_in": optimize}
-        )
-    goal = int(meta[k.M_GOAL])
+            return status, f"node limit {node_limit:,}", st
+
+
+def _solution(an: Analysis, mode: int, st: _Store, goal: int, expanded: int, extra: dict, done) -> SolveResult:
+    """The pushes back from the goal node, walked in LURD and replayed by ``done``."""
     pushes = []
     x = goal
     while st.parent[x] >= 0:
         pushes.append(divmod(int(st.move[x]), 4))
         x = int(st.parent[x])
     lurd = lurd_of_pushes(an, pushes[::-1])
-    moves = parse_lurd(lurd, level)
-    npush = len(pushes)
-    extra.update(lurd=lurd, moves=len(moves), pushes=npush)
+    moves = parse_lurd(lurd, an.level)
+    extra.update(lurd=lurd, moves=len(moves), pushes=len(pushes))
     if mode == k.MODE_MOVES:
         if len(moves) != int(st.g1[goal]):
             raise RuntimeError(f"{SOLVER}: the path has {len(moves)} moves but the search counted {int(st.g1[goal])}")
         return done(moves, Status.OPTIMAL, bound=len(moves), nodes=expanded, extra=extra)
-    return done(moves, Status.FEASIBLE, bound=npush, nodes=expanded, extra={**extra, "pushes_optimal": True})
+    return done(moves, Status.FEASIBLE, bound=len(pushes), nodes=expanded, extra={**extra, "pushes_optimal": True})
 
 
 def lurd_of_pushes(an: Analysis, pushes: list[tuple[int, int]]) -> str:
