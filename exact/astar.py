@@ -61,78 +61,87 @@ def best_first(
         raise PuzzleoptError(f"batch {batch!r} must be a whole number >= 1 (nodes expanded per iteration)")
     t0 = time.perf_counter()
     start = np.asarray(start)
-    settings = {
-        "weight": weight,
-        "batch": int(batch),
-        "admissible": admissible,
-        "node_limit": node_limit,
-        "time_limit": time_limit,
-    }
-    key0 = start.tobytes()
-    g = {key0: 0}
-    parent: dict[bytes, tuple[bytes, int]] = {}
-    states = {key0: start}
-    tie = 0
-    heap = [(float(heuristic(start[None])[0]), 0, tie, key0)]
-    expanded = generated = 0
-    best: tuple[int, bytes] | None = None  # the shortest goal taken so far
-
+    settings = {"weight": weight, "batch": int(batch), "admissible": admissible, "node_limit": node_limit,
+                "time_limit": time_limit}  # fmt: skip
     done = SolveResult.recorder(puzzle, start, solver=solver, solver_version="puzzleopt", settings=settings, since=t0)
-
-    def path(key: bytes) -> list[int]:
-        moves = []
-        while key in parent:
-            key, m = parent[key]
-            moves.append(m)
-        return moves[::-1]
-
-    def result(status: Status, bound: int | None):
-        moves = path(best[1]) if best is not None and status.has_solution else []
-        return done(moves, status, bound, expanded, {"generated": generated})
-
+    search = _Search(puzzle, start, heuristic, weight)
     optimal = admissible and weight == 1.0
     while True:
         # The least f still open bounds every solution not yet found (admissible h, w = 1).
-        floor = heap[0][0] if heap else np.inf
+        floor = search.heap[0][0] if search.heap else np.inf
+        best = search.best
         if best is not None and (not optimal or floor >= best[0] - 1e-9):
-            return result(Status.OPTIMAL if optimal else Status.FEASIBLE, best[0] if optimal else None)
-        if not heap:
-            return result(Status.UNSOLVABLE, None)
-        if (node_limit is not None and expanded >= node_limit) or (
+            return search.result(done, Status.OPTIMAL if optimal else Status.FEASIBLE, best[0] if optimal else None)
+        if not search.heap:
+            return search.result(done, Status.UNSOLVABLE, None)
+        if (node_limit is not None and search.expanded >= node_limit) or (
             time_limit is not None and time.perf_counter() - t0 > time_limit
         ):
             bound = min(int(np.ceil(floor - 1e-9)), best[0] if best else 10**9) if optimal else None
-            return result(Status.FEASIBLE if best is not None else Status.LIMIT, bound)
+            return search.result(done, Status.FEASIBLE if best is not None else Status.LIMIT, bound)
+        work = search.take(batch)
+        if work and (search.best is None or optimal):
+            search.expand(work)
+
+
+class _Search:
+    """The open list (a heap of ``(f, g, tie, key)``), the best ``g`` and parent of every state
+    seen, and the shortest goal taken."""
+
+    def __init__(self, puzzle, start: np.ndarray, heuristic, weight: float) -> None:
+        self.puzzle, self.heuristic, self.weight = puzzle, heuristic, weight
+        key0 = start.tobytes()
+        self.g = {key0: 0}
+        self.parent: dict[bytes, tuple[bytes, int]] = {}
+        self.states = {key0: start}
+        self.tie = 0
+        self.heap = [(float(heuristic(start[None])[0]), 0, 0, key0)]
+        self.expanded = self.generated = 0
+        self.best: tuple[int, bytes] | None = None  # the shortest goal taken so far
+
+    def take(self, batch: int) -> list[tuple[int, bytes]]:
+        """Up to ``batch`` open nodes of least ``f``; goals among them become ``best``; the rest
+        is returned for expansion."""
         taken: list[tuple[int, bytes]] = []
-        while heap and len(taken) < batch:
-            _, gk, _, key = heapq.heappop(heap)
-            if gk > g[key]:
+        while self.heap and len(taken) < batch:
+            _, gk, _, key = heapq.heappop(self.heap)
+            if gk > self.g[key]:
                 continue  # a stale entry: the node was reached again by a shorter path
             taken.append((gk, key))
         if not taken:
-            continue
-        block = np.stack([states[k] for _, k in taken])
-        goals = puzzle.is_goal(block)
-        for (gk, key), is_goal in zip(taken, goals.tolist()):
-            if is_goal and (best is None or gk < best[0]):
-                best = (gk, key)
-        work = [(gk, key) for (gk, key), is_goal in zip(taken, goals.tolist()) if not is_goal]
-        if not work or (best is not None and not optimal):
-            continue
-        expanded += len(work)
-        children, ids = puzzle.expand(np.stack([states[k] for _, k in work]))
+            return []
+        goals = self.puzzle.is_goal(np.stack([self.states[k] for _, k in taken])).tolist()
+        for (gk, key), is_goal in zip(taken, goals):
+            if is_goal and (self.best is None or gk < self.best[0]):
+                self.best = (gk, key)
+        return [(gk, key) for (gk, key), is_goal in zip(taken, goals) if not is_goal]
+
+    def expand(self, work: list[tuple[int, bytes]]) -> None:
+        """Every child of ``work`` in one heuristic call; a state reached by a shorter path is (re)opened."""
+        self.expanded += len(work)
+        children, ids = self.puzzle.expand(np.stack([self.states[k] for _, k in work]))
         ok = ids >= 0
         kids = children[ok]
-        generated += len(kids)
-        hs = np.asarray(heuristic(kids), dtype=np.float64).tolist() if len(kids) else []
-        owners = np.nonzero(ok)[0].tolist()
-        for child, owner, row, hc in zip(kids, owners, ids[ok].tolist(), hs):
+        self.generated += len(kids)
+        hs = np.asarray(self.heuristic(kids), dtype=np.float64).tolist() if len(kids) else []
+        for child, owner, row, hc in zip(kids, np.nonzero(ok)[0].tolist(), ids[ok].tolist(), hs):
             gp, pk = work[owner]
             ck = child.tobytes()
             gc = gp + 1
-            if gc < g.get(ck, np.inf):
-                g[ck] = gc
-                parent[ck] = (pk, int(row))
-                states[ck] = child
-                tie += 1
-                heapq.heappush(heap, (weight * gc + hc, gc, tie, ck))
+            if gc < self.g.get(ck, np.inf):
+                self.g[ck] = gc
+                self.parent[ck] = (pk, int(row))
+                self.states[ck] = child
+                self.tie += 1
+                heapq.heappush(self.heap, (self.weight * gc + hc, gc, self.tie, ck))
+
+    def path(self, key: bytes) -> list[int]:
+        moves = []
+        while key in self.parent:
+            key, m = self.parent[key]
+            moves.append(m)
+        return moves[::-1]
+
+    def result(self, done, status: Status, bound: int | None) -> SolveResult:
+        moves = self.path(self.best[1]) if self.best is not None and status.has_solution else []
+        return done(moves, status, bound, self.expanded, {"generated": self.generated})
