@@ -371,19 +371,8 @@ def _train(
     try:
         stop_at = math.inf if time_limit is None else time.perf_counter() + time_limit
         while run.step < config.steps and time.perf_counter() < stop_at:
-            x, y = batch(run)
-            lr = config.lr * config.lr_decay**run.step
-            for group in run.opt.param_groups:
-                group["lr"] = lr
-            model.train()
-            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
-                pred = model(x)
-            loss = loss_fn(pred.float(), y)
-            run.opt.zero_grad(set_to_none=True)
-            loss.backward()  # under DDP: the gradients averaged over the ranks
-            run.opt.step()
-            run.step += 1
-            recent = (recent + [_mean_over_ranks(loss.item(), rank)])[-100:]
+            lr, loss = _step(run, model, batch, loss_fn, config, amp)
+            recent = (recent + [_mean_over_ranks(loss, rank)])[-100:]
             due_check = config.objective == "davi" and run.step % config.check_every == 0
             if due_check and float(np.mean(recent)) < config.threshold:
                 target.load_state_dict(net.state_dict())
@@ -417,6 +406,29 @@ def _train(
         bar.close()
     if not lead:
         return {"steps": run.step, "rank": rank[0]}
+    return _finish(folder, config, run, last_greedy, recent, command, note)
+
+
+def _step(run, model, batch, loss_fn, config: DaviConfig, amp: bool) -> tuple[float, float]:
+    """One optimisation step on a fresh batch: ``(learning rate, loss)``."""
+    x, y = batch(run)
+    lr = config.lr * config.lr_decay**run.step
+    for group in run.opt.param_groups:
+        group["lr"] = lr
+    model.train()
+    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
+        pred = model(x)
+    loss = loss_fn(pred.float(), y)
+    run.opt.zero_grad(set_to_none=True)
+    loss.backward()  # under DDP: the gradients averaged over the ranks
+    run.opt.step()
+    run.step += 1
+    return lr, loss.item()
+
+
+def _finish(folder: Path, config: DaviConfig, run, last_greedy: dict, recent: list, command, note) -> dict:
+    """The last checkpoint, the model with its card, the curves; the summary."""
+    puzzle, net = run.puzzle, run.net
     _save_checkpoint(folder, config, run)
     card = {
         "puzzle": config.puzzle,

@@ -295,138 +295,147 @@ def evolve(
         raise PuzzleoptError(f"seed must be an integer >= 0, got {seed!r}")
     checkpoint = Path(checkpoint)
     pool = training_deals()[: s.training_size]
-    if resume:
-        doc = _read_checkpoint(checkpoint)
-        try:
-            theirs = dict(doc["settings"])
-            same = {k: v for k, v in theirs.items() if k != "generations"} == {
-                k: v for k, v in asdict(s).items() if k != "generations"
-            }
-            if not same or doc["seed"] != seed:
-                raise PuzzleoptError(
-                    f"checkpoint {checkpoint} was made with seed {doc['seed']} and settings {theirs}; resume with "
-                    "the same seed and settings (only --generations may change), or start afresh without --resume"
-                )
-            rng = np.random.default_rng(seed)
-            rng.bit_generator.state = doc["rng"]
-            generation = int(doc["generation"])
-            solvers = np.array(doc["solvers"], dtype=np.float64)
-            deal_pop = [list(map(int, d)) for d in doc["deal_population"]]
-            baseline = {int(d): (bool(v[0]), int(v[1])) for d, v in doc["baseline"].items()}
-            history = list(doc["history"])
-            ranking = list(doc["ranking"])
-            seconds = float(doc["seconds"])
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, PuzzleoptError):
-                raise
-            raise PuzzleoptError(
-                f"checkpoint {checkpoint} is damaged ({type(exc).__name__}: {exc}); delete it and start afresh"
-            ) from None
-        if generation > s.generations:
-            raise PuzzleoptError(
-                f"checkpoint {checkpoint} already holds {generation} generations, more than the {s.generations} asked "
-                "for; ask for at least as many"
-            )
-        if solvers.shape != (s.population, NUM_FEATURES) or len(deal_pop) != s.deal_population:
-            raise PuzzleoptError(f"checkpoint {checkpoint} is damaged (population sizes); delete it and start afresh")
-    else:
-        rng = np.random.default_rng(seed)
-        generation = 0
-        solvers = np.clip(rng.random((s.population, NUM_FEATURES)), 0.0, _TOP)
-        deal_pop = [[int(pool[int(i)]) for i in rng.integers(0, len(pool), s.deals_per_individual)]
-                    for _ in range(s.deal_population)]  # fmt: skip
-        baseline = {}
-        history = []
-        ranking: list[list[float]] = []
-        seconds = 0.0
+    g = _resumed(checkpoint, s, seed) if resume else _fresh(s, seed, pool)
     executor = executor or InProcess()
     ev = _Evaluator(s, executor, progress)
     hsdh = _key(HSDH)
-    ev.cache.update({(hsdh, d): v for d, v in baseline.items()})
-
-    def save_state(gen: int) -> None:
-        _write_checkpoint(
-            checkpoint,
-            {
-                "settings": asdict(s),
-                "seed": seed,
-                "generation": gen,
-                "rng": rng.bit_generator.state,
-                "solvers": solvers.tolist(),
-                "deal_population": deal_pop,
-                "baseline": {str(d): list(v) for d, v in sorted(baseline.items())},
-                "history": history,
-                "ranking": ranking,
-                "seconds": seconds,
-            },
-        )
-
-    bar = tqdm(total=s.generations, initial=min(generation, s.generations), desc="generations",
+    ev.cache.update({(hsdh, d): v for d, v in g.baseline.items()})
+    bar = tqdm(total=s.generations, initial=min(g.generation, s.generations), desc="generations",
                disable=not progress)  # fmt: skip
-    while generation < s.generations:
-        t0 = time.perf_counter()
-        # Who meets whom: `opponents` rounds, each a permutation of the deal individuals.
-        meets: list[list[int]] = [[] for _ in range(s.population)]
-        for _ in range(s.opponents):
-            perm = rng.permutation(s.deal_population)
-            for i in range(s.population):
-                meets[i].append(int(perm[i % s.deal_population]))
-        keys = [_key(w) for w in solvers]
-        deals_of = [[d for j in meets[i] for d in deal_pop[j]] for i in range(s.population)]
-        ev.run([(hsdh, d) for ds in deals_of for d in ds], f"gen {generation}: HSDH")
-        for ds in deals_of:
-            for d in ds:
-                baseline[d] = ev.cache[(hsdh, d)]
-        ev.run([(keys[i], d) for i in range(s.population) for d in deals_of[i]], f"gen {generation}: solvers")
-        fit = np.zeros(s.population)
-        solved = np.zeros(s.population)
-        hard_sum = np.zeros(s.deal_population)
-        hard_n = np.zeros(s.deal_population)
-        for i in range(s.population):
-            red = []
-            for j in meets[i]:
-                for d in deal_pop[j]:
-                    ok, n = ev.cache[(keys[i], d)]
-                    red.append(_reduction(ok, n, baseline[d], s))
-                    hard_sum[j] += _hardness(ok, n, s)
-                    hard_n[j] += 1
-                    solved[i] += ok
-            fit[i] = float(np.mean(red))
-        deal_fit = hard_sum / np.maximum(hard_n, 1)
-        best = int(np.argmax(fit))
-        seconds += time.perf_counter() - t0
-        history.append(
-            {
-                "generation": generation,
-                "best_fitness": round(float(fit[best]), 6),
-                "mean_fitness": round(float(fit.mean()), 6),
-                "best_weights": [float(x) for x in solvers[best]],
-                "best_solved": f"{int(solved[best])}/{len(deals_of[best])}",
-                "mean_deal_hardness": round(float(deal_fit.mean()), 6),
-                "seconds": round(seconds, 1),
-            }
-        )
-        if log is not None:
-            h = history[-1]
-            log(
-                f"generation {generation}: best fitness {h['best_fitness']:.4f} (solved {h['best_solved']}), "
-                f"mean {h['mean_fitness']:.4f}, deal hardness {h['mean_deal_hardness']:.3f}, {seconds:.0f} s"
-            )
-        generation += 1
-        # The ranking of the population just evaluated (the finalists come from the last one).
-        ranking = [[float(x) for x in solvers[i]] for i in np.argsort(-fit, kind="stable")[: s.finalists]]
-        solvers = _breed_solvers(rng, solvers, fit, s)
-        deal_pop = _breed_deals(rng, deal_pop, deal_fit, pool, s)
-        save_state(generation)
+    while g.generation < s.generations:
+        _generation(g, s, ev, hsdh, pool, log)
+        _write_checkpoint(checkpoint, g.to_dict(s, seed))
         bar.update(1)
     bar.close()
+    weights = _chosen(g, s, ev, hsdh, seed, pool, executor)
+    return EvolveResult(weights, g.history, checkpoint)
 
-    # Final choice: each generation's best and the last generation's finalists, on validation deals.
+
+@dataclass
+class _GA:
+    """The state of a run between generations: what a checkpoint holds."""
+
+    rng: np.random.Generator
+    generation: int
+    solvers: np.ndarray  # (population, NUM_FEATURES) float64
+    deal_pop: list[list[int]]
+    baseline: dict[int, tuple[bool, int]]
+    history: list[dict]
+    ranking: list[list[float]]
+    seconds: float
+
+    def to_dict(self, s: GASettings, seed: int) -> dict:
+        return {
+            "settings": asdict(s), "seed": seed, "generation": self.generation, "rng": self.rng.bit_generator.state,
+            "solvers": self.solvers.tolist(), "deal_population": self.deal_pop,
+            "baseline": {str(d): list(v) for d, v in sorted(self.baseline.items())}, "history": self.history,
+            "ranking": self.ranking, "seconds": self.seconds,
+        }  # fmt: skip
+
+
+def _fresh(s: GASettings, seed: int, pool) -> _GA:
+    rng = np.random.default_rng(seed)
+    solvers = np.clip(rng.random((s.population, NUM_FEATURES)), 0.0, _TOP)
+    deal_pop = [[int(pool[int(i)]) for i in rng.integers(0, len(pool), s.deals_per_individual)]
+                for _ in range(s.deal_population)]  # fmt: skip
+    return _GA(rng, 0, solvers, deal_pop, {}, [], [], 0.0)
+
+
+def _resumed(checkpoint: Path, s: GASettings, seed: int) -> _GA:
+    """The run a checkpoint holds, checked against the settings and seed asked for."""
+    doc = _read_checkpoint(checkpoint)
+    try:
+        theirs = dict(doc["settings"])
+        same = {k: v for k, v in theirs.items() if k != "generations"} == {
+            k: v for k, v in asdict(s).items() if k != "generations"
+        }
+        if not same or doc["seed"] != seed:
+            raise PuzzleoptError(
+                f"checkpoint {checkpoint} was made with seed {doc['seed']} and settings {theirs}; resume with "
+                "the same seed and settings (only --generations may change), or start afresh without --resume"
+            )
+        rng = np.random.default_rng(seed)
+        rng.bit_generator.state = doc["rng"]
+        g = _GA(
+            rng, int(doc["generation"]), np.array(doc["solvers"], dtype=np.float64),
+            [list(map(int, d)) for d in doc["deal_population"]],
+            {int(d): (bool(v[0]), int(v[1])) for d, v in doc["baseline"].items()},
+            list(doc["history"]), list(doc["ranking"]), float(doc["seconds"]),
+        )  # fmt: skip
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, PuzzleoptError):
+            raise
+        raise PuzzleoptError(
+            f"checkpoint {checkpoint} is damaged ({type(exc).__name__}: {exc}); delete it and start afresh"
+        ) from None
+    if g.generation > s.generations:
+        raise PuzzleoptError(
+            f"checkpoint {checkpoint} already holds {g.generation} generations, more than the {s.generations} asked "
+            "for; ask for at least as many"
+        )
+    if g.solvers.shape != (s.population, NUM_FEATURES) or len(g.deal_pop) != s.deal_population:
+        raise PuzzleoptError(f"checkpoint {checkpoint} is damaged (population sizes); delete it and start afresh")
+    return g
+
+
+def _generation(g: _GA, s: GASettings, ev: _Evaluator, hsdh, pool, log) -> None:
+    """One generation: every solver meets ``opponents`` deal individuals; fitness, history, then
+    the next populations bred."""
+    t0 = time.perf_counter()
+    # Who meets whom: `opponents` rounds, each a permutation of the deal individuals.
+    meets: list[list[int]] = [[] for _ in range(s.population)]
+    for _ in range(s.opponents):
+        perm = g.rng.permutation(s.deal_population)
+        for i in range(s.population):
+            meets[i].append(int(perm[i % s.deal_population]))
+    keys = [_key(w) for w in g.solvers]
+    deals_of = [[d for j in meets[i] for d in g.deal_pop[j]] for i in range(s.population)]
+    ev.run([(hsdh, d) for ds in deals_of for d in ds], f"gen {g.generation}: HSDH")
+    for ds in deals_of:
+        for d in ds:
+            g.baseline[d] = ev.cache[(hsdh, d)]
+    ev.run([(keys[i], d) for i in range(s.population) for d in deals_of[i]], f"gen {g.generation}: solvers")
+    fit, solved = np.zeros(s.population), np.zeros(s.population)
+    hard_sum, hard_n = np.zeros(s.deal_population), np.zeros(s.deal_population)
+    for i in range(s.population):
+        red = []
+        for j in meets[i]:
+            for d in g.deal_pop[j]:
+                ok, n = ev.cache[(keys[i], d)]
+                red.append(_reduction(ok, n, g.baseline[d], s))
+                hard_sum[j] += _hardness(ok, n, s)
+                hard_n[j] += 1
+                solved[i] += ok
+        fit[i] = float(np.mean(red))
+    deal_fit = hard_sum / np.maximum(hard_n, 1)
+    best = int(np.argmax(fit))
+    g.seconds += time.perf_counter() - t0
+    g.history.append({
+        "generation": g.generation, "best_fitness": round(float(fit[best]), 6),
+        "mean_fitness": round(float(fit.mean()), 6), "best_weights": [float(x) for x in g.solvers[best]],
+        "best_solved": f"{int(solved[best])}/{len(deals_of[best])}",
+        "mean_deal_hardness": round(float(deal_fit.mean()), 6), "seconds": round(g.seconds, 1),
+    })  # fmt: skip
+    if log is not None:
+        h = g.history[-1]
+        log(
+            f"generation {g.generation}: best fitness {h['best_fitness']:.4f} (solved {h['best_solved']}), "
+            f"mean {h['mean_fitness']:.4f}, deal hardness {h['mean_deal_hardness']:.3f}, {g.seconds:.0f} s"
+        )
+    g.generation += 1
+    # The ranking of the population just evaluated (the finalists come from the last one).
+    g.ranking = [[float(x) for x in g.solvers[i]] for i in np.argsort(-fit, kind="stable")[: s.finalists]]
+    g.solvers = _breed_solvers(g.rng, g.solvers, fit, s)
+    g.deal_pop = _breed_deals(g.rng, g.deal_pop, deal_fit, pool, s)
+
+
+def _chosen(g: _GA, s: GASettings, ev: _Evaluator, hsdh, seed: int, pool, executor) -> Weights:
+    """The final choice: each generation's best and the last generation's finalists, on
+    validation deals; the weights with their training record."""
     t0 = time.perf_counter()
     vrng = np.random.default_rng([seed, 1])
     vdeals = sorted(int(d) for d in vrng.choice(np.array(pool), size=s.validation, replace=False))
-    cands = list(dict.fromkeys([_key(h["best_weights"]) for h in history]
-                               + [_key(w) for w in ranking]))  # fmt: skip
+    cands = list(dict.fromkeys([_key(h["best_weights"]) for h in g.history] + [_key(w) for w in g.ranking]))
     ev.run([(c, d) for c in [hsdh, *cands] for d in vdeals], "validation")
     table = []
     for c in [hsdh, *cands]:
@@ -435,19 +444,18 @@ def evolve(
         mean_nodes = float(np.mean([n if ok else s.penalty * s.node_limit for ok, n in res]))
         table.append((c, n_ok, mean_nodes))
     best_c, best_ok, best_nodes = min(table[1:], key=lambda t: (-t[1], t[2]))
-    seconds += time.perf_counter() - t0
-
+    seconds = g.seconds + time.perf_counter() - t0
     hsdh_row = table[0]
     training = {
         "method": "GA-FreeCell: genetic algorithm with Hillis-style coevolution of solvers and deal individuals",
         "settings": asdict(s),
         "seed": seed,
-        "generations": len(history),
+        "generations": len(g.history),
         "training_deals": (
             f"the first {s.training_size} of learned.freecell.deals.training_deals() (split seed {SPLIT_SEED}; "
             "no test deal)"
         ),
-        "deals_met": len(baseline),
+        "deals_met": len(g.baseline),
         "validation_deals": vdeals,
         "validation": {
             "chosen": {"solved": best_ok, "mean_nodes": round(best_nodes, 1)},
@@ -456,7 +464,8 @@ def evolve(
             "node_limit": s.node_limit,
         },
         "fitness": [
-            {k: h[k] for k in ("generation", "best_fitness", "mean_fitness", "best_solved", "seconds")} for h in history
+            {k: h[k] for k in ("generation", "best_fitness", "mean_fitness", "best_solved", "seconds")}
+            for h in g.history
         ],
         "seconds": round(seconds, 1),
         "features": list(NAMES),
@@ -465,5 +474,4 @@ def evolve(
         f"Python {platform.python_version()}",
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
     }
-    weights = Weights(np.array(best_c), s.k, s.tt_limit, training)
-    return EvolveResult(weights, history, checkpoint)
+    return Weights(np.array(best_c), s.k, s.tt_limit, training)
