@@ -162,3 +162,23 @@ def test_the_executor_and_the_shared_options_import_no_puzzle() -> None:
     bad = {m: sorted(d for d in deps if _within(d, PUZZLE_PACKAGES + ("learned", "hybrid")))
            for m, deps in _graph().items() if _within(m, layer) or m == "exact.cli"}  # fmt: skip
     assert not {m: d for m, d in bad.items() if d}
+
+
+def test_functions_stay_short() -> None:
+    """No function is over 80 lines of code (its docstring aside), numba kernels excepted."""
+    import ast
+
+    long = []
+    for top in ("exact", "learned", "hybrid", "instances", "puzzleopt"):
+        for path in (ROOT / top).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                if any("jit" in ast.unparse(d) for d in node.decorator_list):
+                    continue
+                body = node.body
+                if isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
+                    body = body[1:]
+                if body and body[-1].end_lineno - body[0].lineno + 1 > 80:
+                    long.append(f"{_module_name(path)}.{node.name}: {body[-1].end_lineno - body[0].lineno + 1}")
+    assert not long, long
