@@ -96,3 +96,21 @@ def test_a_stream_whose_worker_dies_says_so() -> None:
             end = time.monotonic() + 60
             while time.monotonic() < end:
                 stream.result(0.5)
+
+
+def test_a_task_of_a_script_is_handed_over_by_its_importable_name(tmp_path) -> None:
+    """A task function of the script running as ``__main__`` goes to workers as ``pkg.script.f``
+    (the module imported by its own name), not as ``__main__.f``, which a Ray worker lacks."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "script.py").write_text(
+        "from exact.executor import importable\n\n\ndef task(shared, item):\n    return item\n\n\n"
+        "if __name__ == '__main__':\n    f = importable(task)\n    print(f.__module__, f(None, 7))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, str(pkg / "script.py")], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["pkg.script", "7"]
