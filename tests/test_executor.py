@@ -37,7 +37,10 @@ def _alive(pids: set[int]) -> set[int]:
     return out
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"),
+    reason="the guarantee rests on Linux's parent-death signal (prctl) and the test reads /proc",
+)
 @pytest.mark.parametrize("how", ["map", "stream"])
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_killed_caller_leaves_no_worker(backend: str, how: str, tmp_path) -> None:

@@ -25,13 +25,7 @@ def add_puzzle_options(
     (group if group is not None else p).add_argument(
         "--puzzle", required=required and group is None, help=f"{what}: " + ", ".join(registry.names())
     )
-    p.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a puzzle option, repeatable; VALUE is JSON or plain text, e.g. n=12, burnt=true, tips=false",
-    )
+    _add_key_values(p, "--option", "a puzzle option", "n=12, burnt=true, tips=false")
 
 
 def options_from(args: argparse.Namespace) -> dict:
@@ -41,18 +35,23 @@ def options_from(args: argparse.Namespace) -> dict:
 
 def add_method_options(p: argparse.ArgumentParser) -> None:
     """``--method-option KEY=VALUE``: options of the method (see ``--list-methods``)."""
-    p.add_argument(
-        "--method-option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="an option of the method, repeatable; VALUE is JSON or plain text, e.g. edge=slice, threads=2",
-    )
+    _add_key_values(p, "--method-option", "an option of the method", "edge=slice, threads=2")
 
 
 def method_options_from(args: argparse.Namespace) -> dict:
     """The method options ``--method-option KEY=VALUE`` name (JSON values, else text)."""
     return _key_values(args.method_option, "--method-option", "threads=2")
+
+
+def _add_key_values(p: argparse.ArgumentParser, flag: str, what: str, examples: str) -> None:
+    """A repeatable ``FLAG KEY=VALUE`` option (read back by :func:`_key_values`)."""
+    p.add_argument(
+        flag,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=f"{what}, repeatable; VALUE is JSON or plain text, e.g. {examples}",
+    )
 
 
 def _key_values(items: list[str], flag: str, example: str) -> dict:
