@@ -45,6 +45,7 @@ from benchmarks.common import (  # noqa: E402
     open_executor,
     run_instances,
     workers_text,
+    write_page,
 )
 from exact import registry, solvers  # noqa: E402
 from exact.astar import best_first  # noqa: E402
@@ -227,7 +228,7 @@ def run(args, executor) -> None:
         *detail,
         "",
     ]
-    Path(args.out).write_text("\n".join(lines))
+    write_page(args.out, lines)
     print("\n".join(lines[:20]))
 
 

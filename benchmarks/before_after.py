@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine  # noqa: E402
+from benchmarks.common import machine, write_page  # noqa: E402
 
 KORF = ROOT.parent / "shared" / "data" / "tiles" / "korf100.tsv"
 PATHS: dict[Path, list[Path]] = {}  # each tree's PYTHONPATH: its code, then its entry points
@@ -147,7 +147,7 @@ def write(args, rows, commits: dict, total: float, load0: float) -> None:
             f"{statistics.median(a):.2f} | {', '.join(f'{x:.2f}' for x in a)} | {ratio:.3f} | "
             f"{'yes' if m['agree'] else 'NO'} |"
         )
-    args.out.write_text("\n".join(lines) + "\n")
+    write_page(args.out, lines)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import subprocess
+import tempfile
+from pathlib import Path
 
 
 def machine() -> str:
@@ -35,6 +38,70 @@ def load_meter():
         return f"load average {start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
 
     return report
+
+
+# ----------------------------------------------------------------------------- pages
+SECTIONS_NOTE = (
+    "One page, one benchmark: each section below is one configuration of the script, written by the "
+    "command it shows with `--section NAME` (its marker); rerunning a configuration replaces its "
+    "section and leaves the others as they were. Sections recorded before 2026-11-26 had pages of "
+    "their own, and their commands still name them with `--out`."
+)
+
+
+def write_page(path: str | Path, lines: list[str] | str, section: str | None = None, title: str = "") -> Path:
+    """Write a benchmark page atomically (a temporary file renamed over it: a Ctrl-C leaves the
+    old page or the new one, never half of one).
+
+    Args:
+        path: the page.
+        lines: its text (a string or lines joined by newlines). With ``section``, the text of
+            that section; its leading ``#`` heading becomes a ``##`` one.
+        section: the page holds one section per configuration of its benchmark, between
+            ``<!-- section NAME -->`` and ``<!-- end section NAME -->``: this one is replaced
+            in place, or appended when the page has none of that name yet.
+        title: with ``section``, the page's ``#`` heading when the page does not exist yet.
+
+    Returns:
+        The page's path.
+    """
+    path = Path(path)
+    text = lines if isinstance(lines, str) else "\n".join(lines)
+    text = text.rstrip("\n") + "\n"
+    if section is not None:
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", section):
+            raise ValueError(f"--section {section!r}: use letters, digits, '.', '_' and '-'")
+        text = _with_section(path.read_text() if path.exists() else f"# {title}\n\n{SECTIONS_NOTE}\n", section, text)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _with_section(page: str, name: str, body: str) -> str:
+    """``page`` with section ``name`` set to ``body``: its headings one level down, the first
+    one naming the section."""
+    body = re.sub(r"^(#+) ", r"#\1 ", body, flags=re.M)
+    body = re.sub(r"\A## (?:Benchmark: )?", f"## Section {name}: ", body)
+    block = f"<!-- section {name} -->\n{body}<!-- end section {name} -->\n"
+    found = re.compile(rf"<!-- section {re.escape(name)} -->\n.*?<!-- end section {re.escape(name)} -->\n", re.S)
+    if found.search(page):
+        return found.sub(lambda _: block, page, count=1)
+    return page.rstrip("\n") + "\n\n" + block
+
+
+def add_section_option(ap) -> None:
+    """``--section NAME``: which section of the benchmark's one page this run writes."""
+    ap.add_argument(
+        "--section", default="main",
+        help="the section of the page this run writes (replaced in place; default: main)",
+    )  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- instances on workers

@@ -47,6 +47,7 @@ from benchmarks.common import (  # noqa: E402
     open_executor,
     run_instances,
     workers_text,
+    write_page,
 )
 from exact import registry  # noqa: E402
 from exact.cube import prune  # noqa: E402
@@ -158,7 +159,7 @@ def main() -> None:
             "Seconds are wall time from the call, tables loaded before timing.",
             "",
         ]
-        Path(args.out).write_text("\n".join(head + out + ([note] if note else []) + [""]))
+        write_page(args.out, head + out + ([note] if note else []) + [""])
 
     tables = {}
     for metric in ("qtm", "htm"):

@@ -28,7 +28,7 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
 from exact import registry, solvers  # noqa: E402
 from exact.result import Status  # noqa: E402
 from learned.beam import beam_search  # noqa: E402
@@ -98,7 +98,7 @@ def main(argv=None) -> None:
         f"{dist.mean():.2f}) against the exact distance table. The 'training s' of the DAVI row is its own.", "",
         *markdown_table(header, rows), "",
     ]  # fmt: skip
-    args.out.write_text("\n".join(lines))
+    write_page(args.out, lines)
     print("\n".join(lines))
 
 

@@ -34,7 +34,7 @@ from tqdm.auto import tqdm
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import add_worker_options, machine, markdown_table, open_executor, workers_text  # noqa: E402
+from benchmarks.common import add_worker_options, machine, markdown_table, open_executor, workers_text, write_page  # noqa: E402
 from exact.atomic import write_chunks  # noqa: E402
 from learned.freecell import bench  # noqa: E402
 from learned.freecell.deals import NUM_DEALS, SPLIT_SEED, test_deals  # noqa: E402
@@ -68,7 +68,7 @@ def _less(new: list[dict], old: list[dict], key: str) -> str:
     return f"{100 * (1 - sn / so):.0f}%" if so else "-"
 
 
-def write_page(out: Path, argv: list[str], state: dict, note: str) -> None:
+def write_results(out: Path, argv: list[str], state: dict, note: str) -> None:
     rows = state["rows"]
     names = state["names"]
     table = [bench.summary(names[k], v) for k, v in rows.items()]
@@ -199,7 +199,7 @@ def write_page(out: Path, argv: list[str], state: dict, note: str) -> None:
         note,
     ]
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(text).rstrip() + "\n")
+    write_page(out, text)
 
 
 CHUNK = 50  # deals between appends to the cache
@@ -327,7 +327,7 @@ def run(args, executor) -> None:
         state["meta"][solver] = meta
         line = bench.summary(state["names"][solver], rows)
         print(f"{solver}: {time.perf_counter() - t:.1f} s | " + " | ".join(line), flush=True)
-        write_page(out, sys.argv[1:], state, "(run not finished)")
+        write_results(out, sys.argv[1:], state, "(run not finished)")
     if args.all:
         state["fc_all"] = fc_solve_all()
         every = list(range(1, NUM_DEALS + 1))
@@ -336,7 +336,7 @@ def run(args, executor) -> None:
         state["all"], state["meta"]["all"] = cached(cache, "all", header, every, lambda ds: bench.run_solver(
             ds, weights, time_limit=args.time_limit, repeats=1, **quiet), args.resume)  # fmt: skip
         state["all_name"] = "HSD, GA-FreeCell weights"
-    write_page(out, sys.argv[1:], state, "")
+    write_results(out, sys.argv[1:], state, "")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Benchmark of the hybrid layer: learned solutions certified by exact methods, and --turns auto.
 
-Writes docs/benchmarks/hybrid.md (or ``--out``). Usage:
+Writes one section of docs/benchmarks/hybrid.md per configuration (``--section``). Usage:
 
-    python benchmarks/hybrid.py --sets deepcubea15,cube2:1000 --pdb-dir DIR
-    python benchmarks/hybrid.py --sets none --auto cube2:6,8,10 --out docs/benchmarks/hybrid_auto.md
+    python benchmarks/hybrid.py --sets deepcubea15 --pdb-dir DIR            # section main
+    python benchmarks/hybrid.py --sets none --auto cube2:6,8,10 --section auto-cube2
 
 Sets (``--sets``): ``deepcubea15`` is DeepCubeA's 500 15-puzzle states with the file's optimal
 lengths (``deepcubea15:N``: the first N); ``cube2:N`` are N random 2x2 states (random walks of
@@ -34,9 +34,10 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+TITLE = "Benchmark: certifying learned solutions, and the network's horizon"
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine, markdown_table  # noqa: E402
+from benchmarks.common import add_section_option, machine, markdown_table, write_page  # noqa: E402
 from benchmarks.learned import SETS, walks  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.batch import run_batch  # noqa: E402
@@ -208,6 +209,7 @@ def main(argv=None) -> int:
     ap.add_argument("--time-limit", type=float, help="seconds to certify each instance (default: none)")
     ap.add_argument("--pdb-dir", help="pattern databases and distance tables (default: the user cache)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "hybrid.md"))
+    add_section_option(ap)
     add_executor_options(ap)
     args = ap.parse_args(argv)
     limits = Limits(time=args.time_limit)
@@ -285,7 +287,7 @@ def main(argv=None) -> int:
             ),
             "",
         ]
-    Path(args.out).write_text("\n".join(lines))
+    write_page(args.out, lines, section=args.section, title=TITLE)
     print("wrote", args.out)
     return 0
 

@@ -27,7 +27,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import add_worker_options, machine, markdown_table, open_executor, run_instances, workers_text  # noqa: E402
+from benchmarks.common import (  # noqa: E402
+    add_worker_options,
+    machine,
+    markdown_table,
+    open_executor,
+    run_instances,
+    workers_text,
+    write_page,
+)
 from exact import solvers  # noqa: E402
 from exact.puzzles.hypercube import HypercubePuzzle, shipped_instances  # noqa: E402
 from learned.hypercube import EASettings, RLSettings, run_many  # noqa: E402
@@ -69,7 +77,7 @@ def summary_cell(s) -> tuple[str, str, str]:
     return lengths, f"{s.solved}/{s.runs}", f"{s.cpu_seconds:.1f} ({s.cpu_seconds / s.runs:.2f})"
 
 
-def write_page(args, t_all: float, rows: list[list[str]], paper: dict, partial: str = "") -> None:
+def write_results(args, t_all: float, rows: list[list[str]], paper: dict, partial: str = "") -> None:
     header = [
         "instance",
         "k",
@@ -123,7 +131,7 @@ def write_page(args, t_all: float, rows: list[list[str]], paper: dict, partial: 
         "",
     ]
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text("\n".join(text))
+    write_page(args.out, text)
 
 
 def cell(seed: int, item: tuple):
@@ -197,11 +205,11 @@ def main() -> None:
             )
         if len(done) % 3 == 0:
             print(f"{len(done)} of {len(items)} cells", flush=True)
-        write_page(args, t_all, rows, paper, f"(run not finished: {len(rows)} rows so far)")
+        write_results(args, t_all, rows, paper, f"(run not finished: {len(rows)} rows so far)")
 
     with open_executor(args) as ex:
         run_instances(ex, cell, args.seed, items, desc="cells", on_result=take)
-    write_page(args, t_all, rows, paper)
+    write_results(args, t_all, rows, paper)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
 """Benchmark of IDA* with pattern databases on tile sets: Korf's 100, DeepCubeA's 500, the 17
 15-puzzle positions at distance 80, Korf & Felner's 50 24-puzzles.
 
-Writes docs/benchmarks/ida.md. Usage:
+Writes one section of docs/benchmarks/ida.md per configuration (``--section``). Usage:
 
     python benchmarks/ida.py --heuristics pdb-78,pdb-663,pdb-555,manhattan-lc --repeats 3 \\
         --sets korf100,deepcubea500,fifteen80
-    python benchmarks/ida.py --heuristics pdb-6666 --sets korf24 --repeats 1 --time-limit 600 --first 5
+    python benchmarks/ida.py --heuristics pdb-6666 --sets korf24 --repeats 1 --time-limit 600 --first 5 \\
+        --section korf24
 
 A heuristic (``pdb-<partition>``, ``manhattan`` or ``manhattan-lc``) is run on the sets of its
 board. ``--first N`` takes the N shortest instances of a set (easiest first, by optimal length);
@@ -35,9 +36,19 @@ from typing import NamedTuple
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+TITLE = "Benchmark: IDA* with pattern databases on the sliding tiles"
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import add_worker_options, machine, once, open_executor, run_instances, workers_text  # noqa: E402
+from benchmarks.common import (  # noqa: E402
+    add_section_option,
+    add_worker_options,
+    machine,
+    once,
+    open_executor,
+    run_instances,
+    workers_text,
+    write_page,
+)
 from exact import registry, solvers  # noqa: E402
 from exact.pdb import default_dir  # noqa: E402
 from exact.pdb.store import load  # noqa: E402
@@ -103,8 +114,9 @@ def instance_table(title: str, per: list[tuple], repeats: int) -> str:
     )
 
 
-DATA_OUT = ROOT / "docs" / "benchmarks" / "data" / "ida_instances.tsv"
-"""Every instance's row (set, heuristic, id, length, nodes, seconds): data beside the page."""
+DATA_DIR = ROOT / "docs" / "benchmarks" / "data"
+"""Every instance's row (set, heuristic, id, length, nodes, seconds) goes to ``ida_<section>.tsv``
+there: data beside the page's section."""
 
 
 def instance_rows(set_name: str, shown: str, per: list[tuple]) -> list[str]:
@@ -115,13 +127,12 @@ def instance_rows(set_name: str, shown: str, per: list[tuple]) -> list[str]:
     ]
 
 
-def write_data(rows: list[str], repeats: int) -> None:
+def write_data(section: str, rows: list[str], repeats: int) -> Path:
     head = f"set\theuristic\tid\tlength\tnodes\tseconds_median_of_{repeats}"
-    DATA_OUT.parent.mkdir(parents=True, exist_ok=True)
-    DATA_OUT.write_text("\n".join([head, *rows]) + "\n")
+    return write_page(DATA_DIR / f"ida_{section}.tsv", [head, *rows])
 
 
-def write_page(args, t_all: float, summary: list[str], lines: list[str], partial: str = "") -> None:
+def write_results(args, t_all: float, summary: list[str], lines: list[str], partial: str = "") -> None:
     text = [
         "# Benchmark: IDA* with pattern databases on the sliding tiles",
         "",
@@ -139,13 +150,13 @@ def write_page(args, t_all: float, summary: list[str], lines: list[str], partial
         "|---|---|---|---|---|---|---|---|---|---|",
         *summary,
         "",
-        f"Every instance's length, nodes and seconds: `docs/benchmarks/data/{DATA_OUT.name}` (one row each).",
+        f"Every instance's length, nodes and seconds: `docs/benchmarks/data/ida_{args.section}.tsv` (one row each).",
         partial,
         "",
     ]
-    Path(args.out).write_text("\n".join(text))
+    write_page(args.out, text, section=args.section, title=TITLE)
     if lines:
-        write_data(lines, args.repeats)
+        write_data(args.section, lines, args.repeats)
 
 
 def main() -> None:
@@ -158,6 +169,7 @@ def main() -> None:
     ap.add_argument("--sets", default="korf100")
     ap.add_argument("--pdb-dir", default=None)
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "ida.md"))
+    add_section_option(ap)
     add_worker_options(ap)
     args = ap.parse_args()
 
@@ -191,7 +203,7 @@ def main() -> None:
                     # the page so far, so that a long run stopped midway still leaves its results
                     done = [x for x in per if x is not None]
                     progress = f"{set_name}, {name}: {len(done)} of {len(rows)} so far (run not finished)"
-                    write_page(args, t_all, summary, lines, instance_table(progress, done, args.repeats))
+                    write_results(args, t_all, summary, lines, instance_table(progress, done, args.repeats))
 
                 outs = run_instances(ex, solve_board, case, [r["tiles"] for r in rows], [r["id"] for r in rows],
                                      desc=f"{set_name} {name}", on_result=take)  # fmt: skip
@@ -221,7 +233,7 @@ def main() -> None:
                     f"| {set_name} | {shown} | {len(solved)}/{len(rows)} | {figures} | {build} | {mem} | {peer} |"
                 )
                 lines.extend(instance_rows(set_name, shown, per))
-    write_page(args, t_all, summary, lines)
+    write_results(args, t_all, summary, lines)
     print("\n".join(summary))
 
 

@@ -1,6 +1,6 @@
 """Benchmark of cube IDA* with Korf's tables on seeded random face-turn scrambles.
 
-Writes docs/benchmarks/ida_cube.md. Usage:
+Writes one section of docs/benchmarks/ida_cube.md per configuration (``--section``). Usage:
 
     python benchmarks/ida_cube.py --lengths 10,12,14 --seeds 3 --metrics htm,qtm --time-limit 300
 
@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import (  # noqa: E402
+    add_section_option,
     add_worker_options,
     machine,
     once,
@@ -35,6 +36,7 @@ from benchmarks.common import (  # noqa: E402
     run_instances,
     worker_flags,
     workers_text,
+    write_page,
 )
 from exact import registry, solvers  # noqa: E402
 from exact.cube.peers import ReidOptimal  # noqa: E402
@@ -63,14 +65,14 @@ def solve_scramble(shared: tuple, item: tuple) -> tuple:
     return text, start, runs[0], statistics.median(x.seconds for x in runs)
 
 
-def write_page(args, rows, peer, t_all, note="") -> None:
+def write_results(args, rows, peer, t_all, note="") -> None:
     text = [
         "# Benchmark: cube IDA* with Korf's pattern databases",
         "",
         f"Command: `python benchmarks/ida_cube.py --lengths {args.lengths} --seeds {args.seeds} "
         + (f"--first-seed {args.first_seed} " if args.first_seed else "")
         + f"--metrics {args.metrics} --time-limit {args.time_limit:.0f} --repeats {args.repeats}"
-        + f"{worker_flags(args)}`  ",
+        + f"{worker_flags(args)} --section {args.section}`  ",
         f"Machine: {machine()}, one core per solve; {workers_text(args)}; the peer alone, after ours  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
         "",
@@ -95,7 +97,7 @@ def write_page(args, rows, peer, t_all, note="") -> None:
         note,
         "",
     ]
-    Path(args.out).write_text("\n".join(text))
+    write_page(args.out, text, section=args.section, title="Benchmark: cube IDA* with Korf's pattern databases")
 
 
 def main() -> None:
@@ -108,6 +110,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--pdb-dir", default=None)
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "ida_cube.md"))
+    add_section_option(ap)
     add_worker_options(ap)
     args = ap.parse_args()
 
@@ -147,10 +150,10 @@ def main() -> None:
         )
         print(rows[-1], flush=True)
         # the page so far, so that a long run stopped midway still leaves its results
-        write_page(args, rows, peer, t_all, "(run not finished: the rows so far)")
+        write_results(args, rows, peer, t_all, "(run not finished: the rows so far)")
     if peer is not None:
         peer.close()
-    write_page(args, rows, peer, t_all)
+    write_results(args, rows, peer, t_all)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine  # noqa: E402
+from benchmarks.common import machine, write_page  # noqa: E402
 
 # One snippet per side and task: the old tree calls its kernels directly; this tree goes through
 # the one solver contract (exact.solvers.solve picks the registered kernel), as users do.
@@ -158,7 +158,7 @@ def main() -> None:
         "|---|---|---|---|---|",
     ]
     page += [f"| {t} | {n} | {b:.2f} | {a:.2f} | {a / b:.3f} |" for t, n, b, a in rows]
-    (ROOT / "docs/benchmarks/layout.md").write_text("\n".join(page) + "\n")
+    write_page(ROOT / "docs/benchmarks/layout.md", page)
 
 
 if __name__ == "__main__":

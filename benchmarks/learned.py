@@ -38,6 +38,7 @@ from benchmarks.common import (  # noqa: E402
     open_executor,
     run_instances,
     workers_text,
+    write_page,
 )
 from exact import registry, solvers  # noqa: E402
 from exact.bfs import distance_table  # noqa: E402
@@ -134,7 +135,7 @@ def main() -> None:
         for item in args.sets.split(","):
             rows.append(run_set(args, executor, item))
             print(rows[-1], flush=True)
-    write_page(args, rows, t_all)
+    write_results(args, rows, t_all)
 
 
 def run_set(args, executor, item: str) -> list[str]:
@@ -172,7 +173,7 @@ def run_set(args, executor, item: str) -> list[str]:
     ]
 
 
-def write_page(args, rows: list[list[str]], t_all: float) -> None:
+def write_results(args, rows: list[list[str]], t_all: float) -> None:
     cmd = "python benchmarks/learned.py " + " ".join(sys.argv[1:])
     lines = [
         "# Benchmark: the learned solver (DAVI-trained cost-to-go, BWAS)",
@@ -193,7 +194,7 @@ def write_page(args, rows: list[list[str]], t_all: float) -> None:
         ),
         "",
     ]
-    Path(args.out).write_text("\n".join(lines))
+    write_page(args.out, lines)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.result import Status  # noqa: E402
 from learned.beam import beam_search, cached_goal_ball  # noqa: E402
@@ -384,7 +384,7 @@ def main(argv=None) -> None:
             *markdown_table(header + ["ours / cayleypy"], peer_rows), "",
         ]  # fmt: skip
     lines += gpu_section(puzzle)
-    args.out.write_text("\n".join(lines))
+    write_page(args.out, lines)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.resultlog import ResultLog  # noqa: E402
 from hybrid import verify  # noqa: E402
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> None:
         "the mean exact gap is over the instances whose optimum was proven.", "",
         *markdown_table(HEADER, rows), "",
     ]  # fmt: skip
-    args.out.write_text("\n".join(lines))
+    write_page(args.out, lines)
 
 
 if __name__ == "__main__":

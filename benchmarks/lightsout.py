@@ -38,6 +38,7 @@ from benchmarks.common import (  # noqa: E402
     open_executor,
     run_instances,
     workers_text,
+    write_page,
 )
 from exact.lightsout import METHODS, min_presses, solve_lightsout  # noqa: E402
 from exact.puzzles.lightsout import LightsOutPuzzle  # noqa: E402
@@ -136,7 +137,7 @@ def run_batch(lights: list[str], known: np.ndarray, repeats: int) -> list[str]:
     ]
 
 
-def write_page(
+def write_results(
     out: Path, argv: list[str], rows: list[list[str]], repeats: int, t_all: float, load: str, note: str = ""
 ) -> None:
     text = [
@@ -158,7 +159,7 @@ def write_page(
         "",
         note,
     ]
-    out.write_text("\n".join(text).rstrip() + "\n")
+    write_page(out, text)
 
 
 def main() -> None:
@@ -191,8 +192,8 @@ def main() -> None:
                 rows.append(run_batch(lights, known, args.repeats))  # one call in this process
                 print(" | ".join(rows[-1]), flush=True)
             # the page so far, so that a long run stopped midway keeps its results
-            write_page(out, sys.argv[1:], rows, args.repeats, t_all, f"{where}; {load()}", "(run not finished)")
-    write_page(out, sys.argv[1:], rows, args.repeats, t_all, f"{where}; {load()}")
+            write_results(out, sys.argv[1:], rows, args.repeats, t_all, f"{where}; {load()}", "(run not finished)")
+    write_results(out, sys.argv[1:], rows, args.repeats, t_all, f"{where}; {load()}")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
 
 SUPERFLIP = "UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB"
 BOXOBAN = ROOT.parent / "shared" / "data" / "sokoban" / "boxoban_hard_000.txt"
@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         *markdown_table(head, rows),
         "",
     ]
-    Path(args.out).write_text("\n".join(page))
+    write_page(args.out, page)
     return 0
 
 

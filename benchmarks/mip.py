@@ -1,11 +1,11 @@
 """Benchmark of the headline command: ``python -m exact.mip --size 3 --turns 8`` beside CP-SAT.
 
-Writes docs/benchmarks/mip.md (and the other sets' pages). Usage:
+Writes one section of docs/benchmarks/mip.md per configuration (``--section``). Usage:
 
-    python benchmarks/mip.py                                   # seeds 0..9, 3 runs each
-    python benchmarks/mip.py --set facelets --seeds 0-4 --out docs/benchmarks/mip_facelets.md
-    python benchmarks/mip.py --set faces --seeds 0-2 --out docs/benchmarks/mip_faces.md
-    python benchmarks/mip.py --set deep --seeds 0-2 --turns 9 --out docs/benchmarks/mip_t9.md
+    python benchmarks/mip.py                                   # seeds 0..9, 3 runs each: main
+    python benchmarks/mip.py --set facelets --seeds 0-4 --section facelets
+    python benchmarks/mip.py --set faces --seeds 0-2 --section faces
+    python benchmarks/mip.py --set deep --seeds 0-2 --turns 9 --section t9
 
 Each run is the command a user types, timed from the outside (wall clock, Python's start and
 imports included), with ``--json`` to read what it proved: ``python -m exact.mip`` at its
@@ -35,9 +35,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
+from benchmarks.common import add_section_option, load_meter, machine, markdown_table, write_page  # noqa: E402
 from exact.cli.options import add_ray_option  # noqa: E402
 from exact.puzzles.cube import scramble, to_facelets  # noqa: E402
+
+TITLE = "Benchmark: `python -m exact.mip` beside CP-SAT"
 
 
 def seeds(text: str) -> list[int]:
@@ -106,6 +108,7 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--time-limit", type=float, default=None, help="--time-limit of both commands")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "mip.md"))
+    add_section_option(ap)
     add_ray_option(ap, "the MIP's split pieces (passed on to python -m exact.mip; CP-SAT stays here)")
     args = ap.parse_args(argv)
     meter = load_meter()
@@ -163,7 +166,7 @@ def main(argv=None) -> int:
             rows,
         ),
     ]
-    Path(args.out).write_text("\n".join(lines) + "\n")
+    write_page(args.out, lines, section=args.section, title=TITLE)
     print("wrote", args.out)
     return 0
 

@@ -1,9 +1,10 @@
 """Benchmark of the time-indexed models: the seed, tight and pairs MIPs (HiGHS) and CP-SAT.
 
-Writes docs/benchmarks/mip_grid.md. Usage:
+Writes one section of docs/benchmarks/mip_grid.md per configuration (``--section``). Usage:
 
     python benchmarks/mip_grid.py --time-limit 60 --reach 600   # the issue's grid, and how far T goes
     python benchmarks/mip_grid.py --quick                        # a small grid (minutes)
+    python benchmarks/mip_grid.py --time-limit 60 --methods tight,pairs --section pairs
 
 Each cell is the median over seeds of the seconds to a proven status (or the limit), with the
 model size and build seconds of the first seed. Scrambles are seeded (``scramble`` with
@@ -28,12 +29,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import (  # noqa: E402
+    add_section_option,
     add_worker_options,
     machine,
     markdown_table,
     open_executor,
     run_instances,
     workers_text,
+    write_page,
 )
 from exact import registry, solvers  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
@@ -94,6 +97,7 @@ def main(argv=None) -> int:
     ap.add_argument("--reach", type=float, default=0.0, help="seconds per solve for 'how far T goes' (0: skip)")
     ap.add_argument("--reach-sizes", default="3", help="cube sizes for --reach")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "mip_grid.md"))
+    add_section_option(ap)
     add_worker_options(ap)
     args = ap.parse_args(argv)
     with open_executor(args, threads=args.threads) as executor:
@@ -175,8 +179,7 @@ def run_grid(args, argv, executor) -> int:
             "",
             *markdown_table(["cube", *methods], reach_rows),
         ]
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text("\n".join(lines) + "\n")
+    write_page(args.out, lines, section=args.section, title="Benchmark: time-indexed MIP formulations and CP-SAT")
     print("wrote", args.out)
     return 0
 

@@ -39,6 +39,7 @@ from benchmarks.common import (  # noqa: E402
     open_executor,
     run_instances,
     workers_text,
+    write_page,
 )
 from exact import registry  # noqa: E402
 from exact.executor import InProcess  # noqa: E402
@@ -178,7 +179,7 @@ def main(argv=None) -> int:
     suite = [SUITE[int(i)] for i in args.cases.split(",")] if args.cases else SUITE
     with open_executor(args) as executor:
         rows = [run_row(executor, case) for case in suite]
-    write_page(args, argv, rows, t0)
+    write_results(args, argv, rows, t0)
     return 0
 
 
@@ -201,7 +202,7 @@ def run_row(executor, case) -> list[str]:
     return row
 
 
-def write_page(args, argv, rows, t0) -> None:
+def write_results(args, argv, rows, t0) -> None:
     argv = sys.argv[1:] if argv is None else argv
     cmd = "python benchmarks/mip_split.py" + (" " + " ".join(argv) if argv else "")
     lines = [
@@ -222,7 +223,7 @@ def write_page(args, argv, rows, t0) -> None:
             rows,
         ),
     ]
-    Path(args.out).write_text("\n".join(lines) + "\n")
+    write_page(args.out, lines)
     print("wrote", args.out)
 
 

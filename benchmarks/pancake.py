@@ -35,6 +35,7 @@ from benchmarks.common import (  # noqa: E402
     run_instances,
     worker_flags,
     workers_text,
+    write_page,
 )
 from exact import registry, solvers  # noqa: E402
 
@@ -112,7 +113,7 @@ def main() -> None:
             f"{gen:,.0f} | {h.get('nodes', 0):,.0f} | {ratio} | {statistics.mean(r[5] for r in done):,.0f} | "
             f"{statistics.mean(r[7] for r in done):.3f} |"
         )
-    Path(args.out).write_text("\n".join(page) + "\n")
+    write_page(args.out, page)
 
 
 def _helmert() -> dict[int, dict]:

@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "tiles" / "deepcubea_puzzle15_500.tsv"
 PY = sys.executable
@@ -184,7 +184,7 @@ def main() -> None:
             "",
         ]
     lines += [f"Total {time.perf_counter() - t_all:.0f} s; {meter()}.", ""]
-    Path(args.out).write_text("\n".join(lines))
+    write_page(args.out, lines)
     print("\n".join(lines))
 
 

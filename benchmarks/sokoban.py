@@ -37,6 +37,7 @@ from benchmarks.common import (  # noqa: E402
     open_executor,
     run_instances,
     workers_text,
+    write_page,
 )
 from exact import registry, solvers  # noqa: E402
 from exact.puzzles.sokoban import parse_levels  # noqa: E402
@@ -111,7 +112,7 @@ def row(name: str, rows: list[dict], metric: str, time_limit: float) -> list[str
     ]
 
 
-def write_page(
+def write_results(
     out: Path,
     argv: list[str],
     tables: dict,
@@ -184,7 +185,7 @@ def write_page(
         note,
     ]
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(text).rstrip() + "\n")
+    write_page(out, text)
 
 
 def main() -> None:
@@ -215,10 +216,10 @@ def main() -> None:
                 print(
                     f"{name} {metric}: {time.perf_counter() - t:.1f} s | " + " | ".join(tables[metric][-1]), flush=True
                 )
-                write_page(
+                write_results(
                     out, sys.argv[1:], tables, t_all, load(), args.time_limit, args.repeats, "(run not finished)", where
                 )
-    write_page(out, sys.argv[1:], tables, t_all, load(), args.time_limit, args.repeats, "", where)
+    write_results(out, sys.argv[1:], tables, t_all, load(), args.time_limit, args.repeats, "", where)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ from benchmarks.common import (  # noqa: E402
     open_executor,
     run_instances,
     workers_text,
+    write_page,
 )
 from exact import registry, solvers  # noqa: E402
 from exact.puzzles.sokoban import parse_levels  # noqa: E402
@@ -127,7 +128,7 @@ def main() -> None:
         "move-optimally, mean 31.99 moves, in 0.03 s a level (`docs/benchmarks/sokoban.md`).",
         "",
     ]
-    Path(args.out).write_text("\n".join(text))
+    write_page(args.out, text)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
 from exact.cli import cores  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
@@ -142,7 +142,7 @@ def main() -> None:
         *markdown_table(["command", "machine", "--threads 1", f"--threads {n}", f"{n} threads / 1 thread"], rows),
         "",
     ]
-    Path(args.out).write_text("\n".join(lines))
+    write_page(args.out, lines)
     print(f"wrote {args.out}")
 
 

@@ -102,3 +102,27 @@ def test_the_gpu_page_replays_every_device_solution_and_rejects_a_forged_one(tmp
     forged.write_text(json.dumps({**row, "optimal": row["optimal"] - 1}) + "\n")
     with pytest.raises(ValueError, match="the data file"):
         page.gpu_section(cube, [forged])
+
+
+def test_a_page_per_benchmark_script() -> None:
+    """docs/benchmarks holds one page per script, named as it; runs of other settings are
+    sections of that page (or data under docs/benchmarks/runs and data)."""
+    pages = {p.stem for p in (ROOT / "docs" / "benchmarks").glob("*.md")}
+    scripts = {p.stem for p in (ROOT / "benchmarks").glob("*.py")}
+    assert pages <= scripts, f"pages with no script of their name: {sorted(pages - scripts)}"
+
+
+def test_a_section_is_replaced_in_place_and_the_others_are_kept(tmp_path) -> None:
+    from benchmarks.common import write_page
+
+    page = tmp_path / "b.md"
+    write_page(page, ["# Benchmark: b at 8", "", "first"], section="main", title="Benchmark: b")
+    write_page(page, ["# Benchmark: b at 9", "", "deep"], section="t9", title="Benchmark: b")
+    write_page(page, ["# Benchmark: b at 8", "", "again"], section="main", title="Benchmark: b")
+    text = page.read_text()
+    assert text.startswith("# Benchmark: b\n")
+    assert "first" not in text and text.index("again") < text.index("deep")
+    assert text.count("<!-- section main -->") == 1 and "## Section t9: b at 9" in text
+    assert not [p for p in tmp_path.iterdir() if p.name != "b.md"], "a temporary file was left"
+    with pytest.raises(ValueError, match="--section"):
+        write_page(page, "x", section="two words")
