@@ -46,6 +46,7 @@ from benchmarks.common import (  # noqa: E402
     once,
     open_executor,
     run_instances,
+    shipped_data,
     workers_text,
     write_page,
 )
@@ -57,7 +58,7 @@ from exact.pdb.store import default_dir  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
 from exact.puzzles.cube.facelets import from_facelets  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "cube"
+DATA = shipped_data() / "cube"
 
 
 def _rate(r) -> str:

@@ -10,7 +10,7 @@ For every shipped instance and every k from 1 to d-1: the exact optimum (bidirec
 length or unsolvable, seconds), then EA and RL (their default settings, the paper's where it gives
 them) over ``--runs`` seeded runs (``--runs-d3d4`` for the d3/d4 rows): min/median/max length, success rate and CPU time
 (``time.process_time``). The paper's Table 2 (A*), Table 4 (EA, d=5) and Table 5 (RL, d=5) stand
-beside them, read from ../shared/data/hypercube/seed002_instances.json. The script asserts that no
+beside them, read from instances/data/hypercube/seed002_instances.json. The script asserts that no
 EA or RL length is below the exact optimum. The page is rewritten after every row, so a run
 stopped midway keeps what it measured.
 """
@@ -33,6 +33,7 @@ from benchmarks.common import (  # noqa: E402
     markdown_table,
     open_executor,
     run_instances,
+    shipped_data,
     workers_text,
     write_page,
 )
@@ -40,7 +41,7 @@ from exact import solvers  # noqa: E402
 from exact.puzzles.hypercube import HypercubePuzzle, shipped_instances  # noqa: E402
 from learned.hypercube import EASettings, RLSettings, run_many  # noqa: E402
 
-PAPER = ROOT.parent / "shared" / "data" / "hypercube" / "seed002_instances.json"
+PAPER = shipped_data() / "hypercube" / "seed002_instances.json"
 
 
 def paper_results() -> dict:

@@ -46,6 +46,7 @@ from benchmarks.common import (  # noqa: E402
     once,
     open_executor,
     run_instances,
+    shipped_data,
     workers_text,
     write_page,
 )
@@ -56,7 +57,7 @@ from exact.result import Status  # noqa: E402
 from exact.tiles import check_partition  # noqa: E402
 from exact.tiles.catalog import PARTITIONS, tile_heuristics, tile_spec  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "tiles"
+DATA = shipped_data() / "tiles"
 SETS = {  # name -> (file, board side)
     "korf100": ("korf100.tsv", 4),
     "deepcubea500": ("deepcubea_puzzle15_500.tsv", 4),

@@ -37,6 +37,7 @@ from benchmarks.common import (  # noqa: E402
     markdown_table,
     open_executor,
     run_instances,
+    shipped_data,
     workers_text,
     write_page,
 )
@@ -50,7 +51,7 @@ from learned.models import load  # noqa: E402
 from learned.remote import network_blob  # noqa: E402
 from learned.weights import load_model  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data"
+DATA = shipped_data()
 PUBLISHED = {
     "deepcubea15": "DeepCubeA: 100% solved, 99.4% optimal (their Table 1)",
     "deepcubea3": "DeepCubeA: 100% solved, 60.3% optimal, mean length 21.50 (their Table 1)",

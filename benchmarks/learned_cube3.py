@@ -36,7 +36,7 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table, shipped_data, write_page  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.result import Status  # noqa: E402
 from learned.beam import beam_search, cached_goal_ball  # noqa: E402
@@ -44,7 +44,7 @@ from learned.runtime import check_precision  # noqa: E402
 from learned.values import NetHeuristic  # noqa: E402
 from learned.weights import load_model  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "cube" / "deepcubea_cube3_qtm_1000.tsv"
+DATA = shipped_data() / "cube" / "deepcubea_cube3_qtm_1000.tsv"
 PUBLISHED = [
     ["DeepCubeA (published)", "1,000", "100%", "21.50", "60.3%", "", "24.2 s (GPUs)"],
     ["EfficientCube, W = 2^18 (published)", "1,000", "100%", "21.26", "69.6%", "", ""],
@@ -370,7 +370,7 @@ def main(argv=None) -> None:
            f"as each cube ended ranged {min(loads):.1f}-{max(loads):.1f} (2 cores; above 2 the seconds are inflated "
            "by other work)." if loads else ""), "",
         "Cubes: the first of DeepCubeA's 1,000 QTM test cubes "
-        "(`../shared/data/cube/deepcubea_cube3_qtm_1000.tsv`); 'optimal' counts solutions of the file's "
+        "(`instances/data/cube/deepcubea_cube3_qtm_1000.tsv`); 'optimal' counts solutions of the file's "
         "optimal length. Each cube is one run; the time column gives the median and mean over the cubes.", "",
         *markdown_table(header, rows + PUBLISHED), "",
     ]  # fmt: skip

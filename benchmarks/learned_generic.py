@@ -9,7 +9,7 @@ Each set goes through ``python -m hybrid.verify`` (:func:`hybrid.verify.main`, t
 the learned method (``--learned-method``, the network's card settings) finds a solution of each
 instance and the puzzle's exact method certifies it, so 'optimal' is a proof and the gap is exact
 where the exact method finished (``--time-limit`` each). The 15-puzzle: DeepCubeA's 500 test
-boards (``../shared/data/tiles/deepcubea_puzzle15_500.tsv``; the file's optimal lengths are
+boards (``instances/data/tiles/deepcubea_puzzle15_500.tsv``; the file's optimal lengths are
 checked against the proofs) with the shipped network. Pancakes: the stacks
 ``PancakePuzzle(n).random_states(1, numpy.random.default_rng(seed))`` for seeds ``0..stacks-1``
 (those of ``benchmarks/pancake.py``), with the network ``MODELS/pancake-n<n>/model.safetensors``
@@ -32,15 +32,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table, shipped_data, write_page  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.resultlog import ResultLog  # noqa: E402
 from hybrid import verify  # noqa: E402
 from instances.files import parse_states, read_instances  # noqa: E402
 from learned.weights import load_model  # noqa: E402
 
-CUBE3 = ROOT.parent / "shared" / "data" / "cube" / "deepcubea_cube3_qtm_1000.tsv"
-TILES15 = ROOT.parent / "shared" / "data" / "tiles" / "deepcubea_puzzle15_500.tsv"
+CUBE3 = shipped_data() / "cube" / "deepcubea_cube3_qtm_1000.tsv"
+TILES15 = shipped_data() / "tiles" / "deepcubea_puzzle15_500.tsv"
 HEADER = ["set", "learned", "instances", "solved", "mean length", "mean optimal", "optimal", "mean exact gap",
           "learned s (median)", "certify s (median)"]  # fmt: skip
 

@@ -37,6 +37,7 @@ from benchmarks.common import (  # noqa: E402
     once,
     open_executor,
     run_instances,
+    shipped_data,
     workers_text,
     write_page,
 )
@@ -44,7 +45,7 @@ from exact.lightsout import METHODS, min_presses, solve_lightsout  # noqa: E402
 from exact.puzzles.lightsout import LightsOutPuzzle  # noqa: E402
 from exact.result import Status  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "lightsout" / "deepcubea_lightsout7_500.tsv"
+DATA = shipped_data() / "lightsout" / "deepcubea_lightsout7_500.tsv"
 HEADER = [
     "method",
     "solver",
@@ -147,7 +148,7 @@ def write_results(
         f"Machine: {machine()}, one thread per solver; {load}  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
         "",
-        f"Data: `../shared/data/lightsout/deepcubea_lightsout7_500.tsv` (its optimal presses average "
+        f"Data: `instances/data/lightsout/deepcubea_lightsout7_500.tsv` (its optimal presses average "
         "24.26 over the 500). Per state: the median of "
         f"{repeats} runs of the solve (`SolveResult.seconds`: reading the board, building the model and "
         "solving); the table gives the mean of those medians over the states and their sum.",
@@ -174,7 +175,7 @@ def main() -> None:
     if args.repeats < 3:
         ap.error("--repeats must be at least 3 (the page reports medians)")
     if not DATA.exists():
-        sys.exit(f"{DATA} is not present: the reference data lives beside the repository, in ../shared/data")
+        sys.exit(f"{DATA} is not present: the shipped sets are in instances/data")
     t_all = time.perf_counter()
     load = load_meter()
 

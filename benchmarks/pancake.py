@@ -8,7 +8,7 @@ Stacks: ``PancakePuzzle(n).random_states(1, numpy.random.default_rng(seed))`` fo
 ``0..--seeds-1`` (``--seeds-for N=K`` fewer for a large ``n``); each solved ``--repeats`` times,
 seconds the median. For each ``n``: mean optimal length, mean gap h(start), mean nodes
 generated, beside Helmert's means over 1000 random stacks
-(``../shared/data/pancake/helmert2010_gap_ida.tsv``) as a ratio: the same search, so the ratio
+(``instances/data/pancake/helmert2010_gap_ida.tsv``) as a ratio: the same search, so the ratio
 checks our IDA* (its node count and tie-breaking), not the hardware.
 """
 
@@ -33,6 +33,7 @@ from benchmarks.common import (  # noqa: E402
     once,
     open_executor,
     run_instances,
+    shipped_data,
     worker_flags,
     workers_text,
     write_page,
@@ -93,7 +94,7 @@ def main() -> None:
         f"heuristic (the plate counts as pancake n + 1), on {args.seeds} random stacks per n"
         f"{' (' + counts + ')' if counts else ''}; seconds per stack the median of {args.repeats} run(s). Helmert's",
         "columns: Table 1 of 'Landmark Heuristics for the Pancake Problem' (SoCS 2010), means over 1000 random",
-        "stacks, nodes GENERATED (`../shared/data/pancake/helmert2010_gap_ida.tsv`). The ratio is ours over his:",
+        "stacks, nodes GENERATED (`instances/data/pancake/helmert2010_gap_ida.tsv`). The ratio is ours over his:",
         "the same algorithm, so it checks the node count, not the machine (his hardware is not stated). Node",
         "counts are heavy-tailed: a mean over fewer stacks than his 1000 is the noisier for it.",
         "",
@@ -118,7 +119,7 @@ def main() -> None:
 
 def _helmert() -> dict[int, dict]:
     """Helmert's Table 1 by n: mean optimal length, gap h and nodes generated."""
-    path = ROOT.parent / "shared" / "data" / "pancake" / "helmert2010_gap_ida.tsv"
+    path = shipped_data() / "pancake" / "helmert2010_gap_ida.tsv"
     out = {}
     for line in path.read_text().splitlines():
         if line and not line.startswith(("#", "n\t")):

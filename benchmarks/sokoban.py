@@ -36,13 +36,14 @@ from benchmarks.common import (  # noqa: E402
     once,
     open_executor,
     run_instances,
+    shipped_data,
     workers_text,
     write_page,
 )
 from exact import registry, solvers  # noqa: E402
 from exact.puzzles.sokoban import parse_levels  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "sokoban"
+DATA = shipped_data() / "sokoban"
 FILES = (
     ("boxoban_unfiltered_test_000.txt", 1000),
     ("boxoban_medium_valid_000.txt", 200),
@@ -162,7 +163,7 @@ def write_results(
         f"Machine: {machine()}, one core per level; {where}; {load}  ",
         f"Date: {date.today().isoformat()}; total {time.perf_counter() - t_all:.0f} s",
         "",
-        "Data: `../shared/data/sokoban/` (Boxoban, 10x10, 4 boxes): the unfiltered test file, and the first",
+        "Data: `instances/data/sokoban/` (Boxoban, 10x10, 4 boxes): the unfiltered test file, and the first",
         "levels of the medium (valid) and hard files. Solver: `exact.sokoban.solve_sokoban` (A* with the",
         "minimum-cost matching of boxes to goals on push distances, plus the player's walk to the next push",
         "in moves mode; dead squares, freeze and 2x2 deadlocks pruned; every solution replayed).",
@@ -198,7 +199,7 @@ def main() -> None:
     args = ap.parse_args()
 
     if not DATA.exists():
-        sys.exit(f"{DATA} is not present: the reference data lives beside the repository, in ../shared/data")
+        sys.exit(f"{DATA} is not present: the shipped sets are in instances/data")
     t_all = time.perf_counter()
     load = load_meter()
 

@@ -34,6 +34,7 @@ from benchmarks.common import (  # noqa: E402
     once,
     open_executor,
     run_instances,
+    shipped_data,
     workers_text,
     write_page,
 )
@@ -43,7 +44,7 @@ from learned.bwas import bwas  # noqa: E402
 from learned.remote import network_blob, worker_heuristic  # noqa: E402
 from learned.weights import load_model  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "sokoban"
+DATA = shipped_data() / "sokoban"
 TEST = "boxoban_unfiltered_test_000.txt"
 # What the DeepCubeA paper reports on the same 1,000 levels (Agostinelli et al. 2019).
 PUBLISHED = "DeepCubeA: 1000/1000 solved, mean 32.6 moves (lambda = 0.8, N = 1, GPUs)"
@@ -74,7 +75,7 @@ def main() -> None:
     args = ap.parse_args()
 
     if not DATA.exists():
-        sys.exit(f"{DATA} is not present: the reference data lives beside the repository, in ../shared/data")
+        sys.exit(f"{DATA} is not present: the shipped sets are in instances/data")
     t_all = time.perf_counter()
     load = load_meter()
     card = load_model(args.model)[1]

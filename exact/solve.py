@@ -41,6 +41,7 @@ from exact.cli.options import (
 )
 from exact.errors import PuzzleoptError
 from exact.result import Status
+from instances.sets import INSTANCES_HELP
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -48,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     add_puzzle_options(p, required=False)
     src = p.add_mutually_exclusive_group()
     add_start_options(p, src)
-    src.add_argument("--instances", metavar="FILE", help="a file of starts: one state per line, or a TSV")
+    src.add_argument("--instances", metavar="FILE|SET", help=INSTANCES_HELP)
     p.add_argument("--method", default="auto", help="a registered method, or auto (see --list-methods)")
     add_goal_option(p)
     add_method_options(p)

@@ -62,6 +62,7 @@ from hybrid.certify import (
 )
 from hybrid.report import markdown, summarise, write_report
 from instances.files import parse_states, read_instances
+from instances.sets import INSTANCES_HELP
 from learned.bwas import QUALITIES
 from learned.runtime import SEARCH_THREADS, add_options
 
@@ -103,7 +104,7 @@ def _parser():
         "6 a certificate contradicts the file's optimal length, 130 interrupted; 1 only for a bug"
     )
     add_puzzle_options(p)
-    p.add_argument("--instances", required=True, help="instance file (one state per line, or a TSV)")
+    p.add_argument("--instances", metavar="FILE|SET", required=True, help=INSTANCES_HELP)
     p.add_argument("--solutions", help="learned solutions, one line per instance (default: run BWAS)")
     p.add_argument("--first", type=cli.count(1), help="only the first N instances")
     p.add_argument(

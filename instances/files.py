@@ -3,13 +3,14 @@
 A plain file has one state per line in the puzzle's text form (``puzzle.parse_state``; blank
 lines and ``#`` comments are skipped). A TSV names its columns in the first line: the state is
 the first of :data:`STATE_COLUMNS` present, the known optimal length the first of
-:data:`LENGTH_COLUMNS` present (optional), the name ``id`` (optional). The reference sets in
-``../shared/data`` (Korf's 100, DeepCubeA's test sets) read as they are.
+:data:`LENGTH_COLUMNS` present (optional), the name ``id`` (optional). The shipped sets
+(:mod:`instances.sets`: Korf's 100, DeepCubeA's test sets, ...) read as they are, by name.
 """
 
 from __future__ import annotations
 
 import csv
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from exact.errors import PuzzleoptError, first_line
 from exact.userfiles import read_text
+from instances import sets
 
 STATE_COLUMNS = ("tiles", "facelets_URFDLB", "facelets", "state")
 LENGTH_COLUMNS = ("optimal_length", "optimal_qtm", "optimal_htm", "optimal")
@@ -32,12 +34,28 @@ class Instance:
 
 
 def read_instances(path: str | Path, what: str = "--instances") -> list[Instance]:
-    """The instances of ``path`` (see the module docstring); ``what`` names the input in errors."""
+    """The instances of ``path`` (see the module docstring).
+
+    Args:
+        path: a file, or the name of a shipped set (``korf100``; :mod:`instances.sets`), which
+            reads that set (:func:`load`) unless a file of that name exists.
+        what: names the input in errors.
+    """
+    if str(path) in sets.SETS and not Path(path).exists():
+        return load(str(path))
+    return _read_file(Path(path), what)
+
+
+def _read_file(
+    path: Path, what: str, state_column: str | None = None, length_column: str | None = None
+) -> list[Instance]:
+    """A file's instances; ``state_column``/``length_column`` name TSV columns whose names are
+    not among :data:`STATE_COLUMNS`/:data:`LENGTH_COLUMNS`."""
     lines = [ln for ln in read_text(path, what).splitlines() if ln.strip() and not ln.startswith("#")]
     if not lines:
         raise PuzzleoptError(f"{what} {str(path)!r}: the file holds no instances")
     header = lines[0].split("\t")
-    state_col = next((c for c in STATE_COLUMNS if c in header), None)
+    state_col = state_column if state_column in header else next((c for c in STATE_COLUMNS if c in header), None)
     if state_col is None:
         if len(header) > 1:
             raise PuzzleoptError(
@@ -45,7 +63,7 @@ def read_instances(path: str | Path, what: str = "--instances") -> list[Instance
                 f"its header is {' | '.join(header)}"
             )
         return [Instance(str(i + 1), ln.strip()) for i, ln in enumerate(lines)]
-    length_col = next((c for c in LENGTH_COLUMNS if c in header), None)
+    length_col = length_column if length_column in header else next((c for c in LENGTH_COLUMNS if c in header), None)
     out = []
     for i, row in enumerate(csv.DictReader(lines, delimiter="\t")):
         known = row.get(length_col) if length_col else None
@@ -75,3 +93,30 @@ def parse_states(puzzle, items: list[Instance], path: str | Path, what: str = "-
         except ValueError as exc:
             raise PuzzleoptError(f"{what} {str(path)!r}, instance {item.id[:40]}: {first_line(exc)}") from None
     return states
+
+
+def load(name: str) -> list[Instance]:
+    """The instances of set ``name``.
+
+    Returns:
+        list[:class:`~instances.files.Instance`]: id, the state's text (the puzzle's
+        ``parse_state`` form, or a Sokoban level's rows), the known optimal length (or None).
+
+    Raises:
+        PuzzleoptError: no set of that name, a file that is not the shipped one, or a set of
+            published figures (``kind == "table"``: read it with :func:`instances.sets.path`).
+    """
+    entry = sets.entry(name)
+    where = sets.path(name)
+    if entry.kind == "tsv":
+        return _read_file(where, f"instance set {name!r}", entry.state_column, entry.length_column)
+    if entry.kind == "json-states":
+        states = json.loads(where.read_text())["states"]
+        return [Instance(str(i), " ".join(map(str, s))) for i, s in enumerate(states)]
+    if entry.kind == "levels":
+        from exact.puzzles.sokoban.text import format_level, parse_levels
+
+        return [Instance(str(lv.name), format_level(lv)) for lv in parse_levels(where)]
+    raise PuzzleoptError(
+        f"instance set {name!r} is a table of published figures, not instances; read instances.path({name!r})"
+    )

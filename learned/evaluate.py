@@ -42,6 +42,7 @@ from exact.result import SolveResult
 from exact.resultlog import file_digest
 from exact.userfiles import output_folder
 from instances.files import parse_states, read_instances
+from instances.sets import INSTANCES_HELP
 from learned.bwas import bwas
 from learned.cli import parser_with_search, search_settings
 from learned.loading import load_heuristic
@@ -157,7 +158,7 @@ def bwas_task(shared: EvalShared, start) -> SolveResult:
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = parser_with_search("python -m learned.evaluate", __doc__.splitlines()[0])
-    p.add_argument("--instances", required=True, help="instance file (one state per line, or a TSV)")
+    p.add_argument("--instances", metavar="FILE|SET", required=True, help=INSTANCES_HELP)
     p.add_argument("--first", type=cli.count(1), help="only the first N instances")
     p.add_argument("--out", type=cli.path, help="folder for results.jsonl, summary.md and lengths.png")
     add_executor_options(p)

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from exact import cli, solvers
 from exact.cli.options import puzzle_from
 from exact.errors import PuzzleoptError
+from instances.sets import INSTANCES_HELP
 from learned.cli import heuristic_from_args, parser_with_search, search_settings
 from learned.evaluate import main as evaluate_main
 from learned.loading import load_heuristic
@@ -37,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     src.add_argument("--tiles", dest="state", help="a tile board, e.g. '1 2 0 3 ...' (same as --state)")
     src.add_argument("--facelets", dest="state", help="cube facelets, URFDLB order (same as --state)")
     src.add_argument("--scramble", help="moves applied to the goal")
-    src.add_argument("--instances", help="a file of starts (one per line, or a TSV; BWAS)")
+    src.add_argument("--instances", metavar="FILE|SET", help=INSTANCES_HELP + "; BWAS")
     p.add_argument(
         "--method",
         choices=("bwas", "beam"),

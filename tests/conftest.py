@@ -17,12 +17,19 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
 
-def shared_data(relative: str) -> Path:
-    """The path of a reference file in ``../shared/data``; the test is skipped without it.
+SHIPPED_DATA = ROOT / "instances" / "data"
 
-    The reference data lives beside the repository and is never copied into it (project rule),
-    so a checkout without it cannot run these comparisons; every other test still runs.
+
+def shared_data(relative: str) -> Path:
+    """The path of a reference file: the shipped copy (``instances/data``, the same relative path,
+    checked against ``../shared/data`` by ``test_instance_sets.py``) where the package ships it,
+    else ``../shared/data``; the test is skipped where neither has it.
+
+    The rest of the reference data lives beside the repository and is not copied into it, so a
+    checkout without it cannot run those comparisons; every other test still runs.
     """
+    if (SHIPPED_DATA / relative).exists():
+        return SHIPPED_DATA / relative
     path = SHARED_DATA / relative
     if not path.exists():
         pytest.skip(f"reference data {path} is not present (it lives beside the repository, in ../shared/data)")

@@ -40,6 +40,7 @@ from exact.errors import PuzzleoptError, first_line
 from exact.result import Status
 from exact.userfiles import output_folder
 from instances.files import parse_states, read_instances
+from instances.sets import INSTANCES_HELP
 
 
 def _parser():
@@ -54,7 +55,7 @@ def _parser():
     src.add_argument("--facelets", help="cube2/cube3: the start as facelets (kociemba's URFDLB), centres home")
     p.add_argument("--metric", default="qtm", choices=["htm", "qtm"], help="cube2/cube3: the metric (default qtm)")
     add_goal_option(p)
-    src.add_argument("--instances", metavar="FILE", help="a file of boards: one per line, or a TSV with a tiles column")
+    src.add_argument("--instances", metavar="FILE|SET", help=INSTANCES_HELP)
     p.add_argument(
         "--heuristic",
         help="manhattan, manhattan-lc or pdb-<partition> (default: pdb-44 / pdb-663 / pdb-6666 by board)",

@@ -2,7 +2,7 @@
 
 Examples::
 
-    python -m exact.sokoban --level ../shared/data/sokoban/boxoban_unfiltered_test_000.txt:0
+    python -m exact.sokoban --level boxoban-test:0
     python -m exact.sokoban --level levels.txt:7 --optimize pushes --json
     python -m exact.sokoban --level hard.xsb --time-limit 60
 

@@ -132,6 +132,7 @@ def parse_levels(source: str | os.PathLike) -> list[Level]:
 def load_level(spec: str | os.PathLike) -> Level:
     """The level named by ``"FILE:N"`` (or ``"FILE"`` holding a single level).
 
+    ``FILE`` may be a shipped set's name (``"boxoban-test:0"``; :mod:`instances.sets`).
     ``N`` is the level's name as :func:`parse_levels` gives it: its ``; N`` header, or its position
     from 0 when it has none (for Boxoban files both are the same).
 
@@ -146,7 +147,9 @@ def load_level(spec: str | os.PathLike) -> Level:
     path, sep, key = spec.rpartition(":")
     if not sep or not key or os.path.exists(spec):
         path, key = spec, None
-    text, label = _read(Path(path))
+    from instances.sets import resolve
+
+    text, label = _read(resolve(path))
     blocks = _blocks(text)
     if not blocks:
         raise StateError(f"{label}: no level found; levels are XSB rows ({_LEGEND}) separated by blank lines")
