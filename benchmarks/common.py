@@ -61,7 +61,8 @@ SECTIONS_NOTE = (
 
 def write_page(path: str | Path, lines: list[str] | str, section: str | None = None, title: str = "") -> Path:
     """Write a benchmark page atomically (a temporary file renamed over it: a Ctrl-C leaves the
-    old page or the new one, never half of one).
+    old page or the new one, never half of one); a Markdown page (or section) ends with the
+    version and commit that wrote it (:func:`written_by`).
 
     Args:
         path: the page.
@@ -78,6 +79,8 @@ def write_page(path: str | Path, lines: list[str] | str, section: str | None = N
     path = Path(path)
     text = lines if isinstance(lines, str) else "\n".join(lines)
     text = text.rstrip("\n") + "\n"
+    if path.suffix == ".md":
+        text += f"\n{written_by()}\n"
     if section is not None:
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", section):
             raise ValueError(f"--section {section!r}: use letters, digits, '.', '_' and '-'")
@@ -104,6 +107,14 @@ def _with_section(page: str, name: str, body: str) -> str:
     if found.search(page):
         return found.sub(lambda _: block, page, count=1)
     return page.rstrip("\n") + "\n\n" + block
+
+
+def written_by() -> str:
+    """The page's last line: the puzzleopt version and commit that wrote it."""
+    from exact.provenance import stamp
+
+    made = stamp()
+    return f"Written by puzzleopt {made['puzzleopt']}" + (f" at commit {made['commit']}." if "commit" in made else ".")
 
 
 def add_section_option(ap) -> None:

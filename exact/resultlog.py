@@ -31,6 +31,7 @@ from typing import Any
 
 from exact.atomic import write_chunks
 from exact.errors import PuzzleoptError
+from exact.provenance import stamp
 from exact.result import json_default
 from exact.signing import mac_holds, signed, user_key
 
@@ -38,6 +39,10 @@ log = logging.getLogger(__name__)
 
 HEADER = "run"
 """The header line's key: the run's fingerprint (a JSON object)."""
+MADE_BY = "made_by"
+"""The header's list of the puzzleopt versions and commits that wrote the file
+(:func:`exact.provenance.stamp`), one entry per resumed run that changed it; not compared on
+resume (the version, which answers may depend on, is in the fingerprint)."""
 
 
 class ResultLog:
@@ -59,6 +64,7 @@ class ResultLog:
         self.run = None if run is None else _plain(dict(run))
         self._key = key
         self._fh = None
+        self._made_by: list[dict[str, str]] = []  # the writers before this one, from the header
 
     @property
     def key(self) -> bytes:
@@ -119,6 +125,8 @@ class ResultLog:
     def _check_header(self, doc: dict[str, Any]) -> None:
         if HEADER not in doc:
             raise PuzzleoptError(f"{self.path}: line 1 is not a run header; remove the file to start over")
+        made_by = doc.get(MADE_BY)
+        self._made_by = [m for m in made_by if isinstance(m, dict)] if isinstance(made_by, list) else []
         if self.run is not None and doc[HEADER] != self.run:
             where, theirs, ours = _first_difference(doc[HEADER], self.run)
             raise PuzzleoptError(
@@ -142,7 +150,8 @@ class ResultLog:
 
     def rewrite(self, records: Iterable[dict[str, Any]]) -> None:
         """Replace the file's contents with the header and ``records``, atomically."""
-        head = self._seal({"format": self.format, HEADER: self.run})
+        writers = self._made_by if self._made_by[-1:] == [stamp()] else [*self._made_by, stamp()]
+        head = self._seal({"format": self.format, HEADER: self.run, MADE_BY: writers})
         write_chunks(self.path, [head + b"".join(self._line(r) for r in records)])
 
     def close(self) -> None:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,7 @@ import numpy as np
 
 from exact import solvers
 from exact.errors import PuzzleoptError
+from exact.provenance import stamp
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
 from exact.solvers import Limits, Method
@@ -77,6 +78,8 @@ class Certificate:
         reason: Why an ``invalid`` solution is wrong.
         spec: The puzzle's identity (``{"name": registry key, **options}``).
         result: The best solution known, replayed (``None`` for ``no_solution``/``invalid``).
+        made_by: The puzzleopt version and commit that certified it
+            (:func:`exact.provenance.stamp`; as read back for a certificate from a file).
     """
 
     verdict: str
@@ -94,6 +97,7 @@ class Certificate:
     reason: str | None = None
     spec: Mapping[str, Any] | None = None
     result: SolveResult | None = None
+    made_by: Mapping[str, str] = field(default_factory=stamp)
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -159,6 +163,7 @@ class Certificate:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["result"] = None if self.result is None else self.result.to_dict()
         d["spec"] = None if self.spec is None else dict(self.spec)
+        d["made_by"] = dict(self.made_by)
         return d
 
     @classmethod
@@ -167,6 +172,7 @@ class Certificate:
         (:func:`check_certificate` checks the rest against the instance)."""
         known = {f.name for f in fields(cls)}
         d = {k: v for k, v in d.items() if k in known}
+        d["made_by"] = dict(d.get("made_by") or {})  # unknown for a record written before it was kept
         result = d.get("result")
         return cls(**{**d, "result": None if result is None else SolveResult.from_dict(result, puzzle)})
 

@@ -25,6 +25,7 @@ from safetensors.torch import save as st_save
 
 from exact.atomic import write_chunks
 from exact.errors import PuzzleoptError
+from exact.provenance import stamp
 from learned.nets import CostToGo, NetConfig
 
 FORMAT = "puzzleopt"
@@ -96,8 +97,11 @@ def read(path: str | Path, kind: str) -> tuple[dict[str, torch.Tensor], dict[str
 
 
 def save_model(path: str | Path, net: CostToGo, card: Mapping[str, object]) -> Path:
-    """Save a trained network with its card (what it is for and how it was made)."""
-    return write(path, net.state_dict(), "model", {"config": net.config.to_dict(), "card": dict(card)})
+    """Save a trained network with its card (what it is for and how it was made). The card gets
+    ``made_by`` (:func:`exact.provenance.stamp`: the version and commit that trained it) unless
+    it has one already (a card saved again keeps its training's)."""
+    card = {**dict(card), "made_by": dict(card.get("made_by") or stamp())}  # type: ignore[arg-type]
+    return write(path, net.state_dict(), "model", {"config": net.config.to_dict(), "card": card})
 
 
 def load_model(path: str | Path, device: str = "cpu") -> tuple[CostToGo, dict]:

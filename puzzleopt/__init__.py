@@ -20,6 +20,11 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from exact.provenance import package_version
+
+__version__: str = package_version()
+"""The installed package's version (its metadata: pyproject.toml's ``version``)."""
+
 _EXPORTS = {
     "State": "puzzleopt.states",
     "Cube": "puzzleopt.states",
@@ -35,7 +40,7 @@ _EXPORTS = {
     "METHODS": "puzzleopt.solving",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = ["__version__", *sorted(_EXPORTS)]
 
 
 def __getattr__(name: str) -> Any:

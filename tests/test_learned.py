@@ -11,6 +11,7 @@ torch = pytest.importorskip("torch")
 
 from exact import registry  # noqa: E402
 from exact.bfs import distance_table  # noqa: E402
+from exact.provenance import stamp  # noqa: E402
 from exact.puzzles.tiles import TilesSpace  # noqa: E402
 from exact.result import Status  # noqa: E402
 from exact.tiles import manhattan  # noqa: E402
@@ -147,7 +148,7 @@ def test_bad_weight_files_fail_clearly(tmp_path) -> None:
     net = make_net(preset_config("tiny", 9, 9), 0)
     path = save_model(tmp_path / "m.safetensors", net, {"puzzle": "tiles8"})
     net2, card = load_model(path)
-    assert card == {"puzzle": "tiles8"}
+    assert card == {"puzzle": "tiles8", "made_by": stamp()}  # the card, and who wrote it
     data = bytearray(path.read_bytes())
     data[-5] ^= 0xFF  # a flipped bit in the last tensor
     (tmp_path / "flip.safetensors").write_bytes(bytes(data))
