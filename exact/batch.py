@@ -11,7 +11,6 @@ rewrites the log in instance order (:meth:`BatchRun.finish`).
 from __future__ import annotations
 
 import json
-import logging
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,10 +24,11 @@ from tqdm.auto import tqdm
 from exact import __version__
 from exact.errors import PuzzleoptError, ReplayError, first_line
 from exact.executor import Executor, InProcess
+from exact.logs import get_logger
 from exact.resultlog import ResultLog, digest, order
 from exact.userfiles import output_folder
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 
 RESULT_FORMAT = "puzzleopt-result/2"
 """The record format of a results log of solves (:mod:`exact.resultlog`; /2: sealed with the

@@ -10,9 +10,12 @@ for the cache index of each kernel of the given modules and, when one is missing
 from __future__ import annotations
 
 import os
-import sys
 from types import ModuleType
 from typing import TextIO
+
+from exact.logs import get_logger
+
+logger = get_logger(__name__)
 
 _shown = False
 
@@ -32,7 +35,8 @@ def _uncached(module: ModuleType) -> list[str]:
 
 
 def notice_first_compile(*modules: ModuleType, stream: TextIO | None = None) -> bool:
-    """Print the one-line notice if a kernel of ``modules`` has no compiled cache yet.
+    """Say once, on ``stream`` or else in the ``puzzleopt`` log (INFO), that kernels compile now,
+    if a kernel of ``modules`` has no compiled cache yet.
 
     Returns:
         Whether the notice was printed (at most once per process).
@@ -41,5 +45,10 @@ def notice_first_compile(*modules: ModuleType, stream: TextIO | None = None) -> 
     if _shown or not any(_uncached(m) for m in modules):
         return False
     _shown = True
-    print("compiling kernels (first run only; numba caches them) ...", file=stream or sys.stderr, flush=True)
+    message = "compiling kernels (first run only; numba caches them) ..."
+    if stream is None:
+        logger.info(message)
+    else:
+        stream.write(message + "\n")
+        stream.flush()
     return True

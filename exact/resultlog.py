@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -31,11 +30,12 @@ from typing import Any
 
 from exact.atomic import write_chunks
 from exact.errors import PuzzleoptError
+from exact.logs import get_logger
 from exact.provenance import stamp
 from exact.result import json_default
 from exact.signing import mac_holds, signed, user_key
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 HEADER = "run"
 """The header line's key: the run's fingerprint (a JSON object)."""

@@ -26,7 +26,6 @@ a method applies to them because of what they declare, not because of their name
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -38,6 +37,7 @@ from exact.contract import Limits, Method, OwnSolver, everywhere
 from exact.deadline import SetupLimit, deadline
 from exact.errors import PuzzleoptError
 from exact.invariants import checked_start, unsolvable_result
+from exact.logs import get_logger
 from exact.options import flag
 from exact.result import SolveResult, Status
 
@@ -269,4 +269,4 @@ def _load_plugins() -> None:
         try:
             ep.load()
         except ImportError as exc:  # a plugin whose own needs are missing adds nothing, and says why
-            logging.getLogger(__name__).warning("methods of %s not loaded: %s", ep.value, exc)
+            get_logger(__name__).warning("methods of %s not loaded: %s", ep.value, exc)

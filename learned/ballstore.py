@@ -12,16 +12,16 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import logging
 from pathlib import Path
 
 import numpy as np
 
+from exact.logs import get_logger
 from exact.pdb import store
 from exact.puzzle import Puzzle
 from learned.beam_parts import HASH_SEED, GoalBall, goal_ball, goal_states, state_hashes
 
-logger = logging.getLogger(__name__)
+logger = get_logger(__name__)
 
 STORE_FROM = 100_000
 """Balls of fewer states are built each time: faster than reading and verifying a file."""

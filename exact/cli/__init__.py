@@ -86,7 +86,12 @@ class OneLineParser(argparse.ArgumentParser):
 
     def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
         self._argv = list(sys.argv[1:] if args is None else args)  # for error(): was --json asked for?
-        return super().parse_known_args(args, namespace)
+        parsed, rest = super().parse_known_args(args, namespace)
+        if hasattr(parsed, "quiet"):  # a command's parser (:func:`parser`): its -v/-q set the log level
+            from exact.logs import configure
+
+            configure(getattr(parsed, "verbose", 0) - parsed.quiet)
+        return parsed, rest
 
     def error(self, message: str):  # type: ignore[override]
         line = f"{self.prog}: error: {message} (see --help)"
@@ -141,11 +146,27 @@ def typed(prog: str) -> str:
     return _TYPED.get() or prog
 
 
-def parser(prog: str, description: str) -> argparse.ArgumentParser:
-    """An ``ArgumentParser`` with the shared ``--json`` flag and the exit codes in its help."""
+def parser(prog: str, description: str, verbose: str | None = None) -> argparse.ArgumentParser:
+    """An ``ArgumentParser`` with the shared ``--json``, ``-v``/``--verbose`` and ``-q``/``--quiet``
+    options and the exit codes in its help. Parsing sets the ``puzzleopt`` log's level
+    (:func:`exact.logs.configure`): messages on stderr, beside the progress bars.
+
+    Args:
+        verbose: what ``-v`` shows besides the library's debug messages (a command's own use).
+    """
     p = OneLineParser(prog=typed(prog), description=description, epilog=EPILOG)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the human report")
+    add_verbosity(p, verbose)
     return p
+
+
+def add_verbosity(p: argparse.ArgumentParser, verbose: str | None = None) -> None:
+    """``-v``/``--verbose`` and ``-q``/``--quiet`` (counts): the log level of the command."""
+    more = f"; {verbose}" if verbose else ""
+    p.add_argument("-v", "--verbose", action="count", default=0, help=f"more messages on stderr (debug){more}")
+    p.add_argument(
+        "-q", "--quiet", action="count", default=0, help="fewer messages on stderr: -q warnings only, -qq errors"
+    )
 
 
 def add_svg(p: argparse.ArgumentParser, what: str = "the start") -> None:

@@ -33,7 +33,7 @@ from exact.timeindexed import check_hint, check_horizon
 
 
 def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
-    p = cli.parser(prog, description)
+    p = cli.parser(prog, description, verbose="-v also shows the solver's own log")
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--size", type=int, help="cube size N (2 or more), with --moves and --metric")
     add_puzzle_options(p, group=which, what="any registered puzzle instead of a cube size, with --option KEY=VALUE")
@@ -76,7 +76,6 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
         help="a known solution: the incumbent; the solver looks only for shorter ones (default for the MIP: "
         "the scramble's inverse where the start is a scramble)",
     )
-    p.add_argument("--verbose", action="store_true", help="show the solver log")
     p.add_argument("--color", action="store_true", help="draw the net with ANSI colours")
     cli.add_svg(p, "the start (a cube's net, a board)")
     _auto_options(p)
@@ -201,7 +200,7 @@ def main_for(
             # a table without inverse rows gives no incumbent this way, nor a --goal the solved state misses
             if (undo >= 0).all() and puzzle.solved(puzzle.goal):
                 hint, source = [int(m) for m in undo], "the scramble's inverse"
-        kwargs: dict[str, Any] = dict(time_limit=args.time_limit, threads=threads, hint=hint, verbose=args.verbose)
+        kwargs: dict[str, Any] = dict(time_limit=args.time_limit, threads=threads, hint=hint, verbose=args.verbose > 0)
         if mip:
             kwargs.update(formulation_name=args.formulation, solver=args.solver, write_model=args.write_model)
             if split:

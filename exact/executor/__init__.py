@@ -47,6 +47,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from exact.errors import PuzzleoptError
+from exact.logs import configure as configure_log
+from exact.logs import configured
 
 RETRIES = 3
 """How many times a task whose worker died is run again before :class:`WorkerLost`."""
@@ -241,13 +243,15 @@ class InProcess(Executor):
 _SHARED: Any = None
 
 
-def _init_worker(shared: Any, threads: int) -> None:  # pragma: no cover - runs in the workers
+def _init_worker(shared: Any, threads: int, verbosity: int | None = None) -> None:  # pragma: no cover - workers
     global _SHARED
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops us
     die_with_parent()
     _SHARED = shared
     if threads is not None:
         set_threads(threads)
+    if verbosity is not None:  # the caller's command showed its log: the workers' messages show too
+        configure_log(verbosity)
 
 
 def _run_task(fn, item):  # pragma: no cover - runs in the workers
@@ -301,7 +305,10 @@ class Processes(Executor):
             return self._pool
         self._stop(clean=True)  # the last map's pool, idle: its workers hold another `shared`
         self._pool = ProcessPoolExecutor(
-            self.workers, mp_context=process_context(), initializer=_init_worker, initargs=(shared, self.threads)
+            self.workers,
+            mp_context=process_context(),
+            initializer=_init_worker,
+            initargs=(shared, self.threads, configured()),
         )
         self._shared = shared
         return self._pool

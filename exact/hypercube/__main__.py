@@ -23,6 +23,7 @@ def parser() -> argparse.ArgumentParser:
         description="The cubical sliding puzzle (d, k, l): optimal solutions and configuration graphs.",
         epilog=cli.EPILOG,
     )
+    cli.add_verbosity(p)
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("solve", help="a shortest solution by bidirectional BFS, or a proof of unsolvability")
     shipped = ", ".join(instance_names())

@@ -12,12 +12,12 @@ own fast kernels (tiles, cube) are registered specialisations of the same driver
 from __future__ import annotations
 
 import functools
-import logging
 
 import numpy as np
 from numba import njit
 
 from exact.ida.search import EXHAUSTED, FOUND, PAUSED, ResumableSearch
+from exact.logs import get_logger
 from exact.movetable import MoveTable
 from exact.timeindexed import move_rules
 
@@ -28,7 +28,7 @@ def _uncached():
     own file only: a heuristic kernel it calls, changed in another file (an upgrade, an edited
     checkout), leaves a stale entry whose load fails with KeyError or ReferenceError (seen here).
     The search then goes on with a fresh compile and says so once."""
-    logging.getLogger(__name__).warning(
+    get_logger(__name__).warning(
         "numba's cached IDA* kernel is stale (a heuristic kernel changed); compiling it afresh for this process"
     )
     return njit(cache=False)(_SEARCH_SOURCE)

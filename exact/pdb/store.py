@@ -40,6 +40,9 @@ import platformdirs
 
 from exact.atomic import write_chunks
 from exact.errors import PuzzleoptError
+from exact.logs import get_logger
+
+logger = get_logger(__name__)
 
 FORMAT = "puzzleopt-pdb"
 FORMAT_VERSION = 1
@@ -481,8 +484,8 @@ def _counts_mismatch(meta: dict, data: np.ndarray, bin_path: Path) -> str | None
     return None
 
 
-def _stderr(message: str) -> None:
-    print(message, file=sys.stderr)
+def _announce(message: str) -> None:
+    logger.info(message)
 
 
 def load(
@@ -504,7 +507,7 @@ def load(
         directory: Where tables live; :func:`default_dir` if ``None``.
         rebuild: Build and save even when the stored table is valid.
         progress: Show a tqdm progress bar (on stderr) during a build.
-        log: Receives the one-line build announcement; default prints it to stderr.
+        log: Receives the one-line build announcement; default: the ``puzzleopt`` log (INFO).
 
     Returns:
         The verified table, memory-mapped read-only.
@@ -514,7 +517,7 @@ def load(
             (e.g. another process replaced it meanwhile).
     """
     directory = default_dir() if directory is None else Path(directory)
-    log = _stderr if log is None else log
+    log = _announce if log is None else log
     bin_path, json_path = _paths(spec.name, directory)
     if rebuild:
         log(f"pdb {spec.name}: rebuild requested; building ({spec.entries} entries)")

@@ -1,0 +1,103 @@
+"""One ``puzzleopt`` logger hierarchy (exact/logs.py): library code never prints, commands show
+the log on stderr at the level their ``-v``/``-q`` ask for, and a program can route it."""
+
+from __future__ import annotations
+
+import ast
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from exact import logs
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("exact", "learned", "hybrid", "puzzleopt", "instances")
+
+
+def _library_modules() -> list[Path]:
+    """Every module that is not a command: commands (``__main__``, the CLI layers, a module with
+    a ``main``) print their reports; the rest may not."""
+    out = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            tree = ast.parse(path.read_text())
+            command = path.name in ("__main__.py", "cli.py", "console.py") or "cli" in path.parts
+            command = command or any(isinstance(n, ast.FunctionDef) and n.name == "main" for n in tree.body)
+            if not command:
+                out.append(path)
+    return out
+
+
+def _writes_to_the_terminal(tree: ast.AST) -> list[int]:
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Name) and f.id == "print":
+                lines.append(node.lineno)
+            if isinstance(f, ast.Attribute) and f.attr == "write" and isinstance(f.value, ast.Attribute):
+                if isinstance(f.value.value, ast.Name) and f.value.value.id == "sys":
+                    lines.append(node.lineno)
+    return lines
+
+
+def test_library_code_never_prints() -> None:
+    found = {}
+    for path in _library_modules():
+        hits = _writes_to_the_terminal(ast.parse(path.read_text()))
+        if hits:
+            found[str(path.relative_to(ROOT))] = hits
+    assert not found, f"print or sys.stdout/stderr.write in library code (use exact.logs.get_logger): {found}"
+
+
+def test_every_library_logger_is_under_puzzleopt() -> None:
+    bad = [
+        str(p.relative_to(ROOT))
+        for package in PACKAGES
+        for p in (ROOT / package).rglob("*.py")
+        if "logging.getLogger(__name__)" in p.read_text()
+    ]
+    assert not bad, f"use exact.logs.get_logger(__name__), so that the logger is puzzleopt.<module>: {bad}"
+
+
+def test_the_library_is_silent_until_configured_and_a_program_can_catch_it(caplog, capsys) -> None:
+    from exact.pdb.store import _announce
+
+    _announce("pdb x: building")
+    assert capsys.readouterr().err == ""  # no handler of its own: NullHandler, no lastResort
+    with caplog.at_level(logging.INFO, logger="puzzleopt"):
+        _announce("pdb x: building")
+    assert [r.name for r in caplog.records] == ["puzzleopt.exact.pdb.store"]
+
+
+def _ida(tmp_path: Path, *flags: str) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "exact.ida", "--puzzle", "tiles8", "--tiles", "1 2 0 3 4 5 6 7 8", "--heuristic", "pdb-44"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [*cmd, "--pdb-dir", str(tmp_path), "--no-progress", *flags], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_a_command_shows_the_log_on_stderr_and_q_silences_it(tmp_path, quiet) -> None:
+    done = _ida(tmp_path, *(["-q"] if quiet else []))
+    assert done.returncode == 0, done.stderr
+    assert ("building" in done.stderr) != quiet and ("optimal" in done.stdout)
+
+
+def test_configure_sets_the_level_and_keeps_one_handler() -> None:
+    try:
+        for verbosity, level in [(2, logging.DEBUG), (0, logging.INFO), (-1, logging.WARNING), (-5, logging.ERROR)]:
+            root = logs.configure(verbosity)
+            assert root.level == level and logs.configured() == verbosity
+        assert sum(type(h).__name__ == "_TqdmStderr" for h in root.handlers) == 1
+    finally:
+        root = logging.getLogger("puzzleopt")
+        for h in [h for h in root.handlers if type(h).__name__ == "_TqdmStderr"]:
+            root.removeHandler(h)
+        root.setLevel(logging.NOTSET)
+        logs._VERBOSITY = None
