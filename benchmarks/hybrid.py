@@ -48,7 +48,7 @@ from exact.mip import solve_mip  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
 from exact.solvers import Limits  # noqa: E402
 from hybrid.horizon import solve_with_learned_horizon  # noqa: E402
-from hybrid.verify import Shared, certify_task  # noqa: E402
+from hybrid.many import Shared, certify_task  # noqa: E402
 from instances.files import Instance  # noqa: E402
 from learned.bwas import bwas  # noqa: E402
 from learned.solve import load_heuristic  # noqa: E402

@@ -15,6 +15,8 @@ from typing import Any
 
 from exact.atomic import write_chunks
 from exact.plots import histogram_png
+from exact.provenance import stamp
+from exact.rates import LengthRow, Rate, by_length, length_table
 from hybrid.certify import INVALID, NO_SOLUTION, Certificate
 
 
@@ -30,6 +32,8 @@ def summarise(certs: Sequence[Certificate]) -> dict[str, Any]:
     learned = [c.learned_seconds for c in certs if c.learned_seconds is not None]
     return {
         "instances": n,
+        "optimal": Rate(sum(c.verdict == "optimal" for c in certs), n).to_dict(),
+        **_by_length(certs),
         "optimal_share": share("optimal"),
         "suboptimal_share": share("suboptimal"),
         "unknown_share": share("unknown"),
@@ -46,8 +50,45 @@ def summarise(certs: Sequence[Certificate]) -> dict[str, Any]:
     }
 
 
+def _optimum(c: Certificate) -> int | None:
+    """The instance's optimal length where known: the file's, or the certificate's proof."""
+    if c.known_optimal is not None:
+        return c.known_optimal
+    return c.best_length if c.gap_exact else None
+
+
+def _by_length(certs: Sequence[Certificate]) -> dict[str, list[dict[str, Any]]]:
+    """The shares of optimal verdicts by optimal length, and by given length where the optimum is
+    unknown (an instance with neither, one with no solution and no known optimum, is left out)."""
+    known = [
+        (o, c.verdict == "optimal", c.gap if c.gap_exact else None) for c in certs if (o := _optimum(c)) is not None
+    ]
+    given = [(c.given_length, False, None) for c in certs if _optimum(c) is None and c.given_length is not None]
+    return {
+        "by_optimal_length": [_row(r) for r in by_length(known)],
+        "by_given_length": [_row(r) for r in by_length(given)],
+    }
+
+
+def _row(r: LengthRow) -> dict[str, Any]:
+    return {"length": r.length, "optimal": r.optimal.to_dict(), "mean_gap": r.mean_gap}
+
+
+def length_tables(summary: Mapping[str, Any]) -> str:
+    """The by-length tables of :func:`summarise` in Markdown (empty where there are none)."""
+    out = []
+    for key, basis in (("by_optimal_length", "optimal length"), ("by_given_length", "given length (optimum unknown)")):
+        rows = [
+            LengthRow(d["length"], Rate(d["optimal"]["successes"], d["optimal"]["n"]), d["mean_gap"])
+            for d in summary.get(key, [])
+        ]
+        if rows:
+            out.append(length_table(rows, basis))
+    return "\n\n".join(out)
+
+
 def markdown(summary: Mapping[str, Any]) -> str:
-    """The summary as a one-row Markdown table."""
+    """The summary as a one-row Markdown table (the optimal share with its 95% Wilson interval)."""
 
     def pct(x: float) -> str:
         return f"{100 * x:.1f}%"
@@ -60,7 +101,8 @@ def markdown(summary: Mapping[str, Any]) -> str:
             "| instances | optimal | suboptimal | unknown | no learned solution | invalid | mean gap (decided) "
             "| certify s (mean) | certify s (total) | learned s (total) | methods |",
             "|---|---|---|---|---|---|---|---|---|---|---|",
-            f"| {summary['instances']} | {pct(summary['optimal_share'])} | {pct(summary['suboptimal_share'])} | "
+            f"| {summary['instances']} | {Rate(summary['optimal']['successes'], summary['instances'])} | "
+            f"{pct(summary['suboptimal_share'])} | "
             f"{pct(summary['unknown_share'])} | {pct(summary['no_solution_share'])} | "
             f"{pct(summary['invalid_share'])} ({summary['invalid']}) | {gap} | {mean} | "
             f"{summary['total_certify_seconds']:.1f} | {learned} | {', '.join(summary['methods']) or '-'} |",
@@ -73,7 +115,11 @@ def write_report(certs: Sequence[Certificate], out: Path, title: str, command: s
     themselves are streamed to ``certificates.jsonl`` by :mod:`exact.resultlog`)."""
     out.mkdir(parents=True, exist_ok=True)
     summary = summarise(certs)
-    md = f"# {title}\n\nCommand: `{command}`\n\n{markdown(summary)}\n"
+    made = stamp()
+    by = f"puzzleopt {made['puzzleopt']}" + (f", commit {made['commit']}" if "commit" in made else "")
+    md = f"# {title}\n\nCommand: `{command}` ({by})\n\n{markdown(summary)}\n"
+    if tables := length_tables(summary):
+        md += f"\n{tables}\n"
     invalid = [c for c in certs if c.verdict == INVALID]
     if invalid:
         md += (
@@ -90,4 +136,4 @@ def write_report(certs: Sequence[Certificate], out: Path, title: str, command: s
     write_chunks(out / "gaps.png", [histogram_png(gaps, "learned length - optimal length", title)])
 
 
-__all__ = ["INVALID", "NO_SOLUTION", "Certificate", "markdown", "summarise", "write_report"]
+__all__ = ["INVALID", "NO_SOLUTION", "Certificate", "length_tables", "markdown", "summarise", "write_report"]

@@ -26,17 +26,14 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from exact import cli, solvers
-from exact.batch import open_log, rebuilt, run_batch
+from exact.batch import open_log, run_batch
 from exact.cli.options import (
     add_executor_options,
     add_method_options,
@@ -58,9 +55,9 @@ from hybrid.certify import (
     certifying_methods,
     choose_method,
     given_rows,
-    verify_solution,
 )
-from hybrid.report import markdown, summarise, write_report
+from hybrid.many import LearnedSettings, Shared, _learned_solver, certify_task
+from hybrid.report import length_tables, markdown, summarise, write_report
 from instances.files import parse_states, read_instances
 from instances.sets import INSTANCES_HELP
 from learned.bwas import QUALITIES
@@ -136,73 +133,6 @@ def _parser():
     add_executor_options(p)
     add_resume_option(p)
     return p
-
-
-@dataclass(frozen=True)
-class LearnedSettings:
-    """How a worker runs the learned method (through :mod:`exact.solvers`; the network comes once,
-    from ``blob``: the shipped one when ``None``; :mod:`learned.remote`)."""
-
-    blob: Any
-    key: str
-    device: str
-    threads: int
-    method: str
-    options: tuple  # (name, value) pairs of the method's options that were given
-    max_nodes: int | None
-    time_limit: float | None
-
-
-@dataclass(frozen=True)
-class Shared:
-    """What every certification task reads (sent once per worker)."""
-
-    spec: dict
-    method: str
-    limits: solvers.Limits = solvers.Limits()
-    pdb_dir: str | None = None
-    progress: bool = False
-    options: dict = field(default_factory=dict)
-    learned: LearnedSettings | None = None
-
-
-@lru_cache(maxsize=2)
-def _learned_solver(spec_json: str, ls: LearnedSettings):
-    """A function ``start -> (moves or None, seconds)`` running the learned method as the settings
-    ask, through the registry (set up once per process)."""
-    from exact import solvers
-
-    if not any(m.name == ls.method for m in solvers.methods()):
-        raise PuzzleoptError(
-            f"running {ls.method} needs the learned extra (torch); install puzzleopt[learned] or give --solutions"
-        )
-    from learned.methods import heuristic_for
-    from learned.remote import blob_file
-    from learned.runtime import configure
-
-    puzzle = rebuilt(json.loads(spec_json))
-    device = configure(ls.device, ls.threads)
-    model = None if ls.blob is None else str(blob_file(ls.blob))
-    heuristic_for(puzzle, model, device)  # a model of another puzzle fails here, once
-    options = solvers.check_options(solvers.get_method(ls.method), dict(ls.options))
-    limits = solvers.Limits(time=ls.time_limit, nodes=ls.max_nodes)
-
-    def solve(start):
-        res = solvers.solve(puzzle, start, method=ls.method, limits=limits, model=model, device=device, **options)
-        return (list(res.moves) if res.status.has_solution else None), res.seconds
-
-    return solve
-
-
-def certify_task(shared: Shared, task: tuple) -> Certificate:
-    """One instance: ``task = (Instance, start, given moves or None)``; BWAS finds the moves
-    where ``shared.learned`` says so."""
-    item, start, moves = task
-    puzzle = rebuilt(shared.spec)
-    learned_seconds = None
-    if shared.learned is not None:
-        moves, learned_seconds = _learned_solver(json.dumps(shared.spec, sort_keys=True), shared.learned)(start)
-    return _certify(puzzle, item, start, moves, learned_seconds, shared)
 
 
 def _run(args, puzzle, chosen, limits: solvers.Limits, options: dict) -> dict[str, Any]:
@@ -283,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if run.interrupted:
         print(f"interrupted: {len(certs)} of {len(items)} instances certified; --resume continues", file=sys.stderr)
     summary = summarise(certs)
-    print(json.dumps(summary) if args.json else markdown(summary))
+    print(json.dumps(summary) if args.json else "\n\n".join(filter(None, [markdown(summary), length_tables(summary)])))
     for why in summary["contradictions"]:
         print(f"contradiction: {why}", file=sys.stderr)
     for c in certs:
@@ -294,26 +224,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if run.interrupted:
         return cli.EXIT_INTERRUPTED
     return EXIT_INVALID if summary["invalid"] else cli.EXIT_OK
-
-
-def _certify(puzzle, item, start, moves, learned_seconds, shared: Shared) -> Certificate:
-    spec = None if getattr(puzzle, "spec", None) is None else puzzle.spec.to_dict()
-    about = dict(id=item.id, known_optimal=item.optimal, learned_seconds=learned_seconds, spec=spec)
-    if moves is None:
-        return Certificate(NO_SOLUTION, None, None, None, None, None, **about)
-    given = moves if isinstance(moves, str) else " ".join(moves)
-    t0 = time.perf_counter()
-    try:
-        moves = given_rows(puzzle, start, moves)  # replayed here, so a wrong answer is a verdict
-    except PuzzleoptError as exc:  # a wrong answer is a finding about the solver, not bad input
-        return Certificate(INVALID, given, None, None, None, None, certify_seconds=time.perf_counter() - t0,
-                           reason=str(exc), **about)  # fmt: skip
-    try:
-        c = verify_solution(puzzle, start, moves, method=shared.method, limits=shared.limits, pdb_dir=shared.pdb_dir,
-                            progress=shared.progress, **shared.options)  # fmt: skip
-    except PuzzleoptError as exc:
-        raise PuzzleoptError(f"instance {item.id}: {exc}") from None
-    return replace(c, given=given, certify_seconds=time.perf_counter() - t0, **about)
 
 
 def certificate_from_record(puzzle) -> Callable[[dict, tuple], Certificate]:

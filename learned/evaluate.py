@@ -38,6 +38,7 @@ from exact.batch import (
 from exact.cli.options import add_executor_options, add_resume_option, executor_from, puzzle_from
 from exact.executor import Blob
 from exact.plots import histogram_png
+from exact.rates import LengthRow, Rate, by_length, length_table
 from exact.result import SolveResult
 from exact.resultlog import file_digest
 from exact.userfiles import output_folder
@@ -80,8 +81,15 @@ class Evaluation:
         known = [(r.length, o) for r, o in solved if o is not None and r.length >= o]
         nodes = [r.nodes or 0 for r in self.results]
         secs = [r.seconds for r in self.results]
+        rows = [(o, r.length == o, r.length - o if r.length is not None and r.length >= o else None)
+                for r, o in zip(self.results, self.optimal) if o is not None]  # fmt: skip
         return {
             "instances": len(self.results),
+            "solved_rate": Rate(len(solved), len(self.results)).to_dict(),
+            "optimal": Rate(sum(o for _, o, _ in rows), len(rows)).to_dict(),
+            "by_optimal_length": [
+                {"length": x.length, "optimal": x.optimal.to_dict(), "mean_gap": x.mean_gap} for x in by_length(rows)
+            ],
             "solved": len(solved),
             "solved_share": len(solved) / len(self.results) if self.results else 0.0,
             "mean_length": statistics.mean(r.length for r, _ in solved) if solved else None,
@@ -95,6 +103,13 @@ class Evaluation:
             "interrupted": self.interrupted,
         }
 
+    def by_length(self) -> list[LengthRow]:
+        """The optimal share by the file's optimal length (none where the file gives none)."""
+        return [
+            LengthRow(d["length"], Rate(d["optimal"]["successes"], d["optimal"]["n"]), d["mean_gap"])
+            for d in self.summary()["by_optimal_length"]
+        ]
+
     def markdown(self) -> str:
         s = self.summary()
 
@@ -106,10 +121,11 @@ class Evaluation:
 
         return "\n".join(
             [
-                "| instances | solved | mean length | optimal (of known) | mean gap | mean nodes | mean s | nodes/s |",
+                "| instances | solved | mean length | optimal (of known, 95% Wilson) | mean gap | mean nodes | mean s "
+                "| nodes/s |",
                 "|---|---|---|---|---|---|---|---|",
-                f"| {s['instances']} | {pct(s['solved_share'])} | {num(s['mean_length'])} | "
-                f"{pct(s['optimal_share'])} ({s['with_known_optimum']}) | {num(s['mean_gap'])} | "
+                f"| {s['instances']} | {Rate(s['solved'], s['instances'])} | {num(s['mean_length'])} | "
+                f"{Rate(s['optimal']['successes'], s['optimal']['n'])} | {num(s['mean_gap'])} | "
                 f"{num(s['mean_nodes'], ',.0f')} | {num(s['mean_seconds'], '.3f')} | "
                 f"{num(s['nodes_per_second'], ',.0f')} |",
             ]
@@ -125,6 +141,8 @@ def write_report(ev: Evaluation, out: Path, title: str, command: str) -> None:
     the run's log, :func:`exact.batch.run_batch`)."""
     out.mkdir(parents=True, exist_ok=True)
     md = f"# {title}\n\nCommand: `{command}`\n\n{ev.markdown()}\n"
+    if rows := ev.by_length():
+        md += f"\n{length_table(rows, 'optimal length')}\n"
     if ev.interrupted:
         md += f"\nInterrupted (Ctrl-C) after {len(ev.results)} instances.\n"
     if ev.contradictions:
@@ -190,7 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.out is not None:
         command = "python -m learned.evaluate " + " ".join(sys.argv[1:] if argv is None else argv)
         write_report(ev, args.out, f"BWAS on {args.instances} ({args.puzzle})", command)
-    print(json.dumps(ev.summary()) if args.json else ev.markdown())
+    table = length_table(rows, "optimal length") if (rows := ev.by_length()) else ""
+    print(json.dumps(ev.summary()) if args.json else "\n\n".join(filter(None, [ev.markdown(), table])))
     for why in ev.contradictions:
         print(f"contradiction: {why}", file=sys.stderr)
     if ev.interrupted:

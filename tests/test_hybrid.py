@@ -284,7 +284,9 @@ def test_ctrl_c_keeps_the_instances_done(tmp_path, eight, monkeypatch) -> None:
     inst.write_text("".join(p.format_state(s) + "\n" for s, _ in walks))
     sols = tmp_path / "solutions.txt"
     sols.write_text("".join(p.table.format(u) + "\n" for _, u in walks))
-    real, calls = cli_module.verify_solution, []
+    import hybrid.many as task_module  # where the command's per-instance task certifies
+
+    real, calls = task_module.verify_solution, []
 
     def interrupted_on_the_second(*args, **kwargs):
         calls.append(1)
@@ -292,7 +294,7 @@ def test_ctrl_c_keeps_the_instances_done(tmp_path, eight, monkeypatch) -> None:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(cli_module, "verify_solution", interrupted_on_the_second)
+    monkeypatch.setattr(task_module, "verify_solution", interrupted_on_the_second)
     out = tmp_path / "report"
     argv = ["--puzzle", "tiles8", "--instances", str(inst), "--solutions", str(sols), "--out", str(out)]
     argv.append("--no-progress")

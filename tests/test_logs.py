@@ -64,18 +64,32 @@ def test_every_library_logger_is_under_puzzleopt() -> None:
     assert not bad, f"use exact.logs.get_logger(__name__), so that the logger is puzzleopt.<module>: {bad}"
 
 
-def test_the_library_is_silent_until_configured_and_a_program_can_catch_it(caplog, capsys) -> None:
+def test_the_library_is_silent_until_configured_and_a_program_can_catch_it(caplog, capsys, monkeypatch) -> None:
     from exact.pdb.store import _announce
+
+    root = logging.getLogger("puzzleopt")  # as in a fresh process: a command run in-process configured it
+    monkeypatch.setattr(root, "handlers", [h for h in root.handlers if type(h).__name__ != "_TqdmStderr"])
 
     _announce("pdb x: building")
     assert capsys.readouterr().err == ""  # no handler of its own: NullHandler, no lastResort
+    caplog.clear()
     with caplog.at_level(logging.INFO, logger="puzzleopt"):
         _announce("pdb x: building")
     assert [r.name for r in caplog.records] == ["puzzleopt.exact.pdb.store"]
 
 
 def _ida(tmp_path: Path, *flags: str) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "exact.ida", "--puzzle", "tiles8", "--tiles", "1 2 0 3 4 5 6 7 8", "--heuristic", "pdb-44"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "exact.ida",
+        "--puzzle",
+        "tiles8",
+        "--tiles",
+        "1 2 0 3 4 5 6 7 8",
+        "--heuristic",
+        "pdb-44",
+    ]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
         [*cmd, "--pdb-dir", str(tmp_path), "--no-progress", *flags], cwd=ROOT, env=env, capture_output=True, text=True

@@ -136,7 +136,7 @@ def test_verify_on_ray_and_processes_equals_in_process(tmp_path, boards, local_r
 
 
 def test_ctrl_c_then_resume_completes_every_instance_once(tmp_path, boards, monkeypatch, caplog):
-    import hybrid.verify as verify
+    import hybrid.many as verify  # where hybrid.verify's per-instance task lives
 
     _, full = _verify(tmp_path, boards, "full")
     real, calls = verify._certify, []
