@@ -7,7 +7,7 @@ import numpy as np
 from exact.puzzle import Puzzle
 from exact.puzzles.tiles.board import check_goal, check_shape, goal_state, is_solvable, random_state
 from exact.puzzles.tiles.moves import tile_moves
-from exact.puzzles.tiles.space import TilesSpace
+from exact.puzzles.tiles.space import MAX_CELLS, TilesSpace
 from exact.puzzles.tiles.text import format_board, parse_board
 
 DIAMETERS = {(2, 2): 6, (2, 3): 21, (3, 2): 21, (3, 3): 31, (4, 4): 80}
@@ -85,7 +85,10 @@ class TilesPuzzle(Puzzle):
         )
 
     def ranked_space(self):
-        """The solvable boards, ranked (:class:`~exact.puzzles.tiles.space.TilesSpace`)."""
+        """The solvable boards, ranked (:class:`~exact.puzzles.tiles.space.TilesSpace`), or
+        ``None`` for boards too large to rank in int64 (more than 20 cells: the 24-puzzle up)."""
+        if self.rows * self.cols > MAX_CELLS:
+            return None
         return TilesSpace(self.rows, self.cols, self.goal_kind)
 
     def random_states(self, n: int, rng: np.random.Generator) -> np.ndarray:
