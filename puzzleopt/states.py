@@ -330,6 +330,41 @@ class Cube(State):
         _size(n, "Cube.from_facelets", [int(k.removeprefix("cube")) for k in registry.names() if k.startswith("cube")])
         return cls.from_board(f"cube{n}", facelets, **_given(moves=moves, metric=metric))
 
+    @classmethod
+    def from_deepcubea(cls, colors: Sequence[int] | np.ndarray, *, metric: str | None = None) -> Cube:
+        """The 3x3x3 of DeepCubeA's state (``Cube3State.colors``: a permutation of 0..53;
+        :mod:`exact.puzzles.cube.formats`), checked to be a real cube's."""
+        from exact.puzzles.cube.formats import from_deepcubea
+
+        p = registry.get("cube3", **_given(metric=metric))
+        return cls._make(p, from_deepcubea(np.asarray(colors)), None)
+
+    def to_deepcubea(self) -> np.ndarray:
+        """DeepCubeA's state of this 3x3x3: int64 ``(54,)``, a permutation of 0..53."""
+        from exact.puzzles.cube.formats import to_deepcubea
+
+        self._need_3x3("to_deepcubea")
+        return to_deepcubea(self._labels)
+
+    @classmethod
+    def from_jumanji(cls, cube: np.ndarray, *, metric: str | None = None) -> Cube:
+        """The 3x3x3 of Jumanji's ``RubiksCube`` state (``state.cube``, int ``(6, 3, 3)``)."""
+        from exact.puzzles.cube.formats import from_jumanji
+
+        p = registry.get("cube3", **_given(metric=metric))
+        return cls._make(p, p.check_state(from_jumanji(np.asarray(cube))), None)
+
+    def to_jumanji(self) -> np.ndarray:
+        """Jumanji's ``cube`` of this 3x3x3: int8 ``(6, 3, 3)``, faces UP FRONT RIGHT BACK LEFT DOWN."""
+        from exact.puzzles.cube.formats import to_jumanji
+
+        self._need_3x3("to_jumanji")
+        return to_jumanji(self._labels)
+
+    def _need_3x3(self, what: str) -> None:
+        if self._puzzle.num_positions != 54:
+            raise PuzzleoptError(f"Cube.{what}: only the 3x3x3 has this format; this cube is {self._puzzle.name}")
+
 
 class Tiles(State):
     """A sliding-tile board, solved (Korf's goal: blank top-left) unless built from a board.
