@@ -13,7 +13,7 @@ import itertools
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
@@ -112,9 +112,15 @@ class Animation:
         seconds: Time per frame in :meth:`svg`.
     """
 
-    pictures: tuple[str, ...]
-    captions: tuple[str, ...]
+    pictures: tuple[str, ...] = field(repr=False)
+    captions: tuple[str, ...] = field(repr=False)
     seconds: float = 0.8
+
+    def __repr__(self) -> str:
+        """One line (the frames stay out of it): ``Animation(12 frames: start ... 11. R', 0.8 s a frame)``."""
+        last = f" ... {self.captions[-1]}" if len(self.captions) > 1 else ""
+        first = self.captions[0] if self.captions else "-"
+        return f"Animation({len(self.pictures)} frames: {first}{last}, {self.seconds:g} s a frame)"
 
     @classmethod
     def of(cls, puzzle, start: np.ndarray, moves: Sequence[str] | str, seconds: float = 0.8) -> Animation:

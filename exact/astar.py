@@ -17,6 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from exact.errors import PuzzleoptError
+from exact.progress import SearchProgress
 from exact.result import SolveResult, Status
 
 
@@ -31,6 +32,7 @@ def best_first(
     node_limit: int | None = None,
     time_limit: float | None = None,
     solver: str = "best-first",
+    progress: bool = False,
 ) -> SolveResult:
     """Weighted best-first search from ``start``, ``batch`` nodes at a time.
 
@@ -50,6 +52,7 @@ def best_first(
         node_limit: Expanded nodes; ``time_limit``: seconds. Either ends with ``limit`` (or
             ``feasible`` when a goal was found but not proven best).
         solver: The name the result carries (``"bwas"`` for the learned solver).
+        progress: show the nodes expanded and their rate as the search runs (:mod:`exact.progress`).
 
     Returns:
         The project's :class:`SolveResult`; ``nodes`` counts expanded nodes, ``extra`` the
@@ -65,8 +68,16 @@ def best_first(
                 "time_limit": time_limit}  # fmt: skip
     done = SolveResult.recorder(puzzle, start, solver=solver, solver_version="puzzleopt", settings=settings, since=t0)
     search = _Search(puzzle, start, heuristic, weight)
-    optimal = admissible and weight == 1.0
+    with SearchProgress(f"{solver} {puzzle.name}", progress, unit="expanded nodes", stage=None) as watch:
+        result = _loop(search, done, batch, admissible and weight == 1.0, node_limit, time_limit, t0, watch)
+        watch.close(result.status.value)
+    return result
+
+
+def _loop(search, done, batch: int, optimal: bool, node_limit, time_limit, t0: float, watch) -> SolveResult:
+    """Iterations of :func:`best_first` until a goal (proven best with ``optimal``) or a limit."""
     while True:
+        watch.update(None, search.expanded, open=len(search.heap))
         # The least f still open bounds every solution not yet found (admissible h, w = 1).
         floor = search.heap[0][0] if search.heap else np.inf
         best = search.best

@@ -26,6 +26,7 @@ import numpy as np
 
 from exact.errors import PuzzleoptError
 from exact.invariants import checked_start, unsolvable_result
+from exact.progress import SearchProgress
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
 from learned.ballstore import cached_goal_ball  # noqa: F401 - re-exported: learned.beam is where users look
@@ -53,6 +54,7 @@ def beam_search(
     restarts: int = 0,
     patience: int | None = None,
     device: str | None = None,
+    progress: bool = False,
 ) -> SolveResult:
     """A solution of ``start`` by beam search (see the module docstring).
 
@@ -72,6 +74,7 @@ def beam_search(
         device: ``None``: the layers in numpy, ``heuristic`` any batched function. A torch
             device: every step there (:mod:`learned.beam_torch`); ``heuristic`` must then be a
             :class:`learned.values.NetHeuristic` and every move must always apply.
+        progress: show the step and the states expanded as the search runs (:mod:`exact.progress`).
 
     Returns:
         ``feasible`` with a replayed solution (``extra``: steps, restarts, the layer where it met
@@ -98,9 +101,18 @@ def beam_search(
         return done(met[1], Status.FEASIBLE, None, 0, {"steps": 0, "met_at": 0, "from_ball": len(met[1])})
     until = None if time_limit is None else t0 + time_limit
     run = _beam(puzzle, heuristic, int(width), ball, until, max_nodes, device)
+    with SearchProgress(f"beam {puzzle.name} (width {width})", progress, unit="expanded states", stage="step") as w:
+        run.watch = w
+        result = _restarts(run, start, int(max_steps), patience, int(restarts), done)
+        w.close(result.status.value)
+    return result
+
+
+def _restarts(run, start: np.ndarray, max_steps: int, patience: int | None, restarts: int, done) -> SolveResult:
+    """The beam from ``start``, and again after each stagnation with its states banned."""
     banned = np.empty(0, dtype=np.uint64)
-    for attempt in range(int(restarts) + 1):
-        path, extra, stagnant = run.descend(start, int(max_steps), patience, banned)
+    for attempt in range(restarts + 1):
+        path, extra, stagnant = run.descend(start, max_steps, patience, banned)
         if path is not None:
             return done(path, Status.FEASIBLE, None, run.expanded, {**extra, "restarts": attempt})
         if stagnant is None:  # a limit, or nothing left to expand
@@ -130,6 +142,7 @@ class _Beam:
     def __init__(self, puzzle: Puzzle, heuristic, width: int, ball, until: float | None, max_nodes) -> None:
         self.puzzle, self.heuristic, self.width, self.ball = puzzle, heuristic, width, ball
         self.until, self.max_nodes, self.expanded = until, max_nodes, 0
+        self.watch = None  # a SearchProgress told each step (exact.progress)
         self.inverse = np.asarray(puzzle.table.inverse, dtype=np.int64)
 
     def _out_of_budget(self, beam: np.ndarray) -> bool:
@@ -146,7 +159,9 @@ class _Beam:
         recent: list[np.ndarray] = [state_hashes(beam)]
         kept: list[np.ndarray] = []  # every layer's states: a stagnant beam bans them all
         best, since_best = np.inf, 0
-        for _ in range(max_steps):
+        for step in range(max_steps):
+            if self.watch is not None:
+                self.watch.update(step, self.expanded)
             if self._out_of_budget(beam):
                 return None, {}, None
             children, rows = puzzle.expand(beam)

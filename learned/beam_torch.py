@@ -24,6 +24,8 @@ _SIGN = -(2**63)
 class TorchBeam:
     """One configured beam on ``device``; :meth:`descend` as :class:`learned.beam._Beam`'s.
 
+    ``watch``: a :class:`exact.progress.SearchProgress` told each step and the states expanded.
+
     Args:
         puzzle: A puzzle whose moves always apply.
         net: The network (a :class:`learned.nets.CostToGo`), moved to ``device``.
@@ -36,7 +38,7 @@ class TorchBeam:
     def __init__(self, puzzle: Puzzle, net, width: int, ball: GoalBall | None, until, max_nodes, device: str,
                  precision: str = "fp32", chunk: int = 2**21) -> None:  # fmt: skip
         self.puzzle, self.width, self.ball, self.until, self.max_nodes = puzzle, width, ball, until, max_nodes
-        self.device, self.expanded = torch.device(device), 0
+        self.device, self.expanded, self.watch = torch.device(device), 0, None
         self.net = net.to(self.device).eval()
         self.bf16, self.chunk = precision == "bf16", max(1, int(chunk))
         t = puzzle.table
@@ -86,7 +88,9 @@ class TorchBeam:
         parents: list[tuple[np.ndarray, np.ndarray]] = []
         best, since_best = float("inf"), 0
         m = self.perms.shape[0]
-        for _ in range(max_steps):
+        for step in range(max_steps):
+            if self.watch is not None:
+                self.watch.update(step, self.expanded)
             if self._out_of_budget(beam.shape[0]):
                 return None, {}, None
             self.expanded += beam.shape[0]

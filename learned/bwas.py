@@ -51,6 +51,7 @@ def bwas(
     batch: int = DEFAULT_BATCH,
     max_nodes: int | None = None,
     time_limit: float | None = None,
+    progress: bool = False,
 ) -> SolveResult:
     """A solution of ``start`` by BWAS (see the module docstring).
 
@@ -62,6 +63,7 @@ def bwas(
         weight: ``lambda`` in ``f = lambda * g + h`` (DeepCubeA: 0.6 for the cube).
         batch: ``N``, nodes expanded per iteration.
         max_nodes: Expanded nodes before giving up (``limit``); ``time_limit``: seconds.
+        progress: show the nodes expanded and their rate as the search runs (:mod:`exact.progress`).
 
     Raises:
         StateError: ``start`` is no state of the puzzle (checked before the network sees it).
@@ -80,4 +82,5 @@ def bwas(
         node_limit=max_nodes,
         time_limit=time_limit,
         solver="bwas",
+        progress=progress,
     )

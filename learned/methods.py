@@ -114,7 +114,7 @@ def run_beam(
         puzzle, start, heuristic, width=chosen["width"] if width is None else int(width), max_steps=int(max_steps),
         time_limit=left(limits.time), max_nodes=limits.nodes,
         ball=cached_goal_ball(puzzle, depth, common.get("pdb_dir")) if depth else None, restarts=int(restarts),
-        patience=None if patience is None else int(patience), device=on,
+        patience=None if patience is None else int(patience), device=on, progress=bool(common.get("progress")),
     )  # fmt: skip
 
 
@@ -133,6 +133,7 @@ def run_bwas(
     return bwas(
         puzzle, start, heuristic, weight=chosen["weight"] if weight is None else float(weight),
         batch=chosen["batch"] if batch is None else int(batch), max_nodes=limits.nodes, time_limit=left(limits.time),
+        progress=bool(common.get("progress")),
     )  # fmt: skip
 
 

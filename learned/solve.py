@@ -63,7 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.method = search.get("method", "bwas") if search.get("method") in ("bwas", "beam") else "bwas"
     settings, options = _settings(args, card)
     limits = solvers.Limits(time=args.time_limit, nodes=args.max_nodes)
-    res = solvers.solve(puzzle, start, method=args.method, limits=limits, model=args.model, device=device, **options)
+    res = solvers.solve(puzzle, start, method=args.method, limits=limits, model=args.model, device=device,
+                        progress=not args.no_progress, **options)  # fmt: skip
     rate = (res.nodes or 0) / res.seconds if res.seconds > 0 else 0.0
     if args.json:
         print(res.to_json(nodes_per_second=round(rate)))

@@ -115,3 +115,44 @@ def test_configure_sets_the_level_and_keeps_one_handler() -> None:
             root.removeHandler(h)
         root.setLevel(logging.NOTSET)
         logs._VERBOSITY = None
+
+
+# ----------------------------------------------------------------------------- progress of one search
+def test_a_long_search_says_each_bound_and_how_it_ended(caplog) -> None:
+    from exact.tiles import ida_tiles as ida
+    from exact.tiles.catalog import tile_heuristic
+
+    p = registry_get("tiles15")
+    h = tile_heuristic("manhattan-lc", 4, 4, progress=False)
+    with caplog.at_level(logging.INFO, logger="puzzleopt.exact.progress"):
+        r = ida(p, p.parse_state("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"), h, progress=True)
+    said = [rec.getMessage() for rec in caplog.records]
+    assert r.length == 57 and [m.split(":")[1].split(" done")[0] for m in said[:3]] == [
+        " bound 43",
+        " bound 45",
+        " bound 47",
+    ]
+    assert said[-1].startswith("ida* tiles15: solved at bound 57,")
+
+
+def test_no_progress_says_nothing(caplog) -> None:
+    from exact.tiles import ida_tiles as ida
+    from exact.tiles.catalog import tile_heuristic
+
+    p = registry_get("tiles8")
+    with caplog.at_level(logging.DEBUG, logger="puzzleopt"):
+        ida(p, p.parse_state("8 6 7 2 5 4 3 0 1"), tile_heuristic("manhattan", 3, 3, progress=False))
+    assert not [r for r in caplog.records if r.name == "puzzleopt.exact.progress"]
+
+
+def test_an_animation_repr_is_one_short_line() -> None:
+    from puzzleopt import Cube
+
+    a = Cube(3).apply("R U F").animate("F' U' R'")
+    assert repr(a) == "Animation(4 frames: start ... 3. R', 0.8 s a frame)"
+
+
+def registry_get(name: str):
+    from exact import registry
+
+    return registry.get(name)

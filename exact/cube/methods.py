@@ -22,7 +22,7 @@ def _optimal(
 
     return optimal_cube(
         puzzle, np.asarray(start), tables=_optimal_tables(puzzle, edge, pdb_dir, progress),
-        time_limit=left(limits.time), node_limit=limits.nodes, stop_at=stop_at, threads=threads,
+        time_limit=left(limits.time), node_limit=limits.nodes, stop_at=stop_at, threads=threads, progress=progress,
     )  # fmt: skip
 
 

@@ -27,6 +27,7 @@ from exact.errors import PuzzleoptError
 from exact.ida.solve import recorder
 from exact.memory import huge_pages
 from exact.pdb.store import default_dir, load
+from exact.progress import SearchProgress
 from exact.puzzles.cube.cubies import cubie_moves, perm_parity, read_cubies
 from exact.result import SolveResult, Status
 from exact.timeindexed import move_rules
@@ -312,6 +313,8 @@ def optimal_cube(
             ``limit`` with the proven lower bound.
         stop_at: End (as at a limit) once every length below it is refuted.
         threads: numba threads for the search (``None``: numba's current setting).
+        progress: show the tables' build and the search's bound, nodes and rate
+            (:mod:`exact.progress`).
     """
     metric, start = face_turn_start(puzzle, start, "the optimal cube solver")
     edge = "slicesorted" if tables is None else tables.phase.edge
@@ -342,10 +345,12 @@ def optimal_cube(
     if threads is not None:
         numba.set_num_threads(int(threads))
     try:
-        code, bound, moves, generated, expanded, iterations = _deepen(
-            tables, root, pieces, -1 if parity is None else parity, threshold(max(root_h, 1)), threshold, t0,
-            time_limit, node_limit, stop_at,
-        )  # fmt: skip
+        with SearchProgress(f"cube3-optimal ({metric})", progress, unit="generated nodes") as watch:
+            code, bound, moves, generated, expanded, iterations = _deepen(
+                tables, root, pieces, -1 if parity is None else parity, threshold(max(root_h, 1)), threshold, t0,
+                time_limit, node_limit, stop_at, watch,
+            )  # fmt: skip
+            watch.close("solved" if code == K.FOUND else "stopped at a limit")
     finally:
         numba.set_num_threads(before)
     extra = {"iterations": iterations, "generated": generated}
@@ -371,7 +376,7 @@ def _short(tables: OptimalTables, pieces, bound: int):
     return None
 
 
-def _deepen(tables, root, pieces, parity, bound, threshold, t0, time_limit, node_limit, stop_at):
+def _deepen(tables, root, pieces, parity, bound, threshold, t0, time_limit, node_limit, stop_at, watch):
     p = tables.phase
     read_only = (
         tables.forbid, tables.forbid3, p.flip_mv, p.slice_mv, p.twist_mv, tables.mconj, tables.data, tables.clsym,
@@ -410,6 +415,7 @@ def _deepen(tables, root, pieces, parity, bound, threshold, t0, time_limit, node
                 iterations.append({"bound": bound, "nodes": it, "complete": False})
                 return _LIMIT, bound, None, generated + it, expanded + spent, iterations
             K.run_tasks(active, tasks.state(), read_only, 2, bound, budget, parity)
+            watch.update(bound, generated + int(tasks.nodes.sum()) - start_nodes)
             hits = np.flatnonzero(tasks.status == K.FOUND)
             if len(hits):
                 t = int(hits[0])  # the first task in move order: the same answer on any thread count

@@ -11,7 +11,7 @@ from exact.cube.catalog import cube_spec
 from exact.cube.kernel import CubeSearch
 from exact.cube.pdb import CubePattern, korf_patterns
 from exact.errors import PuzzleoptError
-from exact.ida.solve import deepen, finish, recorder
+from exact.ida.solve import finish, recorder, watched
 from exact.pdb.store import load
 from exact.puzzles.cube.cubies import centre_facelets, cubie_moves, perm_parity, read_cubies
 from exact.result import SolveResult, Status
@@ -104,4 +104,6 @@ def ida_cube(
     search = CubeSearch.create(tuple(pos_ori), cubie_moves(table), forbid, tables)
     if metric == "qtm":  # a quarter turn is an odd permutation of the corners
         search.parity = perm_parity(c.corner_perm)
-    return finish(search, *deepen(search, t0, time_limit, node_limit, stop_at), done)
+    return finish(
+        search, *watched(f"ida* {puzzle.name} (Korf)", progress, search, t0, time_limit, node_limit, stop_at), done
+    )

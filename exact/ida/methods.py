@@ -22,7 +22,7 @@ def run_ida(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progre
     from exact.ida import ida
 
     return ida(puzzle, np.asarray(start), _heuristic(puzzle, heuristic, patterns, pdb_dir, progress),
-               time_limit=left(limits.time), node_limit=limits.nodes, stop_at=stop_at)  # fmt: skip
+               time_limit=left(limits.time), node_limit=limits.nodes, stop_at=stop_at, progress=progress)  # fmt: skip
 
 
 def _heuristic(puzzle, name, patterns, pdb_dir, progress):

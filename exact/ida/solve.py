@@ -16,13 +16,14 @@ from exact.errors import PuzzleoptError
 from exact.heuristic import UNREACHABLE, Heuristic, kernel_of
 from exact.ida.generic import GenericSearch
 from exact.ida.search import FOUND, PAUSED
+from exact.progress import SearchProgress
 from exact.result import SolveResult, Status
 from exact.timeindexed import move_parity
 
 CHUNK = 2_000_000  # nodes between two looks at the clock (well under a second)
 
 
-def deepen(search, t0: float, time_limit: float | None, node_limit: int | None, stop_at: int | None = None):
+def deepen(search, t0: float, time_limit: float | None, node_limit: int | None, stop_at: int | None = None, watch=None):
     """Run IDA* iterations on a resumable ``search`` until it finds a solution or a limit.
 
     With ``stop_at``, it also stops (as at a limit) once the threshold reaches ``stop_at``: every
@@ -32,6 +33,7 @@ def deepen(search, t0: float, time_limit: float | None, node_limit: int | None, 
         node_limit: Nodes *expanded* (:class:`exact.solvers.Limits`); the kernels run in
             budgets of generated nodes no larger than what is left, and every expansion
             generates at least one node, so the limit is never passed.
+        watch: a :class:`exact.progress.SearchProgress` told the bound and nodes after each budget.
 
     Returns:
         (code, bound, generated, expanded, iterations): ``FOUND`` or ``PAUSED`` (a limit);
@@ -56,6 +58,8 @@ def deepen(search, t0: float, time_limit: float | None, node_limit: int | None, 
             code, k = search.run(bound, budget)
             nodes += k
             it_nodes += k
+            if watch is not None:
+                watch.update(bound, nodes)
             if code == FOUND:
                 iterations.append({"bound": bound, "nodes": it_nodes, "complete": False})
                 return FOUND, bound, nodes, int(search.acc[1]), iterations
@@ -63,6 +67,14 @@ def deepen(search, t0: float, time_limit: float | None, node_limit: int | None, 
                 break
         iterations.append({"bound": bound, "nodes": it_nodes, "complete": True})
         bound = threshold(int(search.acc[0]))
+
+
+def watched(what: str, progress: bool, search, t0: float, time_limit, node_limit, stop_at):
+    """:func:`deepen` with its progress shown where ``progress`` (:class:`SearchProgress` named ``what``)."""
+    with SearchProgress(what, progress, unit="generated nodes") as watch:
+        out = deepen(search, t0, time_limit, node_limit, stop_at, watch)
+        watch.close("solved" if out[0] == FOUND else "stopped at a limit")
+    return out
 
 
 def finish(search, code, bound, generated, expanded, iterations, done) -> SolveResult:
@@ -86,6 +98,7 @@ def ida(
     stop_at: int | None = None,
     max_depth: int = 200,
     goal_positions: np.ndarray | None = None,
+    progress: bool = False,
 ) -> SolveResult:
     """A shortest solution by IDA* over the puzzle's move table, with any heuristic that has a
     numba kernel (:mod:`exact.heuristic`).
@@ -100,6 +113,7 @@ def ida(
         max_depth: The deepest solution searched for.
         goal_positions: int ``(G,)``: the positions where a solution must show ``puzzle.goal``'s
             labels (default: all); the heuristic must be 0 on every such state.
+        progress: show the bound, nodes and rate as the search runs (:mod:`exact.progress`).
 
     Returns:
         ``optimal`` with the solution, or ``limit`` with the proven lower bound.
@@ -121,7 +135,9 @@ def ida(
     search.parity = move_parity(puzzle.table, start, puzzle.goal_spec(start))
     # the kernel keeps one row per depth, so no threshold beyond max_depth is searched
     cap = max_depth + 1 if stop_at is None else min(stop_at, max_depth + 1)
-    code, bound, generated, expanded, iterations = deepen(search, t0, time_limit, node_limit, cap)
+    code, bound, generated, expanded, iterations = watched(
+        f"ida* {puzzle.name}", progress, search, t0, time_limit, node_limit, cap
+    )
     if code != FOUND and bound >= UNREACHABLE:
         # an iteration pruned nothing: every path ran into a dead end, none reached the goal
         extra = {"proof": "IDA* exhausted the whole search tree", "generated": generated}

@@ -50,7 +50,7 @@ def _ida_tiles(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, pro
 
     h = _tile_heuristic(heuristic or _tile_name(puzzle), puzzle.rows, puzzle.cols, pdb_dir, progress, mirror)
     return ida_tiles(puzzle, np.asarray(start), h, time_limit=left(limits.time), node_limit=limits.nodes,
-                     stop_at=stop_at)  # fmt: skip
+                     stop_at=stop_at, progress=progress)  # fmt: skip
 
 
 register_method("ida*", _ida_tiles, applies=table_puzzle, needs="korf-tiles", options=TILE_OPTIONS, rank=30)

@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from exact.errors import PuzzleoptError
-from exact.ida.solve import deepen, finish, recorder
+from exact.ida.solve import finish, recorder, watched
 from exact.result import SolveResult, Status
 from exact.tiles.heuristic import TileHeuristic
 from exact.tiles.kernel import TileSearch
@@ -22,6 +22,7 @@ def ida_tiles(
     time_limit: float | None = None,
     node_limit: int | None = None,
     stop_at: int | None = None,
+    progress: bool = False,
 ) -> SolveResult:
     """A shortest solution of a tile board by IDA* with ``heuristic``.
 
@@ -34,6 +35,7 @@ def ida_tiles(
         stop_at: Stop with ``limit`` and the lower bound ``stop_at`` once every shorter
             threshold is exhausted, without searching for a solution of that length (to prove a
             known solution of length ``stop_at`` optimal); ``None``: search to the end.
+        progress: show the bound, nodes and rate as the search runs (:mod:`exact.progress`).
 
     Returns:
         ``optimal`` with the solution; ``unsolvable`` for a board of the wrong parity; ``limit``
@@ -62,4 +64,4 @@ def ida_tiles(
     if puzzle.solved(start):
         return done([], Status.OPTIMAL, 0, 0)
     search = TileSearch.create(start, heuristic)
-    return finish(search, *deepen(search, t0, time_limit, node_limit, stop_at), done)
+    return finish(search, *watched(f"ida* {puzzle.name}", progress, search, t0, time_limit, node_limit, stop_at), done)
