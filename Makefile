@@ -1,4 +1,4 @@
-# Quick start: `make demo` runs the main job, `make test` runs ruff and the test suite.
+# Quick start: `make demo` runs the main job, `make test` runs ruff, mypy and the test suite.
 # Both create .venv on first use and install the project into it.
 PYTHON ?= python3
 VENV := .venv
@@ -29,9 +29,10 @@ demo: $(VENV)/.installed
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
+	$(BIN)/python -m mypy
 
 test: lint
 	$(BIN)/python -m pytest
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache .mypy_cache

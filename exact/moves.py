@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         state, text = scramble(
             args.size, args.scramble_length, np.random.default_rng(args.seed), args.moves, args.metric
         )
-    written = []
+    written: list[str] = []
     if args.export_json is not None:
         written.append(str(write_atomic(output_file(args.export_json, "--export-json"), to_json(table))))
     if args.export_csv is not None:
@@ -94,8 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"scramble ({len(text.split())} moves): {text or '(none)'}")
     print(net(state, args.size, color=args.color))
     print("facelets:", to_facelets(state))
-    for path in written:
-        print("wrote", path)
+    for name in written:
+        print("wrote", name)
     return cli.EXIT_OK
 
 

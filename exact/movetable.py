@@ -96,8 +96,8 @@ class MoveTable:
 
     names: tuple[str, ...]
     perms: np.ndarray
-    guard_pos: np.ndarray = field(default=None)  # type: ignore[assignment]
-    guard_val: np.ndarray = field(default=None)  # type: ignore[assignment]
+    guard_pos: np.ndarray = field(default=None)  # type: ignore[arg-type]  # filled in __post_init__
+    guard_val: np.ndarray = field(default=None)  # type: ignore[arg-type]  # filled in __post_init__
     axis: np.ndarray | None = None
     layer: np.ndarray | None = None
     aliases: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
@@ -133,12 +133,12 @@ class MoveTable:
     @property
     def num_moves(self) -> int:
         """Number of rows ``M``."""
-        return self.perms.shape[0]
+        return int(self.perms.shape[0])
 
     @property
     def num_positions(self) -> int:
         """Number of positions ``P`` of a state."""
-        return self.perms.shape[1]
+        return int(self.perms.shape[1])
 
     @property
     def guarded(self) -> bool:
@@ -199,7 +199,8 @@ class MoveTable:
         p = self.perms
         left = p[:, p]  # left[a, b] = p[a][p[b]]: a then b
         right = np.transpose(left, (1, 0, 2))
-        return (left == right).all(axis=2)
+        out: np.ndarray = (left == right).all(axis=2)
+        return out
 
     def subset(self, names: Iterable[str], description: str | None = None) -> MoveTable:
         """A table holding only the rows with the given names, in the order given.
@@ -250,7 +251,8 @@ class MoveTable:
             return np.ones(s.shape[:-1] + (self.num_moves,), dtype=bool)
         pos = np.where(self.guard_pos >= 0, self.guard_pos, 0)
         ok = (s[..., pos] == self.guard_val) | (self.guard_pos < 0)
-        return ok.all(axis=-1)
+        out: np.ndarray = ok.all(axis=-1)
+        return out
 
     # ------------------------------------------------------------------ notation
     def parse(self, text: str | Sequence[str], start: np.ndarray | None = None) -> list[int]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -51,7 +52,8 @@ class Goal:
             return bool(np.array_equal(s, self.state))
         if self.allowed is not None:
             return bool(self.allowed[np.arange(s.size), s.astype(np.int64)].all())
-        return all(len(np.unique(s[self.groups == g])) == 1 for g in np.unique(self.groups))
+        groups = np.asarray(self.groups)
+        return all(len(np.unique(s[groups == g])) == 1 for g in np.unique(groups))
 
 
 class Puzzle:
@@ -68,7 +70,7 @@ class Puzzle:
     """
 
     name: str
-    spec = None
+    spec: Any = None
     """The puzzle's identity (:class:`exact.registry.Spec`: registry key and options), set by
     :func:`exact.registry.get`; ``None`` for a puzzle built directly."""
     walk_description = "random moves from the goal"
@@ -189,7 +191,8 @@ class Puzzle:
     def is_goal(self, states: np.ndarray) -> np.ndarray:
         """bool ``(B,)``: which states are solved."""
         s = self.states(states)
-        return (s == self.goal).all(axis=1)
+        out: np.ndarray = (s == self.goal).all(axis=1)
+        return out
 
     def solved(self, state: np.ndarray) -> bool:
         """Whether one state ``(P,)`` is solved (:meth:`is_goal`, so a cube in any orientation)."""
@@ -306,7 +309,7 @@ class Puzzle:
         Default: none."""
         return []
 
-    def heuristics(self) -> dict:
+    def heuristics(self) -> dict[str, Any]:
         """Heuristics the puzzle declares, name -> a function returning one
         (:class:`exact.heuristic.Heuristic`); the first is IDA*'s default. Default: none."""
         return {}
@@ -318,7 +321,7 @@ class Puzzle:
         default longest walk (:mod:`learned.diffusion`)."""
         return None
 
-    def ranked_space(self):
+    def ranked_space(self) -> Any:
         """A perfect ranking of the states that can reach the goal (:class:`exact.bfs.RankedSpace`)
         for complete distance tables, or ``None`` (the default)."""
         return None
@@ -338,4 +341,5 @@ class Puzzle:
             s = np.array([int(t) for t in text.split()], dtype=np.uint8)
         except ValueError as exc:
             raise StateError(f"{self.name}: cannot read state {text!r}: {exc}") from exc
-        return self.states(s)[0]
+        out: np.ndarray = self.states(s)[0]
+        return out

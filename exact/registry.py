@@ -94,7 +94,7 @@ def get(name: str, **options: Any) -> Puzzle:
             shown = ", ".join(f"{k}={v!r}" for k, v in options.items())
             raise PuzzleoptError(f"puzzle {name!r} with options {shown}: {exc}; {entry.description}") from None
         puzzle = entry.factory(**options)
-        puzzle.spec = Spec(name, _frozen_options(options))
+        puzzle.spec = Spec(name, _frozen_options(options))  # the identity results and cards store
         _CACHE[key] = puzzle
     return _CACHE[key]
 

@@ -123,7 +123,13 @@ class SolveResult:
         solver's results (through :meth:`build`, so they are replayed), timed from ``since``
         (a ``time.perf_counter()`` reading)."""
 
-        def done(moves, status, bound=None, nodes=None, extra=None) -> SolveResult:
+        def done(
+            moves: Sequence[int] | Sequence[str],
+            status: Status,
+            bound: int | None = None,
+            nodes: int | None = None,
+            extra: Mapping[str, Any] | None = None,
+        ) -> SolveResult:
             return cls.build(
                 puzzle,
                 start,
@@ -145,7 +151,7 @@ class SolveResult:
         cls,
         puzzle: Puzzle,
         start: np.ndarray,
-        moves: Sequence[int],
+        moves: Sequence[int] | Sequence[str],
         status: Status | str,
         *,
         lower_bound: int | None = None,
@@ -188,7 +194,7 @@ class SolveResult:
             solver_version=solver_version,
             settings=dict(settings or {}),
             extra=dict(extra or {}),
-            spec=None if getattr(puzzle, "spec", None) is None else puzzle.spec.to_dict(),
+            spec=None if (spec := getattr(puzzle, "spec", None)) is None else spec.to_dict(),
             _replayed=True,
         )
 

@@ -76,6 +76,8 @@ def register_method(method: Method | str, run: Callable[..., SolveResult] | None
         PuzzleoptError: the name is taken for the same capability.
     """
     if not isinstance(method, Method):
+        if run is None:
+            raise TypeError(f"register_method({method!r}, run, ...): give the function that runs the method")
         fields.setdefault("applies", everywhere)
         fields.setdefault("proves", True)
         fields.setdefault("description", _first_paragraph(run.__doc__ or ""))

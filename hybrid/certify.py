@@ -241,7 +241,8 @@ def given_rows(puzzle: Puzzle, start: np.ndarray, solution: str | Sequence[str] 
         text = solution
     else:
         items = list(solution)
-        text = table.format(items) if all(isinstance(m, (int, np.integer)) for m in items) else " ".join(items)
+        rows_given = [int(m) for m in items if isinstance(m, (int, np.integer))]
+        text = table.format(rows_given) if len(rows_given) == len(items) else " ".join(str(m) for m in items)
     rows = table.parse(text, start) if text.strip() else []
     end = table.apply(np.asarray(start), rows) if rows else np.asarray(start)
     if not puzzle.solved(end):
@@ -299,7 +300,7 @@ def verify_solution(
         )  # fmt: skip
     )
     moves, bound = rows, exact.lower_bound or 0
-    if exact.status.has_solution and exact.length < L:
+    if exact.status.has_solution and exact.length is not None and exact.length < L:
         verdict = "suboptimal"
         moves = puzzle.table.parse(" ".join(exact.moves), start)
     elif bound >= L:  # the proof: the exact method's lower bound reaches L

@@ -56,13 +56,14 @@ def _models(name: str) -> Callable[[Sequence[str] | None], int]:
     from exact.mip.solve import solve_mip
 
     mip = name == "mip"
-    return main_for(
+    command: Callable[[Sequence[str] | None], int] = main_for(
         f"puzzleopt {name}",
         SUBCOMMANDS[name][1][0].upper() + SUBCOMMANDS[name][1][1:] + ".",
         mip=mip,
         solve=solve_mip if mip else solve_cpsat,
         horizon_default="bwas",
     )
+    return command
 
 
 def _router() -> argparse.ArgumentParser:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +29,7 @@ def solve_with_learned_horizon(
     batch: int | None = None,
     max_nodes: int | None = None,
     bwas_time_limit: float | None = None,
-    **solver_options,
+    **solver_options: Any,
 ) -> SolveResult:
     """Solve ``start`` exactly with the horizon and the incumbent from a learned solution.
 
@@ -62,7 +63,7 @@ def solve_with_learned_horizon(
         max_nodes=max_nodes,
         time_limit=bwas_time_limit,
     )
-    facts = {"length": learned.length, "nodes": learned.nodes, "seconds": learned.seconds}
+    facts: dict[str, Any] = {"length": learned.length, "nodes": learned.nodes, "seconds": learned.seconds}
     facts["status"] = learned.status.value
     if not learned.status.has_solution:
         return SolveResult.build(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -52,7 +52,7 @@ class LearnedSettings:
     device: str
     threads: int
     method: str
-    options: tuple  # (name, value) pairs of the method's options that were given
+    options: tuple[tuple[str, Any], ...]  # (name, value) pairs of the method's options that were given
     max_nodes: int | None
     time_limit: float | None
 
@@ -61,17 +61,17 @@ class LearnedSettings:
 class Shared:
     """What every certification task reads (sent once per worker)."""
 
-    spec: dict
+    spec: dict[str, Any]
     method: str
     limits: solvers.Limits = solvers.Limits()
     pdb_dir: str | None = None
     progress: bool = False
-    options: dict = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
     learned: LearnedSettings | None = None
 
 
 @lru_cache(maxsize=2)
-def _learned_solver(spec_json: str, ls: LearnedSettings):
+def _learned_solver(spec_json: str, ls: LearnedSettings) -> Callable[[np.ndarray], tuple[list[str] | None, float]]:
     """A function ``start -> (moves or None, seconds)`` running the learned method as the settings
     ask, through the registry (set up once per process)."""
     from exact import solvers
@@ -91,14 +91,14 @@ def _learned_solver(spec_json: str, ls: LearnedSettings):
     options = solvers.check_options(solvers.get_method(ls.method), dict(ls.options))
     limits = solvers.Limits(time=ls.time_limit, nodes=ls.max_nodes)
 
-    def solve(start):
+    def solve(start: np.ndarray) -> tuple[list[str] | None, float]:
         res = solvers.solve(puzzle, start, method=ls.method, limits=limits, model=model, device=device, **options)
         return (list(res.moves) if res.status.has_solution else None), res.seconds
 
     return solve
 
 
-def certify_task(shared: Shared, task: tuple) -> Certificate:
+def certify_task(shared: Shared, task: tuple[Instance, np.ndarray, Any]) -> Certificate:
     """One instance: ``task = (Instance, start, given moves or None)``; BWAS finds the moves
     where ``shared.learned`` says so."""
     item, start, moves = task
@@ -109,9 +109,11 @@ def certify_task(shared: Shared, task: tuple) -> Certificate:
     return _certify(puzzle, item, start, moves, learned_seconds, shared)
 
 
-def _certify(puzzle, item, start, moves, learned_seconds, shared: Shared) -> Certificate:
+def _certify(
+    puzzle: Puzzle, item: Instance, start: np.ndarray, moves: Any, learned_seconds: float | None, shared: Shared
+) -> Certificate:
     spec = None if getattr(puzzle, "spec", None) is None else puzzle.spec.to_dict()
-    about = dict(id=item.id, known_optimal=item.optimal, learned_seconds=learned_seconds, spec=spec)
+    about: dict[str, Any] = dict(id=item.id, known_optimal=item.optimal, learned_seconds=learned_seconds, spec=spec)
     if moves is None:
         return Certificate(NO_SOLUTION, None, None, None, None, None, **about)
     given = moves if isinstance(moves, str) else " ".join(moves)
@@ -191,7 +193,7 @@ def certify_many(
     return run.in_order()
 
 
-def _matched(solutions, ids: list[str]) -> list:
+def _matched(solutions: Sequence[Any] | Mapping[str, Any], ids: list[str]) -> list[Any]:
     """The solutions in the order of ``ids``."""
     if isinstance(solutions, Mapping):
         stray = [str(k) for k in solutions if str(k) not in set(ids)]
@@ -206,7 +208,7 @@ def _matched(solutions, ids: list[str]) -> list:
     return list(solutions)
 
 
-def _start(puzzle: Puzzle, state, ident: str) -> np.ndarray:
+def _start(puzzle: Puzzle, state: np.ndarray | str, ident: str) -> np.ndarray:
     """A start checked as a state of ``puzzle`` (text parsed first)."""
     try:
         start = puzzle.parse_state(state) if isinstance(state, str) else np.asarray(state)

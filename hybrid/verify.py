@@ -24,6 +24,7 @@ or a solver is wrong; the summary lists it); 130 interrupted; 1 only for a bug.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -44,8 +45,10 @@ from exact.cli.options import (
     puzzle_from,
 )
 from exact.errors import PuzzleoptError
+from exact.puzzle import Puzzle
 from exact.result import Status
 from exact.resultlog import digest, file_digest
+from exact.solvers import Method
 from exact.userfiles import output_folder, read_text
 from hybrid.certify import (
     INVALID,
@@ -94,7 +97,7 @@ def read_solutions(path: str | Path, count: int) -> list[str | None]:
     return [ln.strip() or None for ln in lines]
 
 
-def _parser():
+def _parser() -> argparse.ArgumentParser:
     p = cli.parser("python -m hybrid.verify", __doc__.splitlines()[0])
     p.epilog = (
         "exit codes: 0 done, 2 bad input, 5 some solutions are invalid (they do not solve their start), "
@@ -135,7 +138,9 @@ def _parser():
     return p
 
 
-def _run(args, puzzle, chosen, limits: solvers.Limits, options: dict) -> dict[str, Any]:
+def _run(
+    args: argparse.Namespace, puzzle: Puzzle, chosen: Method, limits: solvers.Limits, options: dict[str, Any]
+) -> dict[str, Any]:
     """What the certificates depend on (the log's header): the puzzle, the method, its options and
     limits, and where the solutions come from (a file, given per instance; or BWAS with a model
     and its settings)."""
@@ -149,7 +154,7 @@ def _run(args, puzzle, chosen, limits: solvers.Limits, options: dict) -> dict[st
             "learned": learned}  # fmt: skip
 
 
-def _learned_options(args) -> tuple:
+def _learned_options(args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
     """The learned method's options the flags give, as ``(name, value)`` pairs."""
     names = ("quality", "weight", "batch") if args.learned_method == "bwas" else ("quality", "width", "ball")
     other = [k for k in ("weight", "batch", "width", "ball") if k not in names and getattr(args, k) is not None]
@@ -180,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = certify_options(chosen, options)
     pdb_dir = None if args.pdb_dir is None else str(args.pdb_dir)
     limits = solvers.Limits(time=args.time_limit, nodes=args.node_limit)
-    given = [None] * len(items)
+    given: list[str | None] = [None] * len(items)
     if args.solutions is not None:
         given = read_solutions(args.solutions, len(every))[: len(items)]
 
@@ -226,12 +231,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     return EXIT_INVALID if summary["invalid"] else cli.EXIT_OK
 
 
-def certificate_from_record(puzzle) -> Callable[[dict, tuple], Certificate]:
+def certificate_from_record(puzzle: Puzzle) -> Callable[[dict[str, Any], tuple[Any, ...]], Certificate]:
     """Certificates read back from a log, each re-checked against its task ``(Instance, start,
     given moves or None)``: the given solution replayed, the best one replayed from the same
     start, and the verdict, bound and gap consistent with them."""
 
-    def back(d: dict, task: tuple) -> Certificate:
+    def back(d: dict[str, Any], task: tuple[Any, ...]) -> Certificate:
         item, start, given = task
         c = Certificate.from_dict({k: v for k, v in d.items() if k != "input"}, puzzle)  # replays its result
         if str(c.id) != str(item.id) or (given is not None and c.given != given):
@@ -252,7 +257,7 @@ def certificate_from_record(puzzle) -> Callable[[dict, tuple], Certificate]:
     return back
 
 
-def _check_decided(c: Certificate, given_length: int, start) -> None:
+def _check_decided(c: Certificate, given_length: int, start: np.ndarray) -> None:
     """Raise unless an optimal/suboptimal/unknown certificate agrees with its replayed result."""
     r = c.result
     if r is None:
@@ -264,7 +269,7 @@ def _check_decided(c: Certificate, given_length: int, start) -> None:
     if c.verdict == "optimal":
         ok = r.status is Status.OPTIMAL and r.length == given_length and c.gap == 0
     elif c.verdict == "suboptimal":
-        ok = r.length < given_length and c.gap == given_length - r.length
+        ok = r.length is not None and r.length < given_length and c.gap == given_length - r.length
     else:
         ok = r.length == given_length and (r.lower_bound or 0) < given_length and c.gap is None
     if not ok:

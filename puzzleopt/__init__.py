@@ -18,7 +18,7 @@ Everything here is a thin layer over the three packages: puzzles come from
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exact.provenance import package_version
 
@@ -40,7 +40,15 @@ _EXPORTS = {
     "METHODS": "puzzleopt.solving",
 }
 
-__all__ = ["__version__", *sorted(_EXPORTS)]
+__all__ = [  # literal, so that type checkers read it; equal to sorted(_EXPORTS) (tests/test_layers.py)
+    "__version__", "Cube", "FreeCell", "LightsOut", "METHODS", "Pancake", "Pyraminx", "Sokoban", "State", "Tiles",
+    "certify", "solve", "solve_facelets",
+]  # fmt: skip
+
+if TYPE_CHECKING:  # what type checkers see; at run time each name loads on first use
+    from puzzleopt.facelets import solve_facelets
+    from puzzleopt.solving import METHODS, certify, solve
+    from puzzleopt.states import Cube, FreeCell, LightsOut, Pancake, Pyraminx, Sokoban, State, Tiles
 
 
 def __getattr__(name: str) -> Any:

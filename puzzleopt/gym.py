@@ -95,7 +95,9 @@ class PuzzleEnv(gymnasium.Env):
         self._table: bool | None = None  # whether the complete distance table answers (decided on first use)
 
     # ----------------------------------------------------------------- Gymnasium API
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         options = dict(options or {})
         unknown = set(options) - {"state", "scramble_depth"}
@@ -108,9 +110,9 @@ class PuzzleEnv(gymnasium.Env):
         self._steps = 0
         return self._state.copy(), self._info(at_reset=True)
 
-    def step(self, action):
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if not self.action_space.contains(action):
-            raise PuzzleoptError(f"action {action!r} is not in 0..{self.action_space.n - 1}")
+            raise PuzzleoptError(f"action {action!r} is not in 0..{self.puzzle.num_actions - 1}")
         row = int(self.puzzle.choose_rows(self._state[None])[0, int(action)])
         if row >= 0:
             self._state = self._state[self.puzzle.table.perms[row]]
@@ -127,7 +129,8 @@ class PuzzleEnv(gymnasium.Env):
     # ----------------------------------------------------------------- helpers
     def action_mask(self) -> np.ndarray:
         """int8 ``(A,)``: 1 where the action applies to the current state."""
-        return (self.puzzle.choose_rows(self._state[None])[0] >= 0).astype(np.int8)
+        mask: np.ndarray = (self.puzzle.choose_rows(self._state[None])[0] >= 0).astype(np.int8)
+        return mask
 
     def _given(self, state: str | np.ndarray) -> np.ndarray:
         p = self.puzzle

@@ -12,13 +12,16 @@ scramble.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
 
 from exact import solvers
 from exact.errors import PuzzleoptError
 from exact.result import SolveResult
 
 if TYPE_CHECKING:
+    from exact.puzzle import Goal, Puzzle
     from hybrid.certify import Certificate
 
 ALIASES = {"ida": "ida*", "cpsat": "cp-sat"}
@@ -31,14 +34,33 @@ and ``"bwas"`` where the ``learned`` extra is installed)."""
 _HORIZON = ("mip", "cp-sat")
 
 
+class StateLike(Protocol):
+    """What :func:`solve` and :func:`certify` read of a state; :class:`puzzleopt.states.State`
+    has it (a protocol, so that this module and the states' import no one another for types)."""
+
+    @property
+    def puzzle(self) -> Puzzle: ...
+
+    @property
+    def labels(self) -> np.ndarray: ...
+
+    @property
+    def path(self) -> tuple[str, ...] | None: ...
+
+    @property
+    def start(self) -> Any: ...
+
+    def _rows(self, moves: Any, what: str) -> list[int]: ...
+
+
 def solve(
-    state,
+    state: StateLike,
     method: str = "auto",
     *,
     time_limit: float | None = None,
     node_limit: int | None = None,
-    goal=None,
-    **options,
+    goal: str | Goal | None = None,
+    **options: Any,
 ) -> SolveResult:
     """Solve ``state`` (see the module docstring).
 
@@ -85,7 +107,7 @@ def solve(
     return solvers.solve(puzzle, state.start, method=name, limits=limits, **options)
 
 
-def _undo(puzzle, path: tuple[str, ...]) -> dict:
+def _undo(puzzle: Puzzle, path: tuple[str, ...]) -> dict[str, list[int]]:
     """``{"hint": rows}``: the moves that undo ``path``, where every one has an inverse; else ``{}``."""
     table = puzzle.table
     rows = [int(table.inverse[r]) for r in reversed(table.rows(list(path), puzzle.goal))] if path else []
@@ -93,7 +115,7 @@ def _undo(puzzle, path: tuple[str, ...]) -> dict:
 
 
 def certify(
-    state,
+    state: StateLike,
     solution: str | Sequence[str],
     method: str = "auto",
     *,

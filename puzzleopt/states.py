@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -24,7 +24,10 @@ from exact.puzzle import Goal, Puzzle
 from exact.result import SolveResult
 
 if TYPE_CHECKING:
+    from exact.animation import Animation
     from hybrid.certify import Certificate
+
+_S = TypeVar("_S", bound="State")
 
 
 class State:
@@ -37,6 +40,9 @@ class State:
     """
 
     __slots__ = ("_puzzle", "_labels", "_path")
+    _puzzle: Puzzle
+    _labels: np.ndarray
+    _path: tuple[str, ...] | None
 
     def __init__(self, puzzle: str | Puzzle, labels: Any = None, **options: Any) -> None:
         if isinstance(puzzle, str):
@@ -61,7 +67,7 @@ class State:
         return puzzle.check_state(labels)
 
     @classmethod
-    def _make(cls, puzzle: Puzzle, labels: np.ndarray, path: tuple[str, ...] | None) -> State:
+    def _make(cls: type[_S], puzzle: Puzzle, labels: np.ndarray, path: tuple[str, ...] | None) -> _S:
         obj = object.__new__(cls)
         obj._init(puzzle, labels, path)
         return obj
@@ -96,7 +102,7 @@ class State:
         return self._puzzle.format_state(self._labels)
 
     @classmethod
-    def from_board(cls, puzzle: str | Puzzle, text: str, **options: Any) -> State:
+    def from_board(cls: type[_S], puzzle: str | Puzzle, text: str, **options: Any) -> _S:
         """The state of ``puzzle`` written as ``text`` (the puzzle's own notation)."""
         p = registry.get(puzzle, **options) if isinstance(puzzle, str) else puzzle
         return cls._make(p, p.parse_state(_text(text, "from_board")), None)
@@ -106,7 +112,7 @@ class State:
         return bool(self._puzzle.is_goal(self._labels[None])[0])
 
     # ------------------------------------------------------------------ moving
-    def apply(self, moves: str | Sequence[str] | Sequence[int]) -> State:
+    def apply(self: _S, moves: str | Sequence[str] | Sequence[int]) -> _S:
         """The state after ``moves`` (notation such as ``"R U R'"``, names, or table rows).
 
         Raises:
@@ -145,7 +151,7 @@ class State:
                 )
         return [int(m) for m in items]
 
-    def scramble(self, n: int, rng: np.random.Generator | int) -> State:
+    def scramble(self: _S, n: int, rng: np.random.Generator | int) -> _S:
         """The state after ``n`` random applicable moves, none undoing the one before.
 
         Args:
@@ -205,7 +211,7 @@ class State:
 
         return certify(self, solution, method=method, time_limit=time_limit, **options)
 
-    def to_pyomo(self, T: int, formulation: str = "tight", goal: str | Goal | None = None):
+    def to_pyomo(self, T: int, formulation: str = "tight", goal: str | Goal | None = None) -> Any:
         """The time-indexed MIP of this start within ``T`` moves, unsolved: a Pyomo
         ``ConcreteModel`` to inspect, change and solve (:func:`exact.mip.build_mip`); ``goal``
         as in :meth:`solve`."""
@@ -214,7 +220,7 @@ class State:
         p = self._goal_puzzle(goal)
         return build_mip(p.table, self._labels, p.goal_spec(self._labels), T, formulation, num_labels=p.num_labels)
 
-    def to_cpsat(self, T: int, goal: str | Goal | None = None):
+    def to_cpsat(self, T: int, goal: str | Goal | None = None) -> Any:
         """The CP-SAT model of this start within ``T`` moves, unsolved
         (:func:`exact.cpsat.build_cpsat`; its ``.model`` is the ``CpModel``); ``goal`` as in
         :meth:`solve`."""
@@ -240,7 +246,7 @@ class State:
             raise PuzzleoptError(f"{self._puzzle.name} has no picture; its text: {self.board!r}")
         return out
 
-    def animate(self, moves: str | Sequence[str] | SolveResult, seconds: float = 0.8):
+    def animate(self, moves: str | Sequence[str] | SolveResult, seconds: float = 0.8) -> Animation:
         """The positions along ``moves`` (notation, names, or a :class:`SolveResult` of this
         state) as an :class:`exact.animation.Animation`: a player in Jupyter, ``.svg()`` a
         looping picture, ``.save(path)`` a file."""
@@ -270,7 +276,7 @@ class State:
     def __hash__(self) -> int:
         return hash(self._key())
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[str, bytes]:
         spec = getattr(self._puzzle, "spec", None)
         return (str(spec) if spec is not None else self._puzzle.name, self._labels.tobytes())
 
@@ -401,7 +407,8 @@ class LightsOut(State):
     @property
     def lights(self) -> np.ndarray:
         """bool ``(rows, cols)``: which cells are lit."""
-        return self._puzzle.lights(self._labels)
+        puzzle: Any = self._puzzle  # the Lights Out puzzle, which draws its board
+        return np.asarray(puzzle.lights(self._labels))
 
     @classmethod
     def from_board(cls, text: str, rows: int | None = None, cols: int | None = None) -> LightsOut:  # type: ignore[override]
@@ -447,7 +454,7 @@ class Sokoban(State):
             level = parse_level(level) if "\n" in level.strip() or "#" in level else load_level(level)
         if not isinstance(level, Level):
             raise PuzzleoptError(f"Sokoban takes XSB text, 'FILE:N' or a Level, got {type(level).__name__}")
-        puzzle = registry.get("sokoban", height=level.height, width=level.width, boxes=len(level.boxes))
+        puzzle: Any = registry.get("sokoban", height=level.height, width=level.width, boxes=len(level.boxes))
         self._init(puzzle, puzzle.state_of(level), None)
 
     @classmethod
@@ -466,7 +473,7 @@ class FreeCell(State):
         from exact.puzzles.freecell import Board
         from exact.puzzles.freecell.puzzle import FreeCellPuzzle, encode_board
 
-        puzzle = FreeCellPuzzle(freecells)
+        puzzle: Any = FreeCellPuzzle(freecells)  # a puzzle of its own solver, not a move table
         if isinstance(deal, str):
             vector = puzzle.parse_state(deal)
         elif isinstance(deal, Board):

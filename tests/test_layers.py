@@ -182,3 +182,11 @@ def test_functions_stay_short() -> None:
                 if body and body[-1].end_lineno - body[0].lineno + 1 > 80:
                     long.append(f"{_module_name(path)}.{node.name}: {body[-1].end_lineno - body[0].lineno + 1}")
     assert not long, long
+
+
+def test_the_notebook_apis_all_is_its_exports() -> None:
+    """``__all__`` is written out for type checkers; it must name exactly what loads lazily."""
+    import puzzleopt
+
+    assert puzzleopt.__all__ == ["__version__", *sorted(puzzleopt._EXPORTS)]
+    assert all(getattr(puzzleopt, name) is not None for name in puzzleopt.__all__)
