@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 # `torch` requirement would pull several GB of CUDA packages.
 TORCH := torch==2.13.0
 
-.PHONY: demo test lint clean
+.PHONY: demo test lint docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,5 +34,10 @@ lint: $(VENV)/.installed-dev
 test: lint
 	$(BIN)/python -m pytest
 
+# The documentation site (mkdocs.yml) into site/: the API reference from the docstrings, the
+# tutorial notebooks executed, and --strict, so that a broken internal link fails the build.
+docs: $(VENV)/.installed-dev
+	$(BIN)/mkdocs build --strict
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache .mypy_cache
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache .mypy_cache site

@@ -39,9 +39,12 @@ def solve_with_learned_horizon(
         solve: An exact solver ``solve(puzzle, start, T, hint=..., **solver_options)``
             (:func:`exact.mip.solve_mip`, :func:`exact.cpsat.solve_cpsat`).
         heuristic: The learned cost-to-go for BWAS (e.g. :func:`learned.solve.load_heuristic`).
-        weight, batch, max_nodes, bwas_time_limit: BWAS settings (defaults: the model card's
-            ``fast`` quality, :func:`learned.bwas.quality_settings`: the exact solver proves or
-            shortens the solution anyway, so the cheaper search is the better horizon).
+        weight: BWAS's ``lambda`` (default: the model card's ``fast`` quality,
+            :func:`learned.bwas.quality_settings`: the exact solver proves or shortens the
+            solution anyway, so the cheaper search is the better horizon).
+        batch: BWAS's nodes per iteration (default: the same quality's).
+        max_nodes: BWAS's expanded nodes before it gives up (default: none).
+        bwas_time_limit: BWAS's seconds (default: none).
         solver_options: Passed to ``solve`` (time limit, threads, formulation, ...).
 
     Returns:

@@ -396,7 +396,8 @@ class LightsOut(State):
     """A Lights Out board, all lights off unless built from a board.
 
     Args:
-        rows, cols: Board shape (default 7 x 7; ``cols`` defaults to ``rows``).
+        rows: Board rows (default 7).
+        cols: Board columns (default: ``rows``).
     """
 
     __slots__ = ()

@@ -1,0 +1,130 @@
+"""Plots beside the benchmark pages' tables, drawn from the data the pages were written from.
+
+Writes a ``plots`` section into each page it draws for (``benchmarks.common.write_page``) and the
+pictures into ``docs/benchmarks/img/``. Usage::
+
+    python benchmarks/plots.py            # every page below
+    python benchmarks/plots.py --pages ida
+
+Pages and what is drawn:
+
+* ``ida``: nodes against optimal length, per pattern database, on Korf's 100 and DeepCubeA's 500
+  15-puzzles (``docs/benchmarks/data/ida_main.tsv``), the time per instance beside it;
+* ``mip``: ``python -m exact.mip --size 3 --turns 8`` against CP-SAT, seconds per seed, and their
+  ratio (the table of the page's ``main`` section).
+
+No run is made: a plot is only as new as its data, and its caption names the data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.common import write_page  # noqa: E402
+from exact.atomic import write_chunks  # noqa: E402
+from exact.plots import new_figure, png_bytes  # noqa: E402
+
+PAGES = ROOT / "docs" / "benchmarks"
+IMG = PAGES / "img"
+
+
+def _save(fig, name: str) -> str:
+    fig.tight_layout()
+    IMG.mkdir(parents=True, exist_ok=True)
+    write_chunks(IMG / name, [png_bytes(fig)])
+    return f"img/{name}"
+
+
+def ida_plots() -> list[str]:
+    """Nodes and seconds against optimal length, per heuristic and set."""
+    rows = list(csv.DictReader((PAGES / "data" / "ida_main.tsv").open(), delimiter="\t"))
+    series: dict[tuple[str, str], list[tuple[int, int, float]]] = defaultdict(list)
+    for r in rows:
+        series[(r["set"], r["heuristic"])].append((int(r["length"]), int(r["nodes"]), float(r[list(r)[-1]])))
+    fig = new_figure(10, 4)
+    nodes_ax, secs_ax = fig.subplots(1, 2)
+    for (set_name, heuristic), points in sorted(series.items()):
+        marker = "o" if set_name == "korf100" else "."
+        label = f"{heuristic}, {set_name}"
+        nodes_ax.scatter([p[0] for p in points], [p[1] for p in points], s=10, marker=marker, label=label, alpha=0.6)
+        secs_ax.scatter([p[0] for p in points], [p[2] for p in points], s=10, marker=marker, label=label, alpha=0.6)
+    for ax, what in ((nodes_ax, "nodes generated"), (secs_ax, "seconds (median of 3)")):
+        ax.set_yscale("log")
+        ax.set_xlabel("optimal length")
+        ax.set_ylabel(what)
+    nodes_ax.legend(fontsize=7)
+    fig.suptitle("IDA* with pattern databases on the 15-puzzle, one point per instance")
+    image = _save(fig, "ida_nodes.png")
+    return [
+        "# the data above, drawn",
+        "",
+        f"![IDA* nodes and seconds against optimal length]({image})",
+        "",
+        "Every instance of section `main`'s run (`docs/benchmarks/data/ida_main.tsv`: Korf's 100, circles; "
+        "DeepCubeA's 500, dots), by heuristic. Drawn by `python benchmarks/plots.py --pages ida`.",
+    ]
+
+
+def _table(section: str, text: str) -> list[list[str]]:
+    """The rows of the first Markdown table of ``section`` in a page's text."""
+    body = re.search(rf"<!-- section {section} -->\n(.*?)<!-- end section {section} -->", text, re.S)
+    lines = [ln for ln in (body.group(1) if body else text).splitlines() if ln.startswith("|")]
+    return [[c.strip() for c in ln.strip("|").split("|")] for ln in lines[2:]]
+
+
+def mip_plots() -> list[str]:
+    """MIP and CP-SAT seconds per seed, and their ratio."""
+    rows = _table("main", (PAGES / "mip.md").read_text())
+    seeds = [int(r[1]) for r in rows]
+    mip = [float(r[5].split()[0]) for r in rows]
+    cpsat = [float(r[10].split()[0]) for r in rows]
+    fig = new_figure(10, 3.5)
+    secs_ax, ratio_ax = fig.subplots(1, 2)
+    width = 0.4
+    secs_ax.bar([s - width / 2 for s in seeds], mip, width, label="python -m exact.mip (HiGHS, split proof)")
+    secs_ax.bar([s + width / 2 for s in seeds], cpsat, width, label="python -m exact.cpsat (2 workers)")
+    secs_ax.set_xlabel("seed")
+    secs_ax.set_ylabel("seconds, median of 3 (whole command)")
+    secs_ax.set_xticks(seeds)
+    secs_ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
+    ratio_ax.bar(seeds, [m / c for m, c in zip(mip, cpsat)], color="gray")
+    ratio_ax.set_xlabel("seed")
+    ratio_ax.set_ylabel("MIP / CP-SAT")
+    ratio_ax.set_xticks(seeds)
+    fig.suptitle("3x3 (layers, QTM), scrambles of 8 moves: proven optimal by both")
+    image = _save(fig, "mip_seconds.png")
+    return [
+        "# the data above, drawn",
+        "",
+        f"![MIP and CP-SAT seconds per seed]({image})",
+        "",
+        "Section `main`'s table, drawn: seconds of each command per seed and their ratio. Drawn by "
+        "`python benchmarks/plots.py --pages mip`.",
+    ]
+
+
+DRAW = {"ida": ida_plots, "mip": mip_plots}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pages", default=",".join(DRAW), help=f"comma-separated, of {', '.join(DRAW)}")
+    args = ap.parse_args(argv)
+    for page in args.pages.split(","):
+        if page not in DRAW:
+            ap.error(f"--pages: no plots for {page!r}; the pages are {', '.join(DRAW)}")
+        write_page(PAGES / f"{page}.md", DRAW[page](), section="plots")
+        print("wrote the plots section of", PAGES / f"{page}.md")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""The documentation site (mkdocs.yml): every page is in its navigation, and every page a help
+text or docstring names exists there. `make docs` builds it strictly (CI runs it)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ("exact", "learned", "hybrid", "puzzleopt", "instances")
+
+
+def _nav_pages() -> set[str]:
+    yaml = pytest.importorskip("yaml")
+
+    class Loader(yaml.SafeLoader):  # mkdocs.yml may hold !ENV and python tags; none are needed here
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(), Loader=Loader)
+    found: set[str] = set()
+
+    def walk(item: object) -> None:
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, dict):
+            for value in item.values():
+                walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                walk(value)
+
+    walk(config["nav"])
+    return found
+
+
+def test_every_page_is_in_the_navigation() -> None:
+    docs = ROOT / "docs"
+    pages = {p.relative_to(docs).as_posix() for p in docs.rglob("*.md")} | {
+        p.relative_to(docs).as_posix() for p in (docs / "notebooks").glob("*.ipynb")
+    }
+    pages = {p for p in pages if not p.startswith(("benchmarks/runs/", "benchmarks/data/"))}
+    missing = sorted(pages - _nav_pages())
+    assert not missing, f"pages the site's navigation (mkdocs.yml) leaves out: {missing}"
+
+
+def test_every_page_the_code_names_exists_in_the_site() -> None:
+    named: dict[str, set[str]] = {}
+    for package in SOURCES:
+        for path in (ROOT / package).rglob("*.py"):
+            for page in re.findall(r"docs/([a-z0-9_/]+\.md)", path.read_text()):
+                named.setdefault(page, set()).add(str(path.relative_to(ROOT)))
+    assert named, "no help text names a page: the test reads nothing"
+    nav = _nav_pages()
+    bad = {page: sorted(where) for page, where in named.items() if page not in nav}
+    assert not bad, f"pages named in help texts or docstrings that the site does not have: {bad}"
