@@ -81,6 +81,9 @@ def write_page(path: str | Path, lines: list[str] | str, section: str | None = N
     text = text.rstrip("\n") + "\n"
     if path.suffix == ".md":
         text += f"\n{written_by()}\n"
+    if section is None and path.exists():  # the page anew: its plots (benchmarks/plots.py) stay
+        kept = re.search(r"<!-- section plots -->\n.*?<!-- end section plots -->\n", path.read_text(), re.S)
+        text += f"\n{kept.group(0)}" if kept else ""
     if section is not None:
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", section):
             raise ValueError(f"--section {section!r}: use letters, digits, '.', '_' and '-'")

@@ -11,7 +11,8 @@ Pages and what is drawn:
 * ``ida``: nodes against optimal length, per pattern database, on Korf's 100 and DeepCubeA's 500
   15-puzzles (``docs/benchmarks/data/ida_main.tsv``), the time per instance beside it;
 * ``mip``: ``python -m exact.mip --size 3 --turns 8`` against CP-SAT, seconds per seed, and their
-  ratio (the table of the page's ``main`` section).
+  ratio (the table of the page's ``main`` section);
+* ``pancake``: mean nodes generated per n beside Helmert's (2010) and the ratio (the page's table).
 
 No run is made: a plot is only as new as its data, and its caption names the data.
 """
@@ -75,7 +76,9 @@ def ida_plots() -> list[str]:
 
 def _table(section: str, text: str) -> list[list[str]]:
     """The rows of the first Markdown table of ``section`` in a page's text."""
-    body = re.search(rf"<!-- section {section} -->\n(.*?)<!-- end section {section} -->", text, re.S)
+    body = (
+        re.search(rf"<!-- section {section} -->\n(.*?)<!-- end section {section} -->", text, re.S) if section else None
+    )
     lines = [ln for ln in (body.group(1) if body else text).splitlines() if ln.startswith("|")]
     return [[c.strip() for c in ln.strip("|").split("|")] for ln in lines[2:]]
 
@@ -111,7 +114,37 @@ def mip_plots() -> list[str]:
     ]
 
 
-DRAW = {"ida": ida_plots, "mip": mip_plots}
+def pancake_plots() -> list[str]:
+    """Mean nodes generated per n, ours and Helmert's, and their ratio."""
+    rows = _table("", (PAGES / "pancake.md").read_text())
+    n = [int(r[0]) for r in rows]
+    ours = [float(r[5].replace(",", "")) for r in rows]
+    his = [float(r[6].replace(",", "")) for r in rows]
+    fig = new_figure(10, 3.5)
+    nodes_ax, ratio_ax = fig.subplots(1, 2)
+    nodes_ax.plot(n, ours, "o-", label="ours (generic IDA*, gap heuristic)")
+    nodes_ax.plot(n, his, "s--", label="Helmert 2010, Table 1")
+    nodes_ax.set_yscale("log")
+    nodes_ax.set_xlabel("pancakes n")
+    nodes_ax.set_ylabel("mean nodes generated")
+    nodes_ax.legend(fontsize=7)
+    ratio_ax.bar([str(k) for k in n], [a / b for a, b in zip(ours, his)], color="gray")
+    ratio_ax.axhline(1.0, color="black", linewidth=0.8)
+    ratio_ax.set_xlabel("pancakes n")
+    ratio_ax.set_ylabel("ours / Helmert's")
+    fig.suptitle("Random pancake stacks, IDA* with the gap heuristic: the same search, node counts compared")
+    image = _save(fig, "pancake_nodes.png")
+    return [
+        "# the data above, drawn",
+        "",
+        f"![Mean nodes generated, ours and Helmert's]({image})",
+        "",
+        "The page's table, drawn: mean nodes generated per n beside Helmert's, and the ratio. Drawn by "
+        "`python benchmarks/plots.py --pages pancake`.",
+    ]
+
+
+DRAW = {"ida": ida_plots, "mip": mip_plots, "pancake": pancake_plots}
 
 
 def main(argv: list[str] | None = None) -> int:

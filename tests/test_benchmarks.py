@@ -126,3 +126,14 @@ def test_a_section_is_replaced_in_place_and_the_others_are_kept(tmp_path) -> Non
     assert not [p for p in tmp_path.iterdir() if p.name != "b.md"], "a temporary file was left"
     with pytest.raises(ValueError, match="--section"):
         write_page(page, "x", section="two words")
+
+
+def test_a_page_written_anew_keeps_its_plots(tmp_path) -> None:
+    from benchmarks.common import write_page
+
+    page = tmp_path / "p.md"
+    write_page(page, ["# Benchmark: p", "", "old rows"])
+    write_page(page, ["# the data above, drawn", "", "![p](img/p.png)"], section="plots")
+    write_page(page, ["# Benchmark: p", "", "new rows"])
+    text = page.read_text()
+    assert "new rows" in text and "old rows" not in text and text.count("![p](img/p.png)") == 1
