@@ -56,3 +56,17 @@ def test_every_page_the_code_names_exists_in_the_site() -> None:
     nav = _nav_pages()
     bad = {page: sorted(where) for page, where in named.items() if page not in nav}
     assert not bad, f"pages named in help texts or docstrings that the site does not have: {bad}"
+
+
+def test_the_pictures_the_docs_show_are_drawn() -> None:
+    import importlib.util
+    import xml.etree.ElementTree as ET
+
+    spec = importlib.util.spec_from_file_location("docs_hooks", ROOT / "docs" / "hooks.py")
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    pictures = hooks.pictures()
+    shown = set(re.findall(r"\(img/([a-z0-9_]+\.svg)\)", (ROOT / "docs" / "api.md").read_text()))
+    assert shown and shown <= set(pictures), f"pictures shown but not drawn by the hook: {shown - set(pictures)}"
+    for name, svg in pictures.items():
+        assert ET.fromstring(svg).tag.endswith("svg"), name
