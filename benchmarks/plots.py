@@ -12,7 +12,8 @@ Pages and what is drawn:
   15-puzzles (``docs/benchmarks/data/ida_main.tsv``), the time per instance beside it;
 * ``mip``: ``python -m exact.mip --size 3 --turns 8`` against CP-SAT, seconds per seed, and their
   ratio (the table of the page's ``main`` section);
-* ``pancake``: mean nodes generated per n beside Helmert's (2010) and the ratio (the page's table).
+* ``pancake``: mean nodes generated per n beside Helmert's (2010) and the ratio (the page's table);
+* ``learned_cube3``: the optimal share (95% Wilson) and the mean length per search (its first table).
 
 No run is made: a plot is only as new as its data, and its caption names the data.
 """
@@ -79,7 +80,12 @@ def _table(section: str, text: str) -> list[list[str]]:
     body = (
         re.search(rf"<!-- section {section} -->\n(.*?)<!-- end section {section} -->", text, re.S) if section else None
     )
-    lines = [ln for ln in (body.group(1) if body else text).splitlines() if ln.startswith("|")]
+    lines: list[str] = []
+    for ln in (body.group(1) if body else text).splitlines():
+        if ln.startswith("|"):
+            lines.append(ln)
+        elif lines:  # the first table ended
+            break
     return [[c.strip() for c in ln.strip("|").split("|")] for ln in lines[2:]]
 
 
@@ -144,7 +150,51 @@ def pancake_plots() -> list[str]:
     ]
 
 
-DRAW = {"ida": ida_plots, "mip": mip_plots, "pancake": pancake_plots}
+def learned_cube3_plots() -> list[str]:
+    """The share of optimal solutions (95% Wilson interval) and the mean length per search."""
+    from exact.rates import wilson
+
+    rows = [r for r in _table("", (PAGES / "learned_cube3.md").read_text()) if r[1].replace(",", "").isdigit()]
+    labels, shares, lows, highs, lengths, optimum = [], [], [], [], [], []
+    for r in rows:
+        n, share = int(r[1].replace(",", "")), float(r[4].rstrip("%")) / 100
+        low, high = wilson(round(share * n), n)
+        name = r[0].replace(" (published)", "*").split("/")[-1]
+        labels.append(name.replace("model.safetensors ", "").replace("model-all.safetensors ", ""))
+        shares.append(share)
+        lows.append(share - low)
+        highs.append(high - share)
+        lengths.append(float(r[3]))
+        optimum.append(float(r[5]) if r[5] else None)
+    fig = new_figure(11, 4.5)
+    share_ax, length_ax = fig.subplots(1, 2)
+    ys = list(range(len(labels)))
+    share_ax.barh(ys, shares, xerr=[lows, highs], color="tab:blue", capsize=3)
+    share_ax.set_yticks(ys, labels, fontsize=6)
+    share_ax.invert_yaxis()
+    share_ax.set_xlabel("share of cubes solved optimally (95% Wilson)")
+    length_ax.barh(ys, lengths, color="tab:orange", label="mean length")
+    length_ax.scatter([o for o in optimum if o is not None], [y for y, o in zip(ys, optimum) if o is not None],
+                      color="black", marker="|", s=200, label="optimal mean of the same cubes", zorder=3)  # fmt: skip
+    length_ax.set_yticks(ys, [""] * len(ys))
+    length_ax.invert_yaxis()
+    length_ax.set_xlim(18, max(lengths) + 1)
+    length_ax.set_xlabel("mean solution length (QTM)")
+    length_ax.legend(fontsize=7)
+    fig.suptitle("The learned 3x3 on DeepCubeA's cubes (* published figures, 1,000 cubes)")
+    image = _save(fig, "learned_cube3.png")
+    return [
+        "# the data above, drawn",
+        "",
+        f"![Optimal share and mean length per search]({image})",
+        "",
+        "The first table, drawn: the optimal share with its 95% Wilson interval (wide where the cubes are few) "
+        "and the mean length beside the optimal mean of the same cubes. Drawn by "
+        "`python benchmarks/plots.py --pages learned_cube3`.",
+    ]
+
+
+DRAW = {"ida": ida_plots, "mip": mip_plots, "pancake": pancake_plots, "learned_cube3": learned_cube3_plots}
 
 
 def main(argv: list[str] | None = None) -> int:
