@@ -1,7 +1,7 @@
 """The 3x3x3 in DeepCubeA's and Jumanji's state formats (exact/puzzles/cube/formats.py).
 
 DeepCubeA: every cube of its shipped test set, whose file gives both our facelets and its sticker
-list. Jumanji: ``tests/golden/jumanji_rubiks_cube3.json`` holds 30 move sequences and the cubes
+list. Jumanji: ``tests/data/jumanji_rubiks_cube3.json`` holds 30 move sequences and the cubes
 Jumanji 1.1.2's own code made of them (``jumanji.environments.logic.rubiks_cube.utils``:
 ``generate_<face>_move(amount, 0)`` applied to ``make_solved_cube(3)``, seed 0); where jumanji is
 installed the same is run live.
@@ -20,7 +20,7 @@ from exact import registry
 from exact.errors import StateError
 from exact.puzzles.cube.formats import from_deepcubea, from_jumanji, to_deepcubea, to_jumanji
 
-GOLDEN = Path(__file__).parent / "golden" / "jumanji_rubiks_cube3.json"
+GOLDEN = Path(__file__).parent / "data" / "jumanji_rubiks_cube3.json"
 
 
 @pytest.fixture(scope="module")
