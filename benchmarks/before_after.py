@@ -30,9 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine, shipped_data, write_page  # noqa: E402
+import instances  # noqa: E402
+from benchmarks.common import machine, write_page  # noqa: E402
 
-KORF = shipped_data() / "tiles" / "korf100.tsv"
+KORF = instances.path("korf100")
 PATHS: dict[Path, list[Path]] = {}  # each tree's PYTHONPATH: its code, then its entry points
 
 

@@ -27,13 +27,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import instances  # noqa: E402
 from benchmarks.common import (  # noqa: E402
     add_worker_options,
     machine,
     markdown_table,
     open_executor,
     run_instances,
-    shipped_data,
     workers_text,
     write_page,
 )
@@ -41,7 +41,7 @@ from exact import solvers  # noqa: E402
 from exact.puzzles.hypercube import HypercubePuzzle, shipped_instances  # noqa: E402
 from learned.hypercube import EASettings, RLSettings, run_many  # noqa: E402
 
-PAPER = shipped_data() / "hypercube" / "seed002_instances.json"
+PAPER = instances.path("hypercube-paper")
 
 
 def paper_results() -> dict:

@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TITLE = "Benchmark: IDA* with pattern databases on the sliding tiles"
 sys.path.insert(0, str(ROOT))
 
+import instances  # noqa: E402
 from benchmarks.common import (  # noqa: E402
     add_section_option,
     add_worker_options,
@@ -58,11 +59,11 @@ from exact.tiles import check_partition  # noqa: E402
 from exact.tiles.catalog import PARTITIONS, tile_heuristics, tile_spec  # noqa: E402
 
 DATA = shipped_data() / "tiles"
-SETS = {  # name -> (file, board side)
-    "korf100": ("korf100.tsv", 4),
-    "deepcubea500": ("deepcubea_puzzle15_500.tsv", 4),
-    "fifteen80": ("fifteen_80.tsv", 4),
-    "korf24": ("korf24_50.tsv", 5),
+SETS = {  # name on the page -> (shipped instance set, board side)
+    "korf100": ("korf100", 4),
+    "deepcubea500": ("deepcubea-tiles15", 4),
+    "fifteen80": ("fifteen80", 4),
+    "korf24": ("korf24", 5),
 }
 PUBLISHED = {"pdb-663": "617,555 nodes, 0.163 s per instance", "pdb-78": "36,710 nodes, 0.034 s per instance"}
 
@@ -179,8 +180,8 @@ def main() -> None:
     summary = []
     with open_executor(args) as ex:
         for set_name in args.sets.split(","):
-            file, side = SETS[set_name]
-            rows = list(csv.DictReader((DATA / file).open(), delimiter="\t"))
+            shipped, side = SETS[set_name]
+            rows = list(csv.DictReader(instances.path(shipped).open(), delimiter="\t"))
             if args.first is not None or args.skip:
                 rows = sorted(rows, key=lambda r: int(r["optimal_length"]))[args.skip : args.first]
             for name in args.heuristics.split(","):

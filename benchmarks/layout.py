@@ -25,7 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import machine, shipped_data, write_page  # noqa: E402
+import instances  # noqa: E402
+from benchmarks.common import machine, write_page  # noqa: E402
 
 # One snippet per side and task: the old tree calls its kernels directly; this tree goes through
 # the one solver contract (exact.solvers.solve picks the registered kernel), as users do.
@@ -112,7 +113,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=3, help="cube scrambles (seeds 0..N-1)")
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
-    korf = str(shipped_data() / "tiles" / "korf100.tsv")
+    korf = str(instances.path("korf100"))
     roots = {"before": str(Path(args.before).resolve()), "after": str(ROOT)}
     tasks = {
         f"Korf's 100, instances 1-{args.first}, pdb-{name}+mirror": (

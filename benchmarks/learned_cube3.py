@@ -36,7 +36,8 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table, shipped_data, write_page  # noqa: E402
+import instances  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.result import Status  # noqa: E402
 from learned.beam import beam_search, cached_goal_ball  # noqa: E402
@@ -44,7 +45,7 @@ from learned.runtime import check_precision  # noqa: E402
 from learned.values import NetHeuristic  # noqa: E402
 from learned.weights import load_model  # noqa: E402
 
-DATA = shipped_data() / "cube" / "deepcubea_cube3_qtm_1000.tsv"
+DATA = instances.path("deepcubea-cube3")
 PUBLISHED = [
     ["DeepCubeA (published)", "1,000", "100%", "21.50", "60.3%", "", "24.2 s (GPUs)"],
     ["EfficientCube, W = 2^18 (published)", "1,000", "100%", "21.26", "69.6%", "", ""],

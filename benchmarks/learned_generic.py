@@ -32,15 +32,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table, shipped_data, write_page  # noqa: E402
+import instances  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.resultlog import ResultLog  # noqa: E402
 from hybrid import verify  # noqa: E402
 from instances.files import parse_states, read_instances  # noqa: E402
 from learned.weights import load_model  # noqa: E402
 
-CUBE3 = shipped_data() / "cube" / "deepcubea_cube3_qtm_1000.tsv"
-TILES15 = shipped_data() / "tiles" / "deepcubea_puzzle15_500.tsv"
+CUBE3 = instances.path("deepcubea-cube3")
+TILES15 = instances.path("deepcubea-tiles15")
 HEADER = ["set", "learned", "instances", "solved", "mean length", "mean optimal", "optimal", "mean exact gap",
           "learned s (median)", "certify s (median)"]  # fmt: skip
 

@@ -29,6 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import instances  # noqa: E402
 from benchmarks.common import (  # noqa: E402
     add_worker_options,
     load_meter,
@@ -37,7 +38,6 @@ from benchmarks.common import (  # noqa: E402
     once,
     open_executor,
     run_instances,
-    shipped_data,
     workers_text,
     write_page,
 )
@@ -45,7 +45,7 @@ from exact.lightsout import METHODS, min_presses, solve_lightsout  # noqa: E402
 from exact.puzzles.lightsout import LightsOutPuzzle  # noqa: E402
 from exact.result import Status  # noqa: E402
 
-DATA = shipped_data() / "lightsout" / "deepcubea_lightsout7_500.tsv"
+DATA = instances.path("deepcubea-lightsout7")
 HEADER = [
     "method",
     "solver",

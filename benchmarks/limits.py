@@ -24,10 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table, shipped_data, write_page  # noqa: E402
+import instances  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
 
 SUPERFLIP = "UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB"
-BOXOBAN = shipped_data() / "sokoban" / "boxoban_hard_000.txt"
+BOXOBAN = instances.path("boxoban-hard")
 
 # (method, what, how the start is made, method options): each start takes longer than the limit,
 # but for the two puzzles whose shipped instances all finish sooner (their rows say so)

@@ -27,13 +27,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import instances  # noqa: E402
 from benchmarks.common import (  # noqa: E402
     add_worker_options,
     machine,
     once,
     open_executor,
     run_instances,
-    shipped_data,
     worker_flags,
     workers_text,
     write_page,
@@ -119,7 +119,7 @@ def main() -> None:
 
 def _helmert() -> dict[int, dict]:
     """Helmert's Table 1 by n: mean optimal length, gap h and nodes generated."""
-    path = shipped_data() / "pancake" / "helmert2010_gap_ida.tsv"
+    path = instances.path("helmert-pancake")
     out = {}
     for line in path.read_text().splitlines():
         if line and not line.startswith(("#", "n\t")):

@@ -33,9 +33,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table, shipped_data, write_page  # noqa: E402
+import instances  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
 
-DATA = shipped_data() / "tiles" / "deepcubea_puzzle15_500.tsv"
+DATA = instances.path("deepcubea-tiles15")
 PY = sys.executable
 
 
