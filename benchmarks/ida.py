@@ -47,7 +47,6 @@ from benchmarks.common import (  # noqa: E402
     once,
     open_executor,
     run_instances,
-    shipped_data,
     workers_text,
     write_page,
 )
@@ -58,7 +57,6 @@ from exact.result import Status  # noqa: E402
 from exact.tiles import check_partition  # noqa: E402
 from exact.tiles.catalog import PARTITIONS, tile_heuristics, tile_spec  # noqa: E402
 
-DATA = shipped_data() / "tiles"
 SETS = {  # name on the page -> (shipped instance set, board side)
     "korf100": ("korf100", 4),
     "deepcubea500": ("deepcubea-tiles15", 4),
