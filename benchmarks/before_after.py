@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import instances  # noqa: E402
-from benchmarks.common import machine, write_page  # noqa: E402
+from benchmarks.common import add_section_option, machine, write_page  # noqa: E402
 
 KORF = instances.path("korf100")
 PATHS: dict[Path, list[Path]] = {}  # each tree's PYTHONPATH: its code, then its entry points
@@ -95,8 +95,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--before", required=True, type=Path, help="a checkout of the earlier commit")
     ap.add_argument("--after", type=Path, default=ROOT, help="a checkout of the later commit (default: this one)")
     ap.add_argument("--seeds", type=int, default=10, help="MIP seeds 0..N-1 (default 10)")
+    ap.add_argument("--seed-list", help="these MIP seeds instead (e.g. 5,9: a recheck of some rows)")
+    ap.add_argument("--no-korf", action="store_true", help="leave Korf's 100 out")
     ap.add_argument("--repeats", type=int, default=3, help="runs of each side (default 3)")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks" / "before_after.md")
+    add_section_option(ap)
     args = ap.parse_args(argv)
     trees = {"before": args.before.resolve(), "after": args.after.resolve()}
     meta = Path(tempfile.mkdtemp(prefix="puzzleopt-before-after-"))
@@ -106,24 +109,26 @@ def main(argv: list[str] | None = None) -> int:
                                  text=True).stdout.strip() for k, v in trees.items()}  # fmt: skip
     t0, load0 = time.perf_counter(), os.getloadavg()[0]
     rows = []
-    for seed in range(args.seeds):
+    seeds = [int(x) for x in args.seed_list.split(",")] if args.seed_list else list(range(args.seeds))
+    for seed in seeds:
         cmd = ["exact.mip", "--size", "3", "--turns", "8", "--seed", str(seed), "--json"]
         rows.append(("mip", f"seed {seed}", measure(trees, cmd, mip_answer, args.repeats)))
         print(rows[-1][1], {k: round(statistics.median(v), 2) for k, v in rows[-1][2]["secs"].items()}, flush=True)
-    cmd = ["exact.ida", "--puzzle", "tiles15", "--instances", str(KORF), "--json", "--no-progress"]
-    warm = ["exact.ida", "--puzzle", "tiles15", "--tiles", "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15"]
-    run(trees["after"], warm)  # the tables built (or checked) once, before any timed run
-    rows.append(("ida", "Korf's 100 (pdb-663+mirror)", measure(trees, cmd, korf_answer, args.repeats)))
-    write(args, rows, commits, time.perf_counter() - t0, load0)
+    if not args.no_korf:
+        cmd = ["exact.ida", "--puzzle", "tiles15", "--instances", str(KORF), "--json", "--no-progress"]
+        warm = ["exact.ida", "--puzzle", "tiles15", "--tiles", "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15"]
+        run(trees["after"], warm)  # the tables built (or checked) once, before any timed run
+        rows.append(("ida", "Korf's 100 (pdb-663+mirror)", measure(trees, cmd, korf_answer, args.repeats)))
+    write(args, rows, commits, time.perf_counter() - t0, load0, " ".join(sys.argv[1:] if argv is None else argv))
     return 0
 
 
-def write(args, rows, commits: dict, total: float, load0: float) -> None:
+def write(args, rows, commits: dict, total: float, load0: float, given: str) -> None:
     ratios = [statistics.median(m["secs"]["after"]) / statistics.median(m["secs"]["before"]) for _, _, m in rows]
     lines = [
         "# Benchmark: before and after the one-contract redesign (issue 44), in one run",
         "",
-        f"Command: `python benchmarks/before_after.py --before {args.before} --repeats {args.repeats}`  ",
+        f"Command: `python benchmarks/before_after.py {given}`  ",
         f"Machine: {machine()}  ",
         f"Date: {time.strftime('%Y-%m-%d')}; total {total:.0f} s; load average {load0:.1f} at the start, "
         f"{os.getloadavg()[0]:.1f} at the end  ",
@@ -148,7 +153,8 @@ def write(args, rows, commits: dict, total: float, load0: float) -> None:
             f"{statistics.median(a):.2f} | {', '.join(f'{x:.2f}' for x in a)} | {ratio:.3f} | "
             f"{'yes' if m['agree'] else 'NO'} |"
         )
-    write_page(args.out, lines)
+    title = "Benchmark: before and after the one-contract redesign (issue 44), in one run"
+    write_page(args.out, lines, section=args.section, title=title)
 
 
 if __name__ == "__main__":
