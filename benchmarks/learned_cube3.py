@@ -338,6 +338,7 @@ def main(argv=None) -> None:
     rows, peer_rows = [], []
     done = Done(args.rows, puzzle)
     loads: list[float] = []
+    peered: set[str] = set()  # a network named by several --model entries meets the peer once
     for path, widths, n in specs:
         net, card = load_model(path)
         digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
@@ -351,7 +352,8 @@ def main(argv=None) -> None:
             loads += [r["load"] for r in res]
             rows.append(summary_row(f"{name}, W = {w}, ball {args.ball}", res))
             print(rows[-1], flush=True)
-        if args.peer_cubes:
+        if args.peer_cubes and digest not in peered:
+            peered.add(digest)
             mine = run_ours(puzzle, heuristic, starts[: args.peer_cubes], args.peer_width, None)
             theirs = run_peer(puzzle, heuristic, starts[: args.peer_cubes], args.peer_width)
             ratio = statistics.median(a["seconds"] / b["seconds"] for a, b in zip(mine, theirs))
