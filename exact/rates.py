@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["LengthRow", "Rate", "by_length", "wilson"]
 
@@ -69,9 +70,14 @@ class Rate:
         low, high = self.interval
         return f"{100 * self.share:.1f}% ({100 * low:.1f}-{100 * high:.1f}%, {self.successes}/{self.n})"
 
-    def to_dict(self) -> dict[str, float | int | None]:
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the counts, the share and the interval (:meth:`from_dict` reads the counts)."""
         low, high = self.interval
         return {"successes": self.successes, "n": self.n, "share": self.share, "wilson95": [low, high]}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Rate:
+        return cls(int(d["successes"]), int(d["n"]))
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,13 @@ class LengthRow:
     length: int
     optimal: Rate
     mean_gap: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"length": self.length, "optimal": self.optimal.to_dict(), "mean_gap": self.mean_gap}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> LengthRow:
+        return cls(int(d["length"]), Rate.from_dict(d["optimal"]), d["mean_gap"])
 
 
 def by_length(rows: Iterable[tuple[int, bool, int | None]]) -> list[LengthRow]:

@@ -65,23 +65,16 @@ def _by_length(certs: Sequence[Certificate]) -> dict[str, list[dict[str, Any]]]:
     ]
     given = [(c.given_length, False, None) for c in certs if _optimum(c) is None and c.given_length is not None]
     return {
-        "by_optimal_length": [_row(r) for r in by_length(known)],
-        "by_given_length": [_row(r) for r in by_length(given)],
+        "by_optimal_length": [r.to_dict() for r in by_length(known)],
+        "by_given_length": [r.to_dict() for r in by_length(given)],
     }
-
-
-def _row(r: LengthRow) -> dict[str, Any]:
-    return {"length": r.length, "optimal": r.optimal.to_dict(), "mean_gap": r.mean_gap}
 
 
 def length_tables(summary: Mapping[str, Any]) -> str:
     """The by-length tables of :func:`summarise` in Markdown (empty where there are none)."""
     out = []
     for key, basis in (("by_optimal_length", "optimal length"), ("by_given_length", "given length (optimum unknown)")):
-        rows = [
-            LengthRow(d["length"], Rate(d["optimal"]["successes"], d["optimal"]["n"]), d["mean_gap"])
-            for d in summary.get(key, [])
-        ]
+        rows = [LengthRow.from_dict(d) for d in summary.get(key, [])]
         if rows:
             out.append(length_table(rows, basis))
     return "\n\n".join(out)

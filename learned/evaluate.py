@@ -81,15 +81,12 @@ class Evaluation:
         known = [(r.length, o) for r, o in solved if o is not None and r.length >= o]
         nodes = [r.nodes or 0 for r in self.results]
         secs = [r.seconds for r in self.results]
-        rows = [(o, r.length == o, r.length - o if r.length is not None and r.length >= o else None)
-                for r, o in zip(self.results, self.optimal) if o is not None]  # fmt: skip
+        rows = self._known()
         return {
             "instances": len(self.results),
             "solved_rate": Rate(len(solved), len(self.results)).to_dict(),
             "optimal": Rate(sum(o for _, o, _ in rows), len(rows)).to_dict(),
-            "by_optimal_length": [
-                {"length": x.length, "optimal": x.optimal.to_dict(), "mean_gap": x.mean_gap} for x in by_length(rows)
-            ],
+            "by_optimal_length": [x.to_dict() for x in self.by_length()],
             "solved": len(solved),
             "solved_share": len(solved) / len(self.results) if self.results else 0.0,
             "mean_length": statistics.mean(r.length for r, _ in solved) if solved else None,
@@ -103,12 +100,14 @@ class Evaluation:
             "interrupted": self.interrupted,
         }
 
+    def _known(self) -> list[tuple[int, bool, int | None]]:
+        """``(optimal length, solved optimally, gap)`` of each instance whose optimum the file gives."""
+        return [(o, r.length == o, r.length - o if r.length is not None and r.length >= o else None)
+                for r, o in zip(self.results, self.optimal) if o is not None]  # fmt: skip
+
     def by_length(self) -> list[LengthRow]:
         """The optimal share by the file's optimal length (none where the file gives none)."""
-        return [
-            LengthRow(d["length"], Rate(d["optimal"]["successes"], d["optimal"]["n"]), d["mean_gap"])
-            for d in self.summary()["by_optimal_length"]
-        ]
+        return by_length(self._known())
 
     def markdown(self) -> str:
         s = self.summary()
