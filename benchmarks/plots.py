@@ -38,11 +38,18 @@ PAGES = ROOT / "docs" / "benchmarks"
 IMG = PAGES / "img"
 
 
-def _save(fig, name: str) -> str:
+def _drawn(fig, page: str, alt: str, caption: str) -> list[str]:
+    """Save ``fig`` as ``img/<page>.png`` and give the page's plots section: the picture and its caption."""
     fig.tight_layout()
     IMG.mkdir(parents=True, exist_ok=True)
-    write_chunks(IMG / name, [png_bytes(fig)])
-    return f"img/{name}"
+    write_chunks(IMG / f"{page}.png", [png_bytes(fig)])
+    return [
+        "# the data above, drawn",
+        "",
+        f"![{alt}](img/{page}.png)",
+        "",
+        f"{caption} Drawn by `python benchmarks/plots.py --pages {page}`.",
+    ]
 
 
 def ida_plots() -> list[str]:
@@ -64,15 +71,13 @@ def ida_plots() -> list[str]:
         ax.set_ylabel(what)
     nodes_ax.legend(fontsize=7)
     fig.suptitle("IDA* with pattern databases on the 15-puzzle, one point per instance")
-    image = _save(fig, "ida_nodes.png")
-    return [
-        "# the data above, drawn",
-        "",
-        f"![IDA* nodes and seconds against optimal length]({image})",
-        "",
+    return _drawn(
+        fig,
+        "ida",
+        "IDA* nodes and seconds against optimal length",
         "Every instance of section `main`'s run (`docs/benchmarks/data/ida_main.tsv`: Korf's 100, circles; "
-        "DeepCubeA's 500, dots), by heuristic. Drawn by `python benchmarks/plots.py --pages ida`.",
-    ]
+        "DeepCubeA's 500, dots), by heuristic.",
+    )
 
 
 def _table(section: str, text: str) -> list[list[str]]:
@@ -109,15 +114,12 @@ def mip_plots() -> list[str]:
     ratio_ax.set_ylabel("MIP / CP-SAT")
     ratio_ax.set_xticks(seeds)
     fig.suptitle("3x3 (layers, QTM), scrambles of 8 moves: proven optimal by both")
-    image = _save(fig, "mip_seconds.png")
-    return [
-        "# the data above, drawn",
-        "",
-        f"![MIP and CP-SAT seconds per seed]({image})",
-        "",
-        "Section `main`'s table, drawn: seconds of each command per seed and their ratio. Drawn by "
-        "`python benchmarks/plots.py --pages mip`.",
-    ]
+    return _drawn(
+        fig,
+        "mip",
+        "MIP and CP-SAT seconds per seed",
+        "Section `main`'s table, drawn: seconds of each command per seed and their ratio.",
+    )
 
 
 def pancake_plots() -> list[str]:
@@ -139,15 +141,12 @@ def pancake_plots() -> list[str]:
     ratio_ax.set_xlabel("pancakes n")
     ratio_ax.set_ylabel("ours / Helmert's")
     fig.suptitle("Random pancake stacks, IDA* with the gap heuristic: the same search, node counts compared")
-    image = _save(fig, "pancake_nodes.png")
-    return [
-        "# the data above, drawn",
-        "",
-        f"![Mean nodes generated, ours and Helmert's]({image})",
-        "",
-        "The page's table, drawn: mean nodes generated per n beside Helmert's, and the ratio. Drawn by "
-        "`python benchmarks/plots.py --pages pancake`.",
-    ]
+    return _drawn(
+        fig,
+        "pancake",
+        "Mean nodes generated, ours and Helmert's",
+        "The page's table, drawn: mean nodes generated per n beside Helmert's, and the ratio.",
+    )
 
 
 def learned_cube3_plots() -> list[str]:
@@ -182,16 +181,13 @@ def learned_cube3_plots() -> list[str]:
     length_ax.set_xlabel("mean solution length (QTM)")
     length_ax.legend(fontsize=7)
     fig.suptitle("The learned 3x3 on DeepCubeA's cubes (* published figures, 1,000 cubes)")
-    image = _save(fig, "learned_cube3.png")
-    return [
-        "# the data above, drawn",
-        "",
-        f"![Optimal share and mean length per search]({image})",
-        "",
-        "The first table, drawn: the optimal share with its 95% Wilson interval (wide where the cubes are few) "
-        "and the mean length beside the optimal mean of the same cubes. Drawn by "
-        "`python benchmarks/plots.py --pages learned_cube3`.",
-    ]
+    return _drawn(
+        fig,
+        "learned_cube3",
+        "Optimal share and mean length per search",
+        "The first table, drawn: the optimal share with its 95% Wilson interval (wide where the cubes are "
+        "few) and the mean length beside the optimal mean of the same cubes.",
+    )
 
 
 DRAW = {"ida": ida_plots, "mip": mip_plots, "pancake": pancake_plots, "learned_cube3": learned_cube3_plots}
