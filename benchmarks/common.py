@@ -54,8 +54,8 @@ def load_meter():
 SECTIONS_NOTE = (
     "One page, one benchmark: each section below is one configuration of the script, written by the "
     "command it shows with `--section NAME` (its marker); rerunning a configuration replaces its "
-    "section and leaves the others as they were. Sections recorded before 2026-11-26 had pages of "
-    "their own, and their commands still name them with `--out`."
+    "section and leaves the others as they were. A section recorded before 2026-11-26 was a page of "
+    "its own then; its command line is the one that was run (some name that page with `--out`)."
 )
 
 

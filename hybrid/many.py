@@ -39,7 +39,7 @@ from hybrid.certify import (
 )
 from instances.files import Instance
 
-__all__ = ["LearnedSettings", "Shared", "certify_many", "certify_task"]
+__all__ = ["LearnedSettings", "Shared", "certify_many", "certify_task", "learned_solver"]
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class Shared:
 
 
 @lru_cache(maxsize=2)
-def _learned_solver(spec_json: str, ls: LearnedSettings) -> Callable[[np.ndarray], tuple[list[str] | None, float]]:
+def learned_solver(spec_json: str, ls: LearnedSettings) -> Callable[[np.ndarray], tuple[list[str] | None, float]]:
     """A function ``start -> (moves or None, seconds)`` running the learned method as the settings
     ask, through the registry (set up once per process)."""
     from exact import solvers
@@ -105,7 +105,7 @@ def certify_task(shared: Shared, task: tuple[Instance, np.ndarray, Any]) -> Cert
     puzzle = rebuilt(shared.spec)
     learned_seconds = None
     if shared.learned is not None:
-        moves, learned_seconds = _learned_solver(json.dumps(shared.spec, sort_keys=True), shared.learned)(start)
+        moves, learned_seconds = learned_solver(json.dumps(shared.spec, sort_keys=True), shared.learned)(start)
     return _certify(puzzle, item, start, moves, learned_seconds, shared)
 
 

@@ -59,7 +59,7 @@ from hybrid.certify import (
     choose_method,
     given_rows,
 )
-from hybrid.many import LearnedSettings, Shared, _learned_solver, certify_task
+from hybrid.many import LearnedSettings, Shared, certify_task, learned_solver
 from hybrid.report import length_tables, markdown, summarise, write_report
 from instances.files import parse_states, read_instances
 from instances.sets import INSTANCES_HELP
@@ -201,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             network_blob(executor, args.model), args.puzzle, args.device, args.threads, args.learned_method,
             _learned_options(args), args.max_nodes, args.bwas_time_limit,
         )  # fmt: skip
-        _learned_solver(json.dumps(puzzle.spec.to_dict(), sort_keys=True), learned)  # bad settings fail at once
+        learned_solver(json.dumps(puzzle.spec.to_dict(), sort_keys=True), learned)  # bad settings fail at once
     shared = Shared(puzzle.spec.to_dict(), args.method, limits, pdb_dir, not args.no_progress, options, learned)
     command = "python -m hybrid.verify " + " ".join(sys.argv[1:] if argv is None else argv)
     tasks = list(zip(items, starts, given))
