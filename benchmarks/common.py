@@ -11,16 +11,6 @@ import tempfile
 from pathlib import Path
 
 
-def shipped_data() -> Path:
-    """``instances/data``, the shipped instance sets (:mod:`instances.sets`), every file checked
-    against its recorded SHA-256 first: a benchmark reads the sets as they shipped."""
-    import instances
-
-    for name in instances.names():
-        instances.path(name)
-    return Path(__file__).resolve().parents[1] / "instances" / "data"
-
-
 def machine() -> str:
     """OS, architecture, CPU model, core count and Python version."""
     try:

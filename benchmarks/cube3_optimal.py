@@ -39,6 +39,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import instances  # noqa: E402
 from benchmarks.common import (  # noqa: E402
     add_worker_options,
     in_order,
@@ -46,7 +47,6 @@ from benchmarks.common import (  # noqa: E402
     once,
     open_executor,
     run_instances,
-    shipped_data,
     workers_text,
     write_page,
 )
@@ -57,8 +57,6 @@ from exact.cube.peers import ReidOptimal  # noqa: E402
 from exact.pdb.store import default_dir  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
 from exact.puzzles.cube.facelets import from_facelets  # noqa: E402
-
-DATA = shipped_data() / "cube"
 
 
 def _rate(r) -> str:
@@ -223,7 +221,7 @@ def run_parts(args, parts: set, tables: dict, executor, out: list, page) -> None
 
     # 2. half-turn cubes
     if "htm" in parts:
-        with open(DATA / "cube3_htm_optimal_hkociemba.tsv") as fh:
+        with instances.path("cube3-htm-optimal").open() as fh:
             hk = list(csv.DictReader(fh, delimiter="\t"))
         chosen = hk[: args.htm] + [row for row in hk if row["id"].lower().startswith("superflip")]
         out += [
@@ -247,7 +245,7 @@ def run_parts(args, parts: set, tables: dict, executor, out: list, page) -> None
 
     # 3. DeepCubeA's cubes (the long part: last, so the others are on the page while it runs)
     if "deepcubea" in parts:
-        with open(DATA / "deepcubea_cube3_qtm_1000.tsv") as fh:
+        with instances.path("deepcubea-cube3").open() as fh:
             rows = list(csv.DictReader(fh, delimiter="\t"))[args.deepcubea_skip : args.deepcubea]
         out += [
             f"## DeepCubeA's test cubes (QTM), ids {args.deepcubea_skip}-{args.deepcubea - 1}, "

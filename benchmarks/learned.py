@@ -31,13 +31,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import instances.sets  # noqa: E402
 from benchmarks.common import (  # noqa: E402
     add_worker_options,
     machine,
     markdown_table,
     open_executor,
     run_instances,
-    shipped_data,
     workers_text,
     write_page,
 )
@@ -51,7 +51,6 @@ from learned.models import load  # noqa: E402
 from learned.remote import network_blob  # noqa: E402
 from learned.weights import load_model  # noqa: E402
 
-DATA = shipped_data()
 PUBLISHED = {
     "deepcubea15": "DeepCubeA: 100% solved, 99.4% optimal (their Table 1)",
     "deepcubea3": "DeepCubeA: 100% solved, 60.3% optimal, mean length 21.50 (their Table 1)",
@@ -77,7 +76,7 @@ def deepcubea(puzzle_name: str, file: str):
     """A set of DeepCubeA's test states, with the optimal lengths of its file; ``:N``, the first N."""
 
     def make(n: int) -> tuple[str, list[Instance]]:
-        items = read_instances(DATA / file)
+        items = read_instances(instances.sets.file_path(file))
         return puzzle_name, items[:n] if n else items
 
     return make

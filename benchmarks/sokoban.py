@@ -28,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import instances.sets  # noqa: E402
 from benchmarks.common import (  # noqa: E402
     add_worker_options,
     load_meter,
@@ -36,14 +37,12 @@ from benchmarks.common import (  # noqa: E402
     once,
     open_executor,
     run_instances,
-    shipped_data,
     workers_text,
     write_page,
 )
 from exact import registry, solvers  # noqa: E402
 from exact.puzzles.sokoban import parse_levels  # noqa: E402
 
-DATA = shipped_data() / "sokoban"
 FILES = (
     ("boxoban_unfiltered_test_000.txt", 1000),
     ("boxoban_medium_valid_000.txt", 200),
@@ -56,7 +55,7 @@ PUBLISHED = (("DeepCubeA", 32.6), ("LevinTS", 39.8), ("LAMA", 51.6))
 
 @cache
 def _levels(name: str) -> list:
-    return parse_levels(DATA / name)
+    return parse_levels(instances.sets.file_path(f"sokoban/{name}"))
 
 
 def solve_sokoban(level, optimize: str = "moves", time_limit: float | None = None):
@@ -198,8 +197,6 @@ def main() -> None:
     add_worker_options(ap, older="--jobs")
     args = ap.parse_args()
 
-    if not DATA.exists():
-        sys.exit(f"{DATA} is not present: the shipped sets are in instances/data")
     t_all = time.perf_counter()
     load = load_meter()
 

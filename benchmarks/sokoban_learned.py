@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import instances  # noqa: E402
 from benchmarks.common import (  # noqa: E402
     add_worker_options,
     load_meter,
@@ -34,7 +35,6 @@ from benchmarks.common import (  # noqa: E402
     once,
     open_executor,
     run_instances,
-    shipped_data,
     workers_text,
     write_page,
 )
@@ -44,7 +44,6 @@ from learned.bwas import bwas  # noqa: E402
 from learned.remote import network_blob, worker_heuristic  # noqa: E402
 from learned.weights import load_model  # noqa: E402
 
-DATA = shipped_data() / "sokoban"
 TEST = "boxoban_unfiltered_test_000.txt"
 # What the DeepCubeA paper reports on the same 1,000 levels (Agostinelli et al. 2019).
 PUBLISHED = "DeepCubeA: 1000/1000 solved, mean 32.6 moves (lambda = 0.8, N = 1, GPUs)"
@@ -56,7 +55,7 @@ def solve_level(shared: tuple, index: int) -> tuple:
     blob, weight, batch, time_limit, threads = shared
     puzzle = registry.get("sokoban")
     heuristic = worker_heuristic(puzzle.spec.to_dict(), "sokoban", blob, "cpu", threads)  # once per process
-    level = once(("boxoban", TEST), lambda: parse_levels(DATA / TEST))[index]
+    level = once(("boxoban", TEST), lambda: parse_levels(instances.path("boxoban-test")))[index]
     best = solvers.solve(puzzle, level, method="sokoban")
     r = bwas(puzzle, puzzle.state_of(level), heuristic, weight=weight, batch=batch, time_limit=time_limit)
     return r, best.length
@@ -74,12 +73,10 @@ def main() -> None:
     add_worker_options(ap)
     args = ap.parse_args()
 
-    if not DATA.exists():
-        sys.exit(f"{DATA} is not present: the shipped sets are in instances/data")
     t_all = time.perf_counter()
     load = load_meter()
     card = load_model(args.model)[1]
-    n_levels = min(args.levels, len(parse_levels(DATA / TEST)))
+    n_levels = min(args.levels, len(parse_levels(instances.path("boxoban-test"))))
     with open_executor(args, threads=args.threads) as executor:
         shared = (network_blob(executor, args.model), args.weight, args.batch, args.time_limit, args.threads)
         rows = run_instances(executor, solve_level, shared, list(range(n_levels)), desc="levels")

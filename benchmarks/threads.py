@@ -33,10 +33,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import load_meter, machine, markdown_table, shipped_data, write_page  # noqa: E402
+import instances  # noqa: E402
+from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
 from exact.cli import cores  # noqa: E402
 
-DATA = shipped_data()
 COMMANDS = {
     "solve tiles8": ["-m", "learned.solve", "--puzzle", "tiles8", "--tiles", "8 6 7 2 5 4 3 0 1", "--json"],
     "evaluate tiles15 (5 of DeepCubeA's)": [
@@ -45,7 +45,7 @@ COMMANDS = {
         "--puzzle",
         "tiles15",
         "--instances",
-        str(DATA / "tiles" / "deepcubea_puzzle15_500.tsv"),
+        str(instances.path("deepcubea-tiles15")),
         "--first",
         "5",
         "--quality",

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from exact.errors import PuzzleoptError
 
-__all__ = ["INSTANCES_HELP", "InstanceSet", "SETS", "entry", "names", "path", "resolve"]
+__all__ = ["INSTANCES_HELP", "InstanceSet", "SETS", "entry", "file_path", "names", "path", "resolve"]
 
 INSTANCES_HELP = (
     "a file of starts (one state per line, or a TSV with a header) or a shipped set's name: korf100, "
@@ -195,6 +195,21 @@ def path(name: str) -> Path:
             )
         _CHECKED.add(name)
     return where
+
+
+def file_path(file: str) -> Path:
+    """The checked path of the shipped set whose file is ``file`` (its path under
+    ``instances/data``, as in ``../shared/data``: ``"sokoban/boxoban_hard_000.txt"``).
+
+    Raises:
+        PuzzleoptError: no shipped set has that file.
+    """
+    for name, known in SETS.items():
+        if known.file == file:
+            return path(name)
+    raise PuzzleoptError(
+        f"no shipped set has the file {file!r}; the files are {', '.join(s.file for s in SETS.values())}"
+    )
 
 
 def resolve(spec: str | os.PathLike) -> Path:

@@ -162,3 +162,10 @@ def test_the_readme_korf100_command_runs(tmp_path) -> None:
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "100" in done.stdout
+
+
+def test_a_shipped_file_is_found_by_its_path_and_checked() -> None:
+    for entry in sets.SETS.values():
+        assert sets.file_path(entry.file) == instances.path(entry.name)
+    with pytest.raises(PuzzleoptError, match="no shipped set has the file 'tiles/korf101.tsv'"):
+        sets.file_path("tiles/korf101.tsv")
