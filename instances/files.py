@@ -41,9 +41,8 @@ def read_instances(path: str | Path, what: str = "--instances") -> list[Instance
             reads that set (:func:`load`) unless a file of that name exists.
         what: names the input in errors.
     """
-    if str(path) in sets.SETS and not Path(path).exists():
-        return load(str(path))
-    return _read_file(Path(path), what)
+    name = sets.shipped_name(path)
+    return _read_file(Path(path), what) if name is None else load(name)
 
 
 def _read_file(

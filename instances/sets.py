@@ -23,7 +23,7 @@ from pathlib import Path
 
 from exact.errors import PuzzleoptError
 
-__all__ = ["INSTANCES_HELP", "InstanceSet", "SETS", "entry", "file_path", "names", "path", "resolve"]
+__all__ = ["INSTANCES_HELP", "InstanceSet", "SETS", "entry", "file_path", "names", "path", "resolve", "shipped_name"]
 
 INSTANCES_HELP = (
     "a file of starts (one state per line, or a TSV with a header) or a shipped set's name: korf100, "
@@ -217,7 +217,11 @@ def resolve(spec: str | os.PathLike) -> Path:
 
     An existing file wins over a set of the same name, so a user's ``korf100`` file is theirs.
     """
+    name = shipped_name(spec)
+    return Path(os.fspath(spec)) if name is None else path(name)
+
+
+def shipped_name(spec: str | os.PathLike) -> str | None:
+    """The set ``spec`` names, or None: a path (an existing file wins over a set of its name)."""
     text = os.fspath(spec)
-    if text in SETS and not os.path.exists(text):
-        return path(text)
-    return Path(text)
+    return text if text in SETS and not os.path.exists(text) else None
