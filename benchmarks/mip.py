@@ -3,19 +3,22 @@
 Writes one section of docs/benchmarks/mip.md per configuration (``--section``). Usage:
 
     python benchmarks/mip.py                                   # seeds 0..9, 3 runs each: main
-    python benchmarks/mip.py --set facelets --seeds 0-4 --section facelets
-    python benchmarks/mip.py --set faces --seeds 0-2 --section faces
-    python benchmarks/mip.py --set deep --seeds 0-2 --turns 9 --section t9
+    python benchmarks/mip.py --moves layers --section layers   # the seed MIP case study's move set
+    python benchmarks/mip.py --set facelets --seeds 0-4 --moves layers --section facelets
+    python benchmarks/mip.py --metric qtm,htm --seeds 0-2 --section faces
+    python benchmarks/mip.py --set deep --seeds 0-2 --turns 9 --moves layers --section t9
 
 Each run is the command a user types, timed from the outside (wall clock, Python's start and
 imports included), with ``--json`` to read what it proved: ``python -m exact.mip`` at its
 defaults (the split proof on every core) and, in the same run, ``python -m exact.cpsat
---threads 2`` on the same start; the ratio is MIP seconds over CP-SAT seconds. Sets:
+--threads 2`` on the same start; the ratio is MIP seconds over CP-SAT seconds. ``--moves`` and
+``--metric`` default to the commands' own defaults (face turns, QTM); ``--metric`` may list
+both. Sets:
 
 * ``scramble``: ``--seed s`` (the MIP's incumbent is the scramble's inverse);
 * ``facelets``: the same starts given as ``--facelets`` (no scramble known: the incumbent comes
   from the bidirectional BFS);
-* ``faces``: face turns in QTM and HTM (``layers`` is the ``scramble`` set);
+* ``faces``: the name of ``--moves faces --metric qtm,htm`` before face turns became the default;
 * ``deep``: longer scrambles (``--turns``), with ``--time-limit``.
 """
 
@@ -105,6 +108,8 @@ def main(argv=None) -> int:
     ap.add_argument("--set", default="scramble", choices=["scramble", "facelets", "faces", "deep"])
     ap.add_argument("--seeds", default="0-9", help="e.g. 0-9 or 0,3,5")
     ap.add_argument("--turns", type=int, default=8)
+    ap.add_argument("--moves", choices=["faces", "layers", "wide"], default="faces", help="default faces")
+    ap.add_argument("--metric", default="qtm", help="qtm, htm or qtm,htm (default qtm)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--time-limit", type=float, default=None, help="--time-limit of both commands")
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "mip.md"))
@@ -113,12 +118,13 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     meter = load_meter()
     t0 = time.perf_counter()
-    kinds = {
-        "scramble": [("scramble", "layers", "qtm")],
-        "facelets": [("facelets", "layers", "qtm")],
-        "faces": [("scramble", "faces", "qtm"), ("scramble", "faces", "htm")],
-        "deep": [("scramble", "layers", "qtm")],
-    }[args.set]
+    metrics = args.metric.split(",")
+    if not set(metrics) <= {"qtm", "htm"}:
+        ap.error(f"--metric {args.metric!r}: give qtm, htm or qtm,htm")
+    kind, moves = args.set, args.moves
+    if args.set == "faces":
+        kind, moves, metrics = "scramble", "faces", ["qtm", "htm"]
+    kinds = [("facelets" if kind == "facelets" else "scramble", moves, metric) for metric in metrics]
     rows = [
         run_case(kind, s, args.turns, moves, metric, args.repeats, args.time_limit, args.ray)
         for kind, moves, metric in kinds

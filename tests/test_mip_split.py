@@ -117,7 +117,9 @@ def test_the_time_limit_stops_every_worker() -> None:
 
 
 def test_ctrl_c_stops_every_worker_and_reports_the_bound() -> None:
-    cmd = [sys.executable, "-m", "exact.mip", "--size", "3", "--turns", "8", "--threads", "2", "--json"]
+    # the case study's move set: its proof takes about 25 s, so the split is still running when stopped
+    cmd = [sys.executable, "-m", "exact.mip", "--size", "3", "--turns", "8", "--moves", "layers", "--threads", "2"]
+    cmd.append("--json")
     proc = subprocess.Popen(
         cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
     )
@@ -160,7 +162,7 @@ def _family(pid: int, size: int = 3, wait: float = 120.0) -> list[int]:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
 def test_a_killed_cli_leaves_no_worker_behind(sig) -> None:
-    cmd = [sys.executable, "-m", "exact.mip", "--size", "3", "--turns", "8", "--threads", "2"]
+    cmd = [sys.executable, "-m", "exact.mip", "--size", "3", "--turns", "8", "--moves", "layers", "--threads", "2"]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     family = _family(proc.pid)
     assert len(family) >= 3, family  # the forkserver and its two workers
@@ -212,7 +214,7 @@ def test_cli_reports_the_incumbent_and_the_proof(capsys) -> None:
     assert "incumbent from: the scramble's inverse" in out.out
     assert "proof (HiGHS, split on the first moves): lower bound" in out.out and "refuted in" in out.out
     assert "model of horizon" in out.err and "pieces refuted" in out.err
-    start, _ = scramble(3, 4, np.random.default_rng(3), "layers", "qtm")
+    start, _ = scramble(3, 4, np.random.default_rng(3), "faces", "qtm")  # --size's defaults
     from exact.puzzles.cube import to_facelets
 
     code = mip_main(["--size", "3", "--turns", "4", "--facelets", to_facelets(start), "--json"])

@@ -213,7 +213,8 @@ def test_cli_json_and_exit_codes(capsys) -> None:
         assert "no solution within 2 moves" in capsys.readouterr().out
     code = mip_main(["--size", "3", "--turns", "2", "--scramble", "R U'", "--formulation", "seed"])
     assert code == 0 and "solution (2 moves)" in capsys.readouterr().out
-    code = mip_main(["--size", "3", "--turns", "3", "--scramble", "R U' M", "--formulation", "pairs", "--json"])
+    argv = ["--size", "3", "--turns", "3", "--scramble", "R U' M", "--moves", "layers", "--formulation", "pairs"]
+    code = mip_main([*argv, "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["length"] == 3 and out["settings"]["formulation"] == "pairs"
 

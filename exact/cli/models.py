@@ -55,8 +55,9 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
     add_start_options(p, p.add_mutually_exclusive_group(), length_default="default: T; for --size, the cube scrambles")
     p.add_argument(
         "--moves",
-        choices=["layers", "faces", "wide"],
-        help="--size: move set (default layers: every layer, as the case study)",
+        choices=["faces", "layers", "wide"],
+        help="--size: move set (default faces: the six outer faces, as Cube(n) and every other command; "
+        "layers: every layer, slices included, the seed MIP case study's model)",
     )
     p.add_argument("--metric", choices=["qtm", "htm"], help="--size: metric (default qtm)")
     p.add_argument("--time-limit", type=cli.seconds, default=None, help="seconds in all (default: none)")
@@ -262,7 +263,7 @@ def _start(args, T: int | None) -> tuple[Any, np.ndarray, str | None]:
     else:
         if args.option:
             raise PuzzleoptError("--option goes with --puzzle; --size takes --moves and --metric")
-        args.moves, args.metric = args.moves or "layers", args.metric or "qtm"
+        args.moves, args.metric = args.moves or "faces", args.metric or "qtm"
         puzzle = _cube(args.size, args.moves, args.metric)
     if args.state is None and args.scramble is None and args.scramble_length is None:
         if T is None:
