@@ -1,5 +1,10 @@
 """Progress of one long search: the current bound (or step), the count and the rate.
 
+Two kinds of search report here. A search that counts nodes (IDA*, A*, the optimal 3x3 solver,
+BWAS, beam) drives :class:`SearchProgress`; a time-indexed model (the MIP's split, CP-SAT's
+horizons) sends stage events to :class:`ModelProgress`. Both draw on stderr where that is a
+terminal or a Jupyter kernel and otherwise log one line per stage.
+
 A single IDA* solve of a hard 24-puzzle or of a deep 3x3x3 runs for minutes; without a sign of
 life it looks hung. :class:`SearchProgress` shows a tqdm bar on stderr where that is a terminal
 (or a notebook), and otherwise logs a line (``puzzleopt.exact.progress``, INFO: the commands show
@@ -17,12 +22,23 @@ from typing import Any
 
 from exact.logs import get_logger
 
-__all__ = ["EVERY", "SearchProgress"]
+__all__ = ["EVERY", "ModelProgress", "SearchProgress", "bars_wanted"]
 
 logger = get_logger(__name__)
 
 EVERY = 30.0
 """Seconds between two log lines within one stage (where there is no terminal for a bar)."""
+
+
+def bars_wanted() -> bool:
+    """Whether a tqdm bar can be seen: stderr is a terminal, or this is a Jupyter kernel (whose
+    stderr is no terminal but shows tqdm's widget)."""
+    if sys.stderr.isatty():
+        return True
+    shell = sys.modules.get("IPython")
+    get = getattr(shell, "get_ipython", None)
+    kernel = get() if get is not None else None
+    return kernel is not None and "IPKernelApp" in getattr(kernel, "config", {})
 
 
 def _rate(count: int, seconds: float) -> str:
@@ -59,7 +75,7 @@ class SearchProgress:
             where = f"at {self.stage} {at}, " if self.stage is not None and at is not None else ""
             self._line(f"{where}{count:,} {self.unit} so far")
         self.at, self.count = at, count
-        if (self._bar is not None or sys.stderr.isatty()) and now - self._drawn >= 0.2:
+        if (self._bar is not None or bars_wanted()) and now - self._drawn >= 0.2:
             self._drawn = now
             bar = self._bar_for()
             bar.n = count
@@ -94,3 +110,78 @@ class SearchProgress:
     def _line(self, text: str) -> None:
         self._said = now = time.perf_counter()
         logger.info("%s: %s (%.1f s, %s)", self.what, text, now - self.t0, _rate(self.count, now - self.t0))
+
+
+class ModelProgress:
+    """Progress of a time-indexed model's solve, from the stage events its solver sends.
+
+    Pass it as ``progress`` to :func:`exact.mip.solve_mip` or :func:`exact.cpsat.solve_cpsat`
+    (the registry's ``mip`` and ``cp-sat`` methods do so under ``progress=True``). Events are
+    dicts with a ``"stage"``: ``"model"`` (a horizon's model is built: its size), ``"incumbent"``
+    (a solution of that length is known), ``"pieces"`` (the split has refuted ``refuted`` of
+    ``total`` pieces; ``bound`` is the proven lower bound) and ``"horizon"`` (CP-SAT decided
+    horizon ``T``). Pieces show as a tqdm bar where one can be seen and otherwise as a line every
+    ten pieces; the other stages as one line each (logger ``puzzleopt.exact.progress``, INFO).
+
+    Args:
+        what: the solve's name at the start of each line (``mip cube3``); empty: none.
+        enabled: whether to show anything.
+    """
+
+    def __init__(self, what: str = "", enabled: bool = True) -> None:
+        self.prefix = f"{what}: " if what else ""
+        self.enabled = enabled
+        self.incumbent: int | None = None
+        self._bar: Any = None
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        if not self.enabled:
+            return
+        stage = event["stage"]
+        if stage == "horizon":
+            self._line(f"T = {event['T']}: {event['status']} ({event['seconds']:.2f} s)")
+        elif stage == "incumbent":
+            self.incumbent = event["length"]
+            self._line(f"incumbent: {event['length']} moves from {event['source']}: {event['moves']}")
+        elif stage == "model":
+            self._end_bar()
+            size, h = event["size"], event["horizon"]
+            self._line(
+                f"model of horizon {h}: {size['variables']} variables ({size['integer_variables']} integer), "
+                f"{size['constraints']} constraints, built in {event['build_seconds']:.2f} s; "
+                f"refuting 'at most {h} moves' piece by piece"
+            )
+        elif stage == "pieces":
+            self._pieces(event)
+
+    def _pieces(self, event: dict[str, Any]) -> None:
+        text = f"bound {event['bound']}" + (f", incumbent {self.incumbent}" if self.incumbent else "")
+        if self._bar is None and bars_wanted():
+            from tqdm.auto import tqdm
+
+            self._bar = tqdm(desc=f"{self.prefix}pieces refuted", unit="piece", file=sys.stderr, leave=False)
+        if self._bar is not None:
+            self._bar.total, self._bar.n = event["total"], event["refuted"]
+            self._bar.set_postfix_str(text)
+        # the bar shows every piece; the last count is also logged, since the bar is not kept
+        if event["refuted"] == event["total"] or (self._bar is None and event["refuted"] % 10 == 0):
+            self._line(f"pieces refuted {event['refuted']}/{event['total']}, {text}")
+
+    def close(self) -> None:
+        """The solve ended: the bar goes (its last counts were logged)."""
+        self._end_bar()
+        self.enabled = False
+
+    def __enter__(self) -> ModelProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _end_bar(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+    def _line(self, text: str) -> None:
+        logger.info("%s%s", self.prefix, text)

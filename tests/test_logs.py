@@ -145,6 +145,54 @@ def test_no_progress_says_nothing(caplog) -> None:
     assert not [r for r in caplog.records if r.name == "puzzleopt.exact.progress"]
 
 
+def _model_lines(caplog, method: str, progress: bool, **options) -> tuple[object, list[str]]:
+    from exact import solvers
+
+    p = registry_get("cube3")
+    start = p.table.apply(p.goal, "R U F' L")
+    with caplog.at_level(logging.INFO, logger="puzzleopt.exact.progress"):
+        r = solvers.solve(p, start, method=method, horizon=5, progress=progress, **options)
+    return r, [rec.getMessage() for rec in caplog.records if rec.name == "puzzleopt.exact.progress"]
+
+
+def test_the_mip_method_shows_its_split_stage_by_stage(caplog) -> None:
+    r, said = _model_lines(caplog, "mip", True, threads=2)
+    assert r.status.value == "optimal" and r.length == 4
+    assert said[0].startswith("mip cube3: incumbent: 4 moves from bidirectional BFS")
+    assert said[1].startswith("mip cube3: model of horizon 3: ") and "piece by piece" in said[1]
+    assert said[-1] == "mip cube3: pieces refuted 12/12, bound 4, incumbent 4"
+
+
+def test_the_cpsat_method_says_each_horizon(caplog) -> None:
+    r, said = _model_lines(caplog, "cp-sat", True)
+    assert r.status.value == "optimal" and r.length == 4
+    assert said and all(m.startswith("cp-sat cube3: T = ") for m in said)
+    assert any(m.startswith("cp-sat cube3: T = 4: ") for m in said), said
+
+
+@pytest.mark.parametrize("method", ["mip", "cp-sat"])
+def test_model_methods_without_progress_say_nothing(caplog, method) -> None:
+    assert _model_lines(caplog, method, False)[1] == []
+
+
+def test_model_progress_draws_a_bar_where_one_is_seen_and_logs_the_last_count(caplog, monkeypatch) -> None:
+    from exact import progress
+
+    monkeypatch.setattr(progress, "bars_wanted", lambda: True)
+    shown = progress.ModelProgress("mip x")
+    with caplog.at_level(logging.INFO, logger="puzzleopt.exact.progress"):
+        for k in range(13):
+            shown({"stage": "pieces", "refuted": k, "total": 12 if k < 12 else 13, "bound": 2})
+        bar = shown._bar
+        assert bar is not None and (bar.n, bar.total) == (12, 13)
+        shown({"stage": "pieces", "refuted": 13, "total": 13, "bound": 3})
+        shown.close()
+        shown({"stage": "pieces", "refuted": 1, "total": 1, "bound": 4})  # closed: nothing more
+    # with a bar, only the end of a phase is logged (not every tenth piece), since the bar goes
+    assert [r.getMessage() for r in caplog.records] == ["mip x: pieces refuted 13/13, bound 3"]
+    assert shown._bar is None
+
+
 def test_an_animation_repr_is_one_short_line() -> None:
     from puzzleopt import Cube
 

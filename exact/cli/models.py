@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -27,6 +26,7 @@ from exact.cli.options import (
     start_from,
 )
 from exact.errors import PuzzleoptError
+from exact.progress import ModelProgress
 from exact.puzzles.cube import net, scramble, to_facelets
 from exact.result import SolveResult
 from exact.timeindexed import check_hint, check_horizon
@@ -225,7 +225,7 @@ def main_for(
             kwargs.update(strategy=args.strategy)
         if not args.json:
             _header(puzzle, start, text, args, T)
-        printer = None if args.json or (mip and not kwargs.get("split")) else Progress()
+        printer = None if args.json or (mip and not kwargs.get("split")) else ModelProgress()
         if printer is not None:
             kwargs["progress"] = printer
         try:
@@ -360,57 +360,6 @@ def _check_numbers(args, threads: int, mip: bool) -> None:
         raise PuzzleoptError(
             f"--threads {threads} must be in 1..{cli.MAX_THREADS} (this machine has {cli.cores()} cores)"
         )
-
-
-class Progress:
-    """Progress on stderr: for the MIP's split, a tqdm bar on a terminal, else one line per
-    stage; for CP-SAT, one line per horizon."""
-
-    def __init__(self) -> None:
-        self.tty = sys.stderr.isatty()
-        self.bar = None
-        self.horizon = None
-        self.incumbent = None
-
-    def __call__(self, event: dict[str, Any]) -> None:
-        stage = event["stage"]
-        if stage == "horizon":  # CP-SAT: one line per horizon decided
-            self._line(f"T = {event['T']}: {event['status']} ({event['seconds']:.2f} s)")
-        elif stage == "incumbent":
-            self.incumbent = event["length"]
-            self._line(f"incumbent: {event['length']} moves from {event['source']}: {event['moves']}")
-        elif stage == "model":
-            self.close()
-            self.horizon = event["horizon"]
-            size = event["size"]
-            self._line(
-                f"model of horizon {event['horizon']}: {size['variables']} variables ({size['integer_variables']} "
-                f"integer), {size['constraints']} constraints, built in {event['build_seconds']:.2f} s; "
-                f"refuting 'at most {event['horizon']} moves' piece by piece"
-            )
-        elif stage == "pieces":
-            text = f"bound {event['bound']}" + (f", incumbent {self.incumbent}" if self.incumbent else "")
-            if self.tty:
-                if self.bar is None:
-                    from tqdm.auto import tqdm
-
-                    self.bar = tqdm(total=event["total"], desc="pieces refuted", unit="piece", file=sys.stderr)
-                self.bar.total = event["total"]
-                self.bar.n = event["refuted"]
-                self.bar.set_postfix_str(text)
-            elif event["refuted"] == event["total"] or event["refuted"] % 10 == 0:
-                self._line(f"pieces refuted {event['refuted']}/{event['total']}, {text}")
-
-    def _line(self, text: str) -> None:
-        if self.bar is not None:
-            self.bar.write(text, file=sys.stderr)
-        else:
-            print(text, file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
 
 
 def _header(puzzle, start, text, args, T) -> None:

@@ -6,6 +6,7 @@ import numpy as np
 
 from exact.contract import Limits
 from exact.deadline import left
+from exact.progress import ModelProgress
 from exact.result import SolveResult
 from exact.solvers import register_method
 from exact.timeindexed import horizon_for, model_applies, model_ready
@@ -20,7 +21,8 @@ def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=
 
     The ``pairs`` formulation proven piece by piece (the split, on all cores) with an incumbent
     (``hint``, else bidirectional BFS); ``split=False`` solves the whole model in one HiGHS run
-    (``threads`` default 1 then)."""
+    (``threads`` default 1 then). ``progress``: the split's stages as they happen
+    (:class:`exact.progress.ModelProgress`)."""
     from exact.cli import cores
     from exact.mip import solve_mip
 
@@ -28,8 +30,9 @@ def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=
     threads = threads if threads is not None else (cores() if split else 1)
     extra = {"split": True, "incumbent": incumbent} if split else {}
     rows = None if hint is None else puzzle.table.rows(hint, start)
-    return solve_mip(puzzle, np.asarray(start), horizon_for(stop_at, horizon, "mip"), time_limit=left(limits.time),
-                     threads=threads, formulation_name=formulation, hint=rows, **extra)  # fmt: skip
+    with ModelProgress(f"mip {puzzle.name}", bool(progress) and split) as shown:
+        return solve_mip(puzzle, np.asarray(start), horizon_for(stop_at, horizon, "mip"), time_limit=left(limits.time),
+                         threads=threads, formulation_name=formulation, hint=rows, progress=shown, **extra)  # fmt: skip
 
 
 register_method("mip", _mip, applies=model_applies, options=OPTIONS, goals=True, ready=model_ready, rank=90)
