@@ -30,7 +30,7 @@ def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=
     threads = threads if threads is not None else (cores() if split else 1)
     extra = {"split": True, "incumbent": incumbent} if split else {}
     rows = None if hint is None else puzzle.table.rows(hint, start)
-    with ModelProgress(f"mip {puzzle.name}", bool(progress) and split) as shown:
+    with ModelProgress(f"mip {puzzle.name}", bool(progress)) as shown:
         return solve_mip(puzzle, np.asarray(start), horizon_for(stop_at, horizon, "mip"), time_limit=left(limits.time),
                          threads=threads, formulation_name=formulation, hint=rows, progress=shown, **extra)  # fmt: skip
 
