@@ -104,6 +104,37 @@ def test_the_gpu_page_replays_every_device_solution_and_rejects_a_forged_one(tmp
         page.gpu_section(cube, [forged])
 
 
+def test_a_second_network_on_the_gpu_is_set_beside_the_shipped_one_and_only_its_section_is_rewritten(
+    tmp_path,
+) -> None:
+    pytest.importorskip("torch")
+    import json
+
+    from conftest import shared_data
+
+    from benchmarks import learned_cube3 as page
+    from exact import registry
+
+    shared_data("cube/deepcubea_cube3_qtm_1000.tsv")
+    cube = registry.get("cube3")
+    shipped = [json.loads(line) for line in page.GPU_DATA[-1].read_text().splitlines()[:3]]
+    probe = tmp_path / "gpu_cube3_probe.jsonl"
+    probe.write_text("".join(json.dumps({**r, "network": "probe", "command": "probe"}) + "\n" for r in shipped))
+    shipped_file = tmp_path / "gpu_cube3_shipped.jsonl"
+    shipped_file.write_text("".join(json.dumps(r) + "\n" for r in shipped))
+    text = "\n".join(page.gpu_section(cube, [shipped_file, probe]))
+    assert "| probe, W = 2^18, ball 6, the cubes both searched, H200 | 3 |" in text
+    assert "Probe at W = 2^18, on the 3 cubes both networks searched: 0 solutions shorter" in text
+    md = tmp_path / "learned_cube3.md"
+    md.write_text(f"# CPU\n\nthe CPU table\n\n{page.GPU_HEADING}\n\nold\n\nWritten by puzzleopt 0.0 at commit abc.\n")
+    page.rewrite_gpu_section(md, cube)
+    new = md.read_text()
+    assert "the CPU table" in new and "\nold\n" not in new
+    assert "(The sections above: written by puzzleopt 0.0 at commit abc.)" in new
+    with pytest.raises(ValueError, match="no '## On a GPU"):
+        page.rewrite_gpu_section(probe, cube)
+
+
 def test_a_page_per_benchmark_script() -> None:
     """docs/benchmarks holds one page per script, named as it; runs of other settings are
     sections of that page (or data under docs/benchmarks/runs and data)."""
