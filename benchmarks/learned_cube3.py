@@ -421,7 +421,10 @@ def main(argv=None) -> None:
         heuristic = NetHeuristic(puzzle, net, "cpu", chunk=2**16, precision=args.precision)
         mine = card.get("states_seen") or card.get("trained_steps", 0) * card.get("davi", {}).get("batch", 0)
         seen = mine + card.get("states_seen_before", 0)
-        preset = f"{card.get('preset')}, {card.get('objective', 'davi')}"
+        objective = card.get("objective", "davi")
+        if "started_from" in card:  # a fine-tuned network: the objective of the one it started from first
+            objective = f"{card['started_from']['objective']} then {objective}"
+        preset = f"{card.get('preset')}, {objective}"
         name = f"{Path(path).parent.name}/{Path(path).name} ({preset}, {seen / 1e6:,.1f}M states)"
         for w in widths:
             res = run_ours(puzzle, heuristic, starts[:n], w, ball, done, f"{digest}:W{w}:ball{args.ball}")

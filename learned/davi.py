@@ -446,6 +446,8 @@ def _finish(folder: Path, config: DaviConfig, run, last_greedy: dict, recent: li
     }
     if command:
         card["command"] = command
+    if config.init_from:
+        card.update(_lineage(config.init_from))
     save_model(folder / MODEL, net, card)
     plot_curves(folder / LOG, folder / CURVES)
     return {
@@ -458,6 +460,21 @@ def _finish(folder: Path, config: DaviConfig, run, last_greedy: dict, recent: li
         "greedy": last_greedy,
         "model": str(folder / MODEL),
         "note": note,
+    }
+
+
+def _lineage(init_from: str) -> dict:
+    """What the ``--init-from`` network had seen, for the card: its objective and states (its own
+    and its ancestors'), so a fine-tuned network's card counts every state behind it."""
+    _, start = load_model(init_from)
+    before = int(start.get("states_seen", 0)) + int(start.get("states_seen_before", 0))
+    return {
+        "states_seen_before": before,
+        "started_from": {
+            "objective": start.get("objective", "davi"),
+            "states_seen": before,
+            "command": start.get("command"),
+        },
     }
 
 

@@ -100,6 +100,10 @@ def test_diffusion_then_davi_starts_from_the_diffusion_network(tmp_path):
     a, _ = load_model(first["model"])
     b, _ = load_model(out["model"])
     assert torch.allclose(a.out.weight, b.out.weight, atol=1e-6)
+    card = load_model(out["model"])[1]  # the card counts the diffusion network's states too
+    assert card["states_seen_before"] == 5 * 200 and card["started_from"]["objective"] == "diffusion"
+    again = train(_config(objective="davi", steps=1, lr=1e-12, init_from=out["model"]), tmp_path / "u", progress=False)
+    assert load_model(again["model"])[1]["states_seen_before"] == 5 * 200 + 1 * 200
     with pytest.raises(ValueError, match="--init-from .* is not preset 'tiny'"):
         train(_config(objective="davi", preset="tiny", init_from=first["model"]), tmp_path / "x", progress=False)
 
