@@ -180,27 +180,30 @@ class _Run:
     step: int = 0
     updates: int = 0
     seconds: float = 0.0
+    lineage: dict = field(default_factory=dict)  # for the card: what the --init-from network had seen
 
 
 def _fresh(config: DaviConfig) -> _Run:
     puzzle = registry.get(config.puzzle, **config.options)
     net_config = preset_config(config.preset, puzzle.num_positions, puzzle.num_labels)
     net = make_net(net_config, config.seed)
+    lineage = {}
     if config.init_from:
-        start, _ = load_model(config.init_from)
+        start, card = load_model(config.init_from)
         if start.config != net_config:
             raise PuzzleoptError(
                 f"--init-from {config.init_from}: its network ({start.config}) is not preset {config.preset!r}'s "
                 f"({net_config}); give the preset it was trained with"
             )
         net.load_state_dict(start.state_dict())
+        lineage = _lineage(card)
     elif config.objective == "diffusion":  # start at the mean label: the first steps learn the shape, not the scale
         with torch.no_grad():
             net.out.bias.fill_((config.max_scramble + 1) / 2)
     net = net.to(config.device)
     target = copy.deepcopy(net)
     opt = torch.optim.Adam(net.parameters(), lr=config.lr)
-    return _Run(puzzle, net, target, opt, np.random.default_rng(config.seed))
+    return _Run(puzzle, net, target, opt, np.random.default_rng(config.seed), lineage=lineage)
 
 
 def _save_checkpoint(folder: Path, config: DaviConfig, run: _Run) -> None:
@@ -446,8 +449,7 @@ def _finish(folder: Path, config: DaviConfig, run, last_greedy: dict, recent: li
     }
     if command:
         card["command"] = command
-    if config.init_from:
-        card.update(_lineage(config.init_from))
+    card.update(run.lineage)
     save_model(folder / MODEL, net, card)
     plot_curves(folder / LOG, folder / CURVES)
     return {
@@ -463,19 +465,12 @@ def _finish(folder: Path, config: DaviConfig, run, last_greedy: dict, recent: li
     }
 
 
-def _lineage(init_from: str) -> dict:
-    """What the ``--init-from`` network had seen, for the card: its objective and states (its own
-    and its ancestors'), so a fine-tuned network's card counts every state behind it."""
-    _, start = load_model(init_from)
+def _lineage(start: dict) -> dict:
+    """The card entries of a network trained from one whose card is ``start``: the states behind
+    it (its own and its ancestors'), its objective and command."""
     before = int(start.get("states_seen", 0)) + int(start.get("states_seen_before", 0))
-    return {
-        "states_seen_before": before,
-        "started_from": {
-            "objective": start.get("objective", "davi"),
-            "states_seen": before,
-            "command": start.get("command"),
-        },
-    }
+    return {"states_seen_before": before,
+            "started_from": {"objective": start.get("objective", "davi"), "command": start.get("command")}}  # fmt: skip
 
 
 def _data_description(config: DaviConfig, puzzle: Puzzle) -> str:
