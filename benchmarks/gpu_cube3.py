@@ -22,6 +22,7 @@ import csv
 import json
 import sys
 import time
+import traceback
 from pathlib import Path
 
 import numpy as np
@@ -46,10 +47,9 @@ def _train(a, run: Path) -> list[str]:
     """Train ``resmlp-gpu`` into ``run`` for ``a.train_seconds`` (resuming); the command's argv."""
     argv = ["--puzzle", "cube3", "--objective", "diffusion", "--preset", "resmlp-gpu", "--batch", str(a.batch),
             "--steps", "10000000", "--amp", "--device", a.device, "--eval-every", "0", "--out", str(run),
-            "--checkpoint-seconds", "60", "--no-progress", "--time-limit", str(a.train_seconds), "--json",
-            "--lr", str(a.lr), "--lr-decay", str(a.lr_decay)]  # fmt: skip
-    if a.init_from is not None:
-        argv += ["--init-from", str(a.init_from)]
+            "--checkpoint-seconds", "60", "--no-progress", "--time-limit", str(a.train_seconds), "--json"]  # fmt: skip
+    for flag, value in (("--init-from", a.init_from), ("--lr", a.lr), ("--lr-decay", a.lr_decay)):
+        argv += [] if value is None else [flag, str(value)]  # unset: the trainer's own default
     train.main(argv)
     return argv
 
@@ -81,8 +81,8 @@ def main() -> None:
     ap.add_argument("--model", type=Path, default=None, help="search this network (default: OUT/run's)")
     ap.add_argument("--batch", type=int, default=32768)
     ap.add_argument("--init-from", type=Path, default=None, help="train on from this network (fresh Adam)")
-    ap.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate at the first step")
-    ap.add_argument("--lr-decay", type=float, default=0.9999993, help="factor on the learning rate per step")
+    ap.add_argument("--lr", type=float, default=None, help="Adam's learning rate at the first step")
+    ap.add_argument("--lr-decay", type=float, default=None, help="factor on the learning rate per step")
     ap.add_argument("--widths", default="262144", help="comma-separated beam widths, searched in turn")
     ap.add_argument("--seconds", default="100", help="comma-separated seconds, one per width")
     ap.add_argument("--first", type=int, default=0, help="the first cube (0-based) of each width")
@@ -100,6 +100,7 @@ def main() -> None:
         try:
             report["train_command"] = _train(a, run)
         except Exception as exc:  # the search of the shipped network still uses the lent time
+            traceback.print_exc()
             report["train_error"] = repr(exc)
             a.model = a.model or Path("learned/models/cube3.safetensors")
         report["train_wall_s"] = time.perf_counter() - t

@@ -96,9 +96,10 @@ def _check_gpu_row(puzzle, name: str, r: dict, facelets: dict, optimal: dict) ->
             raise ValueError(f"{name}: cube {r['i']}'s {r['length']} moves do not solve it")
 
 
-def _gpu_rows(puzzle, paths: list[Path]) -> tuple[dict, dict, set]:
+def _gpu_rows(puzzle, paths: list[Path]) -> tuple[dict, dict, set, dict]:
     """The device rows by (network, width), each cube's latest, replayed and checked; the runs' last
-    cubes left unsolved are dropped (its clock share stopped them: no result, the next run redoes it)."""
+    cubes left unsolved are dropped (its clock share stopped them: no result, the next run redoes it).
+    Also the commands, the cards, and each (network, width)'s GPUs."""
     optimal = {i: opt for i, (_, opt) in enumerate(cubes(1000))}
     facelets = {i: f for i, (f, _) in enumerate(cubes(1000))}
     rows, commands, cards, last, gpus = {}, {}, set(), {}, {}

@@ -117,7 +117,8 @@ def test_a_second_network_on_the_gpu_is_set_beside_the_shipped_one_and_only_its_
 
     shared_data("cube/deepcubea_cube3_qtm_1000.tsv")
     cube = registry.get("cube3")
-    shipped = [json.loads(line) for line in page.GPU_DATA[-1].read_text().splitlines()[:3]]
+    rows = [json.loads(line) for path in page.GPU_DATA for line in path.read_text().splitlines()]
+    shipped = [r for r in rows if "network" not in r and r["gpu"] == "NVIDIA H200"][:3]
     probe = tmp_path / "gpu_cube3_probe.jsonl"
     probe.write_text("".join(json.dumps({**r, "network": "probe", "command": "probe"}) + "\n" for r in shipped))
     shipped_file = tmp_path / "gpu_cube3_shipped.jsonl"
