@@ -16,7 +16,9 @@ The peer, ``cayleypy.CayleyGraph.beam_search`` (PyPI ``cayleypy``, MIT; a test a
 reference only: ``pip install cayleypy==0.2.0``), runs the same network at the same width
 without the goal ball, beside ours without it, cube by cube in the same run: seconds per cube
 as a ratio, and lengths. Its cube is mapped to ours by a facelet bijection found from the two
-move tables (:func:`cayley_map`).
+move tables (:func:`cayley_map`). The curve section sets every network's searches side by side on
+the same first cubes, ordered by training states, with the shipped network's device rows as its
+widest points: the optimal share against W and training states (:func:`curve_section`).
 """
 
 from __future__ import annotations
@@ -61,6 +63,9 @@ PUBLISHED = [
 GPU_DATA = sorted((ROOT / "docs" / "benchmarks" / "data").glob("gpu_cube3_*.jsonl"))
 GPU_HEADING = "## On a GPU (issue 46)"
 SHIPPED = "cube3.safetensors"  # a device row with no "network" searched the shipped network
+SHIPPED_DIGEST = "19fb265f4ad16ccc"  # sha256 prefix of the network those rows searched
+CURVE_CUBES = 10
+CURVE_HEADING = "## The curve: % optimal against W and training states"
 GPU_TRAINING = f"""{GPU_HEADING}
 
 The shipped network was trained on a lent NVIDIA H200 (torch 2.11.0+cu130, 2026-11-26, 15 minutes
@@ -185,6 +190,52 @@ def rewrite_gpu_section(page: Path, puzzle) -> None:
     if kept not in head:
         head = head.rstrip("\n") + f"\n\n{kept}{stamp.group(0).removeprefix('Written by')})\n\n"
     write_page(page, [head.rstrip("\n"), "", *gpu_section(puzzle)])
+
+
+def _cell(rows: list[dict]) -> str:
+    """``share optimal / mean length`` of the first :data:`CURVE_CUBES` cubes' rows (fewer, named,
+    where fewer were searched)."""
+    first = sorted((r for r in rows if r["i"] < CURVE_CUBES), key=lambda r: r["i"])
+    if [r["i"] for r in first] != list(range(len(first))) or not first:
+        return ""
+    solved = [r for r in first if r["length"] is not None]
+    opt = sum(r["length"] == r["optimal"] for r in solved)
+    mean = f"{statistics.mean(r['length'] for r in solved):.2f}" if solved else "-"
+    note = [] if len(first) == CURVE_CUBES else [f"cubes 0-{len(first) - 1}"]
+    note += [] if len(solved) == len(first) else [f"{len(solved)} solved"]
+    return f"{opt / len(first):.0%} / {mean}" + (f" ({', '.join(note)})" if note else "")
+
+
+def gpu_curve(puzzle) -> dict[tuple[int, bool], list[dict]]:
+    """The shipped network's device rows (:func:`gpu_section`'s, replayed and checked) by
+    ``(W, True)``, each with ``length`` ``None`` where it was not solved."""
+    done = _gpu_rows(puzzle, GPU_DATA)[0]
+    return {(w, True): [{**r, "length": r["length"] if r["status"] == "feasible" else None} for r in rows]
+            for (net, w), rows in done.items() if net == SHIPPED}  # fmt: skip
+
+
+def curve_section(series: list[tuple[str, float, dict[tuple[int, bool], list[dict]]]]) -> list[str]:
+    """The same first cubes at every width each network searched, networks in order of training
+    states: the curve of % optimal against W and states (``benchmarks/plots.py`` draws it).
+
+    Args:
+        series: ``(label, training states, {(W, on a GPU): rows})``, a row's ``i`` its cube.
+    """
+    widths = sorted({k for _, _, by_w in series for k in by_w})
+    header = ["network", "training states"] + [f"W = 2^{w.bit_length() - 1}" + (" (GPU)" if g else "")
+                                               for w, g in widths]  # fmt: skip
+    table = [[label, f"{states / 1e6:,.1f}M"] + [_cell(by_w.get(w, [])) for w in widths]
+             for label, states, by_w in sorted(series, key=lambda s: s[1])]  # fmt: skip
+    optimum = statistics.mean(opt for _, opt in cubes(CURVE_CUBES))
+    return [
+        CURVE_HEADING, "",
+        f"Each cell: the share of DeepCubeA's first {CURVE_CUBES} cubes solved at their optimal length, then the "
+        f"mean length (their optimal mean: {optimum:.2f}); fewer cubes where fewer were searched, named. "
+        "Taken from the searches above (the GPU columns from the device rows of the shipped network, "
+        "below). Ten cubes give a wide interval on a share (Wilson 95% for 5 of 10: 24-76%): the curve's "
+        "shape, not its points, is what it shows.", "",
+        *markdown_table(header, table), "",
+    ]  # fmt: skip
 
 
 def cubes(n: int) -> list[tuple[str, int]]:
@@ -416,6 +467,7 @@ def main(argv=None) -> None:
     done = Done(args.rows, puzzle)
     loads: list[float] = []
     peered: set[str] = set()  # a network named by several --model entries meets the peer once
+    series: dict[str, tuple[float, dict[tuple[int, bool], list[dict]]]] = {}  # label -> (states, {(W, GPU): rows})
     for path, widths, n in specs:
         net, card = load_model(path)
         digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
@@ -427,8 +479,12 @@ def main(argv=None) -> None:
             objective = f"{card['started_from']['objective']} then {objective}"
         preset = f"{card.get('preset')}, {objective}"
         name = f"{Path(path).parent.name}/{Path(path).name} ({preset}, {seen / 1e6:,.1f}M states)"
+        curve = series.setdefault(f"{Path(path).parent.name}/{Path(path).name} ({objective})", (seen, {}))[1]
+        if digest == SHIPPED_DIGEST:
+            curve.update(gpu_curve(puzzle))
         for w in widths:
             res = run_ours(puzzle, heuristic, starts[:n], w, ball, done, f"{digest}:W{w}:ball{args.ball}")
+            curve[w, False] = res
             loads += [r["load"] for r in res]
             rows.append(summary_row(f"{name}, W = {w}, ball {args.ball}", res))
             print(rows[-1], flush=True)
@@ -466,6 +522,7 @@ def main(argv=None) -> None:
             "with the CPU network.", "",
             *markdown_table(header + ["ours / cayleypy"], peer_rows), "",
         ]  # fmt: skip
+    lines += curve_section([(label, st, by_w) for label, (st, by_w) in series.items()])
     lines += gpu_section(puzzle)
     write_page(args.out, lines)
 

@@ -13,7 +13,8 @@ Pages and what is drawn:
 * ``mip``: ``python -m exact.mip --size 3 --turns 8`` against CP-SAT, seconds per seed, and their
   ratio (the table of the page's ``main`` section);
 * ``pancake``: mean nodes generated per n beside Helmert's (2010) and the ratio (the page's table);
-* ``learned_cube3``: the optimal share (95% Wilson) and the mean length per search (its first table).
+* ``learned_cube3``: the optimal share (95% Wilson) and the mean length per search (its first table);
+  the optimal share against the beam width and the training states (its curve section).
 
 No run is made: a plot is only as new as its data, and its caption names the data.
 """
@@ -165,8 +166,8 @@ def learned_cube3_plots() -> list[str]:
         highs.append(high - share)
         lengths.append(float(r[3]))
         optimum.append(float(r[5]) if r[5] else None)
-    fig = new_figure(11, 4.5)
-    share_ax, length_ax = fig.subplots(1, 2)
+    fig = new_figure(11, 8.5)
+    (share_ax, length_ax), (w_ax, states_ax) = fig.subplots(2, 2, gridspec_kw={"height_ratios": [1.2, 1]})
     ys = list(range(len(labels)))
     share_ax.barh(ys, shares, xerr=[lows, highs], color="tab:blue", capsize=3)
     share_ax.set_yticks(ys, labels, fontsize=6)
@@ -180,14 +181,53 @@ def learned_cube3_plots() -> list[str]:
     length_ax.set_xlim(18, max(lengths) + 1)
     length_ax.set_xlabel("mean solution length (QTM)")
     length_ax.legend(fontsize=7)
+    _curves(w_ax, states_ax, (PAGES / "learned_cube3.md").read_text())
     fig.suptitle("The learned 3x3 on DeepCubeA's cubes (* published figures, 1,000 cubes)")
     return _drawn(
         fig,
         "learned_cube3",
-        "Optimal share and mean length per search",
+        "Optimal share and mean length per search; the optimal share against W and training states",
         "The first table, drawn: the optimal share with its 95% Wilson interval (wide where the cubes are "
-        "few) and the mean length beside the optimal mean of the same cubes.",
+        "few) and the mean length beside the optimal mean of the same cubes. Below, the curve section's "
+        "table: the optimal share of the first 10 cubes against the beam width (hollow: fewer cubes, or "
+        "searched on a GPU) and against the network's training states.",
     )
+
+
+def _curves(w_ax, states_ax, text: str) -> None:
+    """The page's curve table: optimal share against log2 W per network, and against training states per W."""
+    rest = text.partition("## The curve")[2]
+    rows = _table("", rest)
+    header = next(ln for ln in rest.splitlines() if ln.startswith("| network"))
+    cols = [c.strip() for c in header.strip("|").split("|")][2:]
+    by_w: dict[str, list[tuple[float, float, str]]] = defaultdict(list)
+    for r in rows:
+        states = float(r[1].rstrip("M").replace(",", "")) * 1e6
+        points = [(int(c.split("^")[1].split()[0]), float(v.split("%")[0]) / 100, "(" in v or "GPU" in c)
+                  for c, v in zip(cols, r[2:]) if v]  # fmt: skip
+        line = w_ax.plot([p[0] for p in points], [p[1] for p in points], "-", label=f"{r[0]}, {r[1]}")[0]
+        for x, y, hollow in points:
+            w_ax.plot([x], [y], "o", color=line.get_color(), markerfacecolor="white" if hollow else line.get_color())
+        for c, v in zip(cols, r[2:]):
+            if v and "(" not in v and "GPU" not in c:
+                by_w[c].append((states, float(v.split("%")[0]) / 100, r[0].rsplit("(", 1)[-1].rstrip(")")))
+    w_ax.set_xlabel("beam width W (log2), ball 6")
+    w_ax.set_ylabel("optimal share, first 10 cubes")
+    w_ax.set_ylim(-0.02, 1.02)
+    w_ax.legend(fontsize=6)
+    for c, pts in sorted(by_w.items()):  # a line through the diffusion networks; the others marked apart
+        pts.sort()
+        line = states_ax.plot([p[0] for p in pts if p[2] == "diffusion"], [p[1] for p in pts if p[2] == "diffusion"],
+                              "o-", label=f"{c}, diffusion")[0]  # fmt: skip
+        for x, y, objective in pts:
+            if objective != "diffusion":
+                states_ax.plot([x], [y], "x", color=line.get_color(), markersize=8)
+                states_ax.annotate(objective, (x, y), fontsize=6, textcoords="offset points", xytext=(4, 4))
+    states_ax.set_xscale("log")
+    states_ax.set_xlabel("training states of the network (log)")
+    states_ax.set_ylabel("optimal share, first 10 cubes")
+    states_ax.set_ylim(-0.02, 1.02)
+    states_ax.legend(fontsize=7)
 
 
 DRAW = {"ida": ida_plots, "mip": mip_plots, "pancake": pancake_plots, "learned_cube3": learned_cube3_plots}

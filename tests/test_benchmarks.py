@@ -136,6 +136,37 @@ def test_a_second_network_on_the_gpu_is_set_beside_the_shipped_one_and_only_its_
         page.rewrite_gpu_section(probe, cube)
 
 
+def test_the_curve_counts_the_first_cubes_names_fewer_and_is_drawn() -> None:
+    pytest.importorskip("torch")
+    from conftest import shared_data
+
+    from benchmarks import learned_cube3 as page
+    from benchmarks import plots
+    from exact.plots import new_figure
+
+    shared_data("cube/deepcubea_cube3_qtm_1000.tsv")
+
+    def rows(lengths):
+        return [{"i": i, "length": n, "optimal": 20} for i, n in enumerate(lengths)]
+
+    series = [
+        ("b (diffusion then davi)", 9e7, {(1024, False): rows([22] * 10)}),
+        ("a (diffusion)", 5e7, {(1024, False): rows([20] * 5 + [22] * 7), (2**18, True): rows([20, None, 22])}),
+        ("c (diffusion)", 2e8, {(4096, False): rows([20] * 3 + [22] * 7)[1:]}),  # not from cube 0: no cell
+    ]
+    lines = page.curve_section(series)
+    text = "\n".join(lines)
+    assert "| network | training states | W = 2^10 | W = 2^12 | W = 2^18 (GPU) |" in text
+    assert "| a (diffusion) | 50.0M | 50% / 21.00 |  | 33% / 21.00 (cubes 0-2, 2 solved) |" in text
+    assert text.index("| a (diffusion)") < text.index("| b (diffusion then davi)") < text.index("| c (diffusion)")
+    assert "| c (diffusion) | 200.0M |  |  |  |" in text
+    fig = new_figure(8, 3)
+    w_ax, states_ax = fig.subplots(1, 2)
+    plots._curves(w_ax, states_ax, text)
+    assert [ln.get_label() for ln in w_ax.get_legend().get_lines()] == [
+        "a (diffusion), 50.0M", "b (diffusion then davi), 90.0M", "c (diffusion), 200.0M"]  # fmt: skip
+
+
 def test_a_page_per_benchmark_script() -> None:
     """docs/benchmarks holds one page per script, named as it; runs of other settings are
     sections of that page (or data under docs/benchmarks/runs and data)."""
