@@ -400,15 +400,15 @@ def _grow(theirs, ours, sig, seed, target, phi):
     return phi
 
 
-def run_peer(puzzle, heuristic, starts, width: int) -> list[dict]:
-    """cayleypy's beam search with our network on each cube."""
+def peer_search(puzzle, heuristic, width: int):
+    """cayleypy's beam search with our network: a function of ``(start, optimal)`` giving its row."""
     import cayleypy
 
     d, to_ours, to_theirs, sig = cayley_map(puzzle)
     graph = cayleypy.CayleyGraph(d, device="cpu", verbose=0)
     predictor = cayleypy.Predictor(graph, lambda s: torch.from_numpy(heuristic(to_ours(s))).float())
-    out = []
-    for start, optimal in starts:
+
+    def search(start: np.ndarray, optimal: int) -> dict:
         t = time.perf_counter()
         r = graph.beam_search(start_state=to_theirs(start), predictor=predictor, beam_width=width, max_steps=60,
                               return_path=True)  # fmt: skip
@@ -417,8 +417,24 @@ def run_peer(puzzle, heuristic, starts, width: int) -> list[dict]:
             moves = [sig[d.generator_names.index(g) if isinstance(g, str) else int(g)] for g in r.path]
             if len(moves) != length or not puzzle.solved(puzzle.table.apply(start, moves)):
                 raise RuntimeError(f"cayleypy's {length}-move path does not solve the cube on our model")
-        out.append({"seconds": time.perf_counter() - t, "length": length, "nodes": 0, "optimal": optimal})
-    return out
+        return {"seconds": time.perf_counter() - t, "length": length, "nodes": 0, "optimal": optimal}
+
+    return search
+
+
+def run_pairs(puzzle, heuristic, starts, width: int, repeats: int = 3) -> tuple[list[dict], list[dict]]:
+    """Ours (no ball) and cayleypy's on each cube, taking turns ``repeats`` times each so that a
+    change of load falls on both: each cube's row is its first run's, with the median seconds."""
+    theirs_search = peer_search(puzzle, heuristic, width)
+    mine, theirs = [], []
+    for start, optimal in starts:
+        runs: tuple[list[dict], list[dict]] = ([], [])
+        for _ in range(repeats):
+            runs[0].append(run_ours(puzzle, heuristic, [(start, optimal)], width, None)[0])
+            runs[1].append(theirs_search(start, optimal))
+        for out, rows in zip((mine, theirs), runs):
+            out.append({**rows[0], "seconds": statistics.median(r["seconds"] for r in rows), "runs": len(rows)})
+    return mine, theirs
 
 
 def _spec(given: str, widths: str, n: int) -> tuple[str, list[int], int]:
@@ -440,6 +456,7 @@ def main(argv=None) -> None:
     ap.add_argument("--ball", type=int, default=6, help="goal-ball radius for our beam (0: none)")
     ap.add_argument("--peer-cubes", type=int, default=5)
     ap.add_argument("--peer-width", type=int, default=1024)
+    ap.add_argument("--peer-repeats", type=int, default=3, help="runs of each search per cube (the median seconds)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--precision", default="auto", help="the network's: fp32, bf16, auto (bf16 where it pays)")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks" / "learned_cube3.md")
@@ -490,8 +507,7 @@ def main(argv=None) -> None:
             print(rows[-1], flush=True)
         if args.peer_cubes and digest not in peered:
             peered.add(digest)
-            mine = run_ours(puzzle, heuristic, starts[: args.peer_cubes], args.peer_width, None)
-            theirs = run_peer(puzzle, heuristic, starts[: args.peer_cubes], args.peer_width)
+            mine, theirs = run_pairs(puzzle, heuristic, starts[: args.peer_cubes], args.peer_width, args.peer_repeats)
             ratio = statistics.median(a["seconds"] / b["seconds"] for a, b in zip(mine, theirs))
             peer_rows.append(summary_row(f"{name}, ours, W = {args.peer_width}, no ball", mine) + [""])
             peer_rows.append(summary_row(f"{name}, cayleypy, W = {args.peer_width}", theirs) + [f"{ratio:.2f}"])
@@ -516,8 +532,10 @@ def main(argv=None) -> None:
     if peer_rows:
         lines += [
             "## The peer: cayleypy's beam search with the same network", "",
-            "Both without the goal ball, the same cubes, in the same run; the ratio is the median over the "
-            "cubes of our seconds over cayleypy's (below 1: ours is faster). cayleypy's lengths differ from run to run "
+            f"Both without the goal ball, the same cubes, in the same run, taking turns {args.peer_repeats} times a "
+            "cube (each cube's seconds: the median of its runs; its length: the first run's); the ratio is the median "
+            "over the cubes of our seconds over cayleypy's (below 1: ours is faster). cayleypy's lengths differ from "
+            "run to run "
             "(its CayleyGraph takes a random seed, left unset here): two runs of this page gave it 26.6 and 25.8 "
             "with the CPU network.", "",
             *markdown_table(header + ["ours / cayleypy"], peer_rows), "",

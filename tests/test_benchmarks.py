@@ -167,6 +167,25 @@ def test_the_curve_counts_the_first_cubes_names_fewer_and_is_drawn() -> None:
         "a (diffusion), 50.0M", "b (diffusion then davi), 90.0M", "c (diffusion), 200.0M"]  # fmt: skip
 
 
+def test_the_peer_pairs_take_turns_and_report_median_seconds() -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("cayleypy")
+    import numpy as np
+
+    from benchmarks import learned_cube3 as page
+    from exact import registry
+
+    cube = registry.get("cube3")
+    start = cube.table.apply(cube.goal, "R U F' L")
+
+    def misplaced(states: np.ndarray) -> np.ndarray:  # the same cheap heuristic for both searches
+        return (cube.states(states) != cube.goal).sum(axis=1).astype(np.float64) / 8
+
+    mine, theirs = page.run_pairs(cube, misplaced, [(start, 4)], width=64, repeats=3)
+    assert [r["runs"] for r in mine + theirs] == [3, 3]
+    assert mine[0]["length"] == 4 and theirs[0]["length"] == 4  # both replayed on our cube
+
+
 def test_a_page_per_benchmark_script() -> None:
     """docs/benchmarks holds one page per script, named as it; runs of other settings are
     sections of that page (or data under docs/benchmarks/runs and data)."""
