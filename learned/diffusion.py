@@ -143,7 +143,7 @@ class TorchWalks:
         self.torch, self.device, self.seed = torch, device, int(seed)
         self.perms = torch.tensor(puzzle.table.perms, device=device)
         self.inverse = torch.tensor(np.asarray(puzzle.table.inverse, dtype=np.int64), device=device)
-        self.goal = torch.as_tensor(puzzle.goal, device=device)
+        self.goal = torch.tensor(puzzle.goal, device=device)  # a copy: the goal array is read-only
 
     @staticmethod
     def applies(puzzle: Puzzle) -> bool:
