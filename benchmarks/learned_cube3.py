@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 import instances  # noqa: E402
 from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
 from exact import registry  # noqa: E402
+from exact.rates import wilson  # noqa: E402
 from exact.result import Status  # noqa: E402
 from learned.beam import beam_search, cached_goal_ball  # noqa: E402
 from learned.runtime import check_precision  # noqa: E402
@@ -105,8 +106,9 @@ def _gpu_rows(puzzle, paths: list[Path]) -> tuple[dict, dict, set, dict]:
     """The device rows by (network, width), each cube's latest, replayed and checked; the runs' last
     cubes left unsolved are dropped (its clock share stopped them: no result, the next run redoes it).
     Also the commands, the cards, and each (network, width)'s GPUs."""
-    optimal = {i: opt for i, (_, opt) in enumerate(cubes(1000))}
-    facelets = {i: f for i, (f, _) in enumerate(cubes(1000))}
+    data = cubes(1000)
+    optimal = {i: opt for i, (_, opt) in enumerate(data)}
+    facelets = {i: f for i, (f, _) in enumerate(data)}
     rows, commands, cards, last, gpus = {}, {}, set(), {}, {}
     for path in paths:
         for line in path.read_text().splitlines():
@@ -152,11 +154,11 @@ def _beside_shipped(done: dict, gpus: dict) -> tuple[list[list[str]], list[str]]
     return table, said
 
 
-def gpu_section(puzzle, paths: list[Path] = GPU_DATA) -> list[str]:
+def gpu_section(puzzle, paths: list[Path] = GPU_DATA, checked: tuple | None = None) -> list[str]:
     """The device searches (``docs/benchmarks/data/gpu_cube3_*.jsonl``, written by
     ``benchmarks/gpu_cube3.py`` on a lent GPU), each solution replayed here on our cube and its
     cube's optimal length checked against the data file before it is counted."""
-    done, commands, cards, gpus = _gpu_rows(puzzle, paths)
+    done, commands, cards, gpus = checked if checked is not None else _gpu_rows(puzzle, paths)
     order = sorted(done, key=lambda k: (k[0] != SHIPPED, k))
     table = [_gpu_row(net, w, done[net, w], gpus[net, w]) for net, w in order]
     beside, said = _beside_shipped(done, gpus)
@@ -206,10 +208,9 @@ def _cell(rows: list[dict]) -> str:
     return f"{opt / len(first):.0%} / {mean}" + (f" ({', '.join(note)})" if note else "")
 
 
-def gpu_curve(puzzle) -> dict[tuple[int, bool], list[dict]]:
-    """The shipped network's device rows (:func:`gpu_section`'s, replayed and checked) by
+def gpu_curve(done: dict) -> dict[tuple[int, bool], list[dict]]:
+    """The shipped network's device rows (``done`` of :func:`_gpu_rows`: replayed and checked) by
     ``(W, True)``, each with ``length`` ``None`` where it was not solved."""
-    done = _gpu_rows(puzzle, GPU_DATA)[0]
     return {(w, True): [{**r, "length": r["length"] if r["status"] == "feasible" else None} for r in rows]
             for (net, w), rows in done.items() if net == SHIPPED}  # fmt: skip
 
@@ -227,13 +228,15 @@ def curve_section(series: list[tuple[str, float, dict[tuple[int, bool], list[dic
     table = [[label, f"{states / 1e6:,.1f}M"] + [_cell(by_w.get(w, [])) for w in widths]
              for label, states, by_w in sorted(series, key=lambda s: s[1])]  # fmt: skip
     optimum = statistics.mean(opt for _, opt in cubes(CURVE_CUBES))
+    half = CURVE_CUBES // 2
+    low, high = wilson(half, CURVE_CUBES)
     return [
         CURVE_HEADING, "",
         f"Each cell: the share of DeepCubeA's first {CURVE_CUBES} cubes solved at their optimal length, then the "
         f"mean length (their optimal mean: {optimum:.2f}); fewer cubes where fewer were searched, named. "
         "Taken from the searches above (the GPU columns from the device rows of the shipped network, "
-        "below). Ten cubes give a wide interval on a share (Wilson 95% for 5 of 10: 24-76%): the curve's "
-        "shape, not its points, is what it shows.", "",
+        f"below). {CURVE_CUBES} cubes give a wide interval on a share (Wilson 95% for {half} of {CURVE_CUBES}: "
+        f"{low:.0%}-{high:.0%}): the curve's shape, not its points, is what it shows.", "",
         *markdown_table(header, table), "",
     ]  # fmt: skip
 
@@ -485,6 +488,7 @@ def main(argv=None) -> None:
     loads: list[float] = []
     peered: set[str] = set()  # a network named by several --model entries meets the peer once
     series: dict[str, tuple[float, dict[tuple[int, bool], list[dict]]]] = {}  # label -> (states, {(W, GPU): rows})
+    gpu = _gpu_rows(puzzle, GPU_DATA)  # read and replayed once: for the curve and the GPU section
     for path, widths, n in specs:
         net, card = load_model(path)
         digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
@@ -498,7 +502,7 @@ def main(argv=None) -> None:
         name = f"{Path(path).parent.name}/{Path(path).name} ({preset}, {seen / 1e6:,.1f}M states)"
         curve = series.setdefault(f"{Path(path).parent.name}/{Path(path).name} ({objective})", (seen, {}))[1]
         if digest == SHIPPED_DIGEST:
-            curve.update(gpu_curve(puzzle))
+            curve.update(gpu_curve(gpu[0]))
         for w in widths:
             res = run_ours(puzzle, heuristic, starts[:n], w, ball, done, f"{digest}:W{w}:ball{args.ball}")
             curve[w, False] = res
@@ -541,7 +545,7 @@ def main(argv=None) -> None:
             *markdown_table(header + ["ours / cayleypy"], peer_rows), "",
         ]  # fmt: skip
     lines += curve_section([(label, st, by_w) for label, (st, by_w) in series.items()])
-    lines += gpu_section(puzzle)
+    lines += gpu_section(puzzle, checked=gpu)
     write_page(args.out, lines)
 
 
