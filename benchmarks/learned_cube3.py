@@ -447,6 +447,11 @@ def _spec(given: str, widths: str, n: int) -> tuple[str, list[int], int]:
     return path, [int(x) for x in (own or widths).split(",")], int(count or n)
 
 
+def _precision_said(precision: str) -> str:
+    said = check_precision(precision, "cpu")
+    return "bf16, fused (`learned.inference`)" if said == "bf16" else said
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
@@ -468,6 +473,11 @@ def main(argv=None) -> None:
         "--gpu-only", action="store_true",
         help="rewrite only the page's GPU section from the device data (the CPU tables stay as they are)",
     )  # fmt: skip
+    ap.add_argument(
+        "--section",
+        help="write this run's tables into the page's section NAME, replaced in place, the rest of the page as it "
+        "was (a later measurement beside the full run's; no curve or GPU section)",
+    )
     args = ap.parse_args(argv)
     if args.gpu_only:
         rewrite_gpu_section(args.out, registry.get("cube3"))
@@ -492,7 +502,7 @@ def main(argv=None) -> None:
     for path, widths, n in specs:
         net, card = load_model(path)
         digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
-        heuristic = NetHeuristic(puzzle, net, "cpu", chunk=2**16, precision=args.precision)
+        heuristic = NetHeuristic(puzzle, net, "cpu", precision=args.precision)
         mine = card.get("states_seen") or card.get("trained_steps", 0) * card.get("davi", {}).get("batch", 0)
         seen = mine + card.get("states_seen_before", 0)
         objective = card.get("objective", "davi")
@@ -522,7 +532,7 @@ def main(argv=None) -> None:
         "# The learned 3x3: beam search on DeepCubeA's cubes (CPU)", "",
         f"Command: `{command}`  ",
         f"Machine: {machine()}; torch {torch.__version__} on {args.threads} threads, network in "
-        f"{check_precision(args.precision, 'cpu')}; {meter()}  ",
+        f"{_precision_said(args.precision)}; {meter()}  ",
         f"Date: {date.today()}. The goal ball of radius {args.ball} ({len(ball.keys) if ball else 0:,} states) "
         f"was ready in {ball_s:.1f} s (built once, then read from the table store)."
         + (f" With `--rows` the cubes may have been searched over several runs: the one-minute load average "
@@ -544,6 +554,9 @@ def main(argv=None) -> None:
             "with the CPU network.", "",
             *markdown_table(header + ["ours / cayleypy"], peer_rows), "",
         ]  # fmt: skip
+    if args.section:
+        write_page(args.out, lines, section=args.section)
+        return
     lines += curve_section([(label, st, by_w) for label, (st, by_w) in series.items()])
     lines += gpu_section(puzzle, checked=gpu)
     write_page(args.out, lines)

@@ -124,16 +124,21 @@ def _restarts(run, start: np.ndarray, max_steps: int, patience: int | None, rest
 def _beam(puzzle: Puzzle, heuristic, width: int, ball, until, max_nodes, device):
     if device is None:
         return _Beam(puzzle, heuristic, width, ball, until, max_nodes)
+    from torch import device as torch_device
+
     from learned.beam_torch import TorchBeam
     from learned.diffusion import TorchWalks
 
-    if not hasattr(heuristic, "net") or not TorchWalks.applies(puzzle):
+    if not hasattr(heuristic, "scores") or not TorchWalks.applies(puzzle):
         raise PuzzleoptError(
             f"beam on device {device!r} needs a network heuristic and a puzzle whose moves always apply; "
             f"{puzzle.name} with {type(heuristic).__name__}: leave device out"
         )
-    precision = getattr(heuristic, "precision", "fp32")
-    return TorchBeam(puzzle, heuristic.net, width, ball, until, max_nodes, device, precision, heuristic.chunk)
+    if torch_device(heuristic.device) != torch_device(device):
+        raise PuzzleoptError(
+            f"beam on device {device!r} with a network on {heuristic.device!r}: make the heuristic on {device!r}"
+        )
+    return TorchBeam(puzzle, heuristic, width, ball, until, max_nodes, device)
 
 
 class _Beam:

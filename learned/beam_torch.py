@@ -28,19 +28,17 @@ class TorchBeam:
 
     Args:
         puzzle: A puzzle whose moves always apply.
-        net: The network (a :class:`learned.nets.CostToGo`), moved to ``device``.
+        heuristic: A :class:`learned.values.NetHeuristic` on ``device``: its network scores the
+            children (:meth:`~learned.values.NetHeuristic.scores`: its precision and chunk).
         width, ball, until, max_nodes: As :func:`learned.beam.beam_search`.
         device: Torch device.
-        precision: ``"fp32"`` or ``"bf16"`` (autocast).
-        chunk: Largest batch of children sent to the network at once (memory, not results).
     """
 
-    def __init__(self, puzzle: Puzzle, net, width: int, ball: GoalBall | None, until, max_nodes, device: str,
-                 precision: str = "fp32", chunk: int = 2**21) -> None:  # fmt: skip
+    def __init__(self, puzzle: Puzzle, heuristic, width: int, ball: GoalBall | None, until, max_nodes,
+                 device: str) -> None:  # fmt: skip
         self.puzzle, self.width, self.ball, self.until, self.max_nodes = puzzle, width, ball, until, max_nodes
         self.device, self.expanded, self.watch = torch.device(device), 0, None
-        self.net = net.to(self.device).eval()
-        self.bf16, self.chunk = precision == "bf16", max(1, int(chunk))
+        self.heuristic, self.net = heuristic, heuristic.net
         t = puzzle.table
         self.perms = torch.tensor(np.asarray(t.perms), device=self.device)
         self.inverse = torch.tensor(np.asarray(t.inverse, dtype=np.int64), device=self.device)
@@ -68,10 +66,9 @@ class TorchBeam:
         return sorted_keys[at] == keys
 
     def _scores(self, kids: torch.Tensor) -> torch.Tensor:
-        kind = "cuda" if self.device.type == "cuda" else "cpu"
-        with torch.inference_mode(), torch.autocast(kind, dtype=torch.bfloat16, enabled=self.bf16):
-            parts = [self.net(self.net.device_inputs(c)).float() for c in torch.split(kids, self.chunk)]
-            return torch.cat(parts).clamp(min=0)  # as NetHeuristic's
+        step = max(self.heuristic.chunk, 20000)  # one-hot inputs a share at a time: memory, not results
+        parts = [self.heuristic.scores(self.net.device_inputs(c)) for c in torch.split(kids, step)]
+        return torch.cat(parts).clamp(min=0)  # as NetHeuristic's
 
     def _out_of_budget(self, n: int) -> bool:
         late = self.until is not None and time.perf_counter() > self.until

@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from exact.puzzle import Puzzle
+from learned.inference import CPU_CHUNK, FusedNet, fuse
 from learned.nets import CostToGo
 
 ValueFn = Callable[[np.ndarray], np.ndarray]
@@ -26,12 +27,14 @@ class NetHeuristic:
         puzzle: The puzzle the network was trained on.
         net: The network (put in eval mode here).
         device: Torch device for evaluation.
-        chunk: Largest batch sent to the network at once (``None``: 20,000 on the CPU, where
-            larger batches do not run faster, 2^20 on an accelerator, which wants them large).
-        precision: ``"fp32"``, or ``"bf16"``: bfloat16 autocast (measured on the 3x3's 4M network,
-            two cores with bf16 instructions: 3.0 times the states per second, values within
-            0.11 of fp32's; ``docs/benchmarks/learned_cube3.md``), or ``"auto"``: bf16 where it
-            pays (:func:`learned.runtime.bf16_pays`).
+        chunk: Largest batch sent to the network at once (``None``: on the CPU 20,000 in
+            float32 and :data:`learned.inference.CPU_CHUNK` in bfloat16, the sizes that measured
+            fastest; 2^20 on an accelerator, which wants them large).
+        precision: ``"fp32"``, or ``"bf16"``: on the CPU the network fused by
+            :func:`learned.inference.fuse` (batch norms folded, hidden layers in bfloat16), on a
+            GPU bfloat16 autocast; or ``"auto"``: bf16 where it pays
+            (:func:`learned.runtime.bf16_pays`). Measured on the 3x3's 4M network in
+            ``docs/benchmarks/learned_cube3.md``.
     """
 
     admissible = False
@@ -44,20 +47,56 @@ class NetHeuristic:
         self.puzzle = puzzle
         self.net = net.to(device).eval()
         self.device = device
-        self.chunk = int(chunk) if chunk is not None else 20000 if str(device) == "cpu" else 2**20
+        self.requested_chunk = None if chunk is None else max(1, int(chunk))
         self.precision = check_precision(precision, device)
         self.name = "net"
         self.card: dict = {}  # the model card, where the network came from a file
+        self._fused: tuple[tuple, FusedNet] | None = None
+
+    @property
+    def on_gpu(self) -> bool:
+        return str(self.device).startswith("cuda")
+
+    @property
+    def chunk(self) -> int:
+        """States per network call (``chunk`` as given, else the default for the device and precision)."""
+        if self.requested_chunk is not None:
+            return self.requested_chunk
+        return 2**20 if self.on_gpu else CPU_CHUNK if self.precision == "bf16" else 20000
+
+    def _fused_net(self) -> FusedNet | None:
+        """The fused network for bf16 on the CPU, rebuilt whenever the weights have changed
+        (a training step or ``load_state_dict`` bumps their version counters)."""
+        if self.on_gpu or self.precision != "bf16":
+            return None
+        key = (str(self.device), *(t._version for t in (*self.net.parameters(), *self.net.buffers())))
+        if self._fused is None or self._fused[0] != key:
+            self._fused = (key, fuse(self.net, torch.bfloat16))
+        return self._fused[1]
+
+    @torch.inference_mode()
+    def scores(self, x: torch.Tensor) -> torch.Tensor:
+        """The network's raw values (float32 ``(B,)``, not clamped) of its inputs ``x`` on the
+        device (:meth:`learned.nets.CostToGo.device_inputs`), ``chunk`` states a call."""
+        fused = self._fused_net()
+        kind, bf16 = "cuda" if self.on_gpu else "cpu", self.precision == "bf16"
+        parts = []
+        for c in torch.split(x, self.chunk):
+            if fused is not None:
+                parts.append(fused(c))
+                continue
+            with torch.autocast(kind, dtype=torch.bfloat16, enabled=bf16):
+                parts.append(self.net(c).float())
+        return torch.cat(parts) if parts else torch.zeros(0, device=x.device)
 
     @torch.inference_mode()
     def __call__(self, states: np.ndarray) -> np.ndarray:
         s = self.puzzle.states(states)
         out = np.empty(s.shape[0], dtype=np.float64)
-        kind = "cuda" if str(self.device).startswith("cuda") else "cpu"
-        for i in range(0, s.shape[0], self.chunk):
-            x = self.net.inputs(self.puzzle, s[i : i + self.chunk]).to(self.device)
-            with torch.autocast(kind, dtype=torch.bfloat16, enabled=self.precision == "bf16"):
-                out[i : i + self.chunk] = self.net(x).double().cpu().numpy()
+        step = max(self.chunk, 20000)  # the host's share of the inputs at a time: memory, not results
+        for i in range(0, s.shape[0], step):
+            x = self.net.inputs(self.puzzle, s[i : i + step]).to(self.device)
+            out[i : i + step] = self.scores(x).double().cpu().numpy()
         np.maximum(out, 0.0, out=out)
         out[self.puzzle.is_goal(s)] = 0.0
         return out
