@@ -7,11 +7,12 @@ separate pass over the activations and computes the output layer in bfloat16 (sc
 the hidden layers in that dtype and the output layer in float32. The values are those of the
 network up to the dtype's rounding.
 
-Measured on the 3x3's 4M network (``resmlp-gpu``), 150,000 states, two cores of a CPU with AMX:
-about 2.3 times the states per second of autocast at its best chunk, and values within 0.07 of
-float32's where autocast's are within 0.12 (``docs/benchmarks/learned_cube3.md`` gives the
-command and figures). Small batches pay: a chunk of a few thousand states keeps a layer's
-activations in the cores' caches (:data:`CPU_CHUNK`).
+Measured on the 3x3's 4M network (``resmlp-gpu``) on two cores of an Intel Xeon with AMX
+(``docs/benchmarks/inference.md``, ``python benchmarks/inference.py``): at 8,192 states a call
+the fused network scored 1.42 times the states per second of autocast at its best chunk on an
+idle machine, 1.97 times with both cores busy; its values were within 0.086 of float32's, where
+autocast's were within 0.131. The chunk matters: smaller calls keep a layer's activations in the
+cores' caches, larger ones wait less on busy cores (:data:`CPU_CHUNK`).
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from torch import nn
 
 from learned.nets import CostToGo, EmbeddingSum, _Residual
 
-CPU_CHUNK = 4096
-"""States per call of a fused network on the CPU (measured: ``docs/benchmarks/learned_cube3.md``)."""
+CPU_CHUNK = 8192
+"""States per call of a fused network on the CPU: the best of the chunks measured on an idle
+machine, and near the best with both cores busy (``docs/benchmarks/inference.md``)."""
 
 Layer = tuple[torch.Tensor, torch.Tensor]
 

@@ -34,7 +34,7 @@ class NetHeuristic:
             :func:`learned.inference.fuse` (batch norms folded, hidden layers in bfloat16), on a
             GPU bfloat16 autocast; or ``"auto"``: bf16 where it pays
             (:func:`learned.runtime.bf16_pays`). Measured on the 3x3's 4M network in
-            ``docs/benchmarks/learned_cube3.md``.
+            ``docs/benchmarks/inference.md``.
     """
 
     admissible = False
