@@ -195,6 +195,8 @@ def test_the_beam_on_a_torch_device_takes_the_steps_the_numpy_beam_takes(name, o
             a = beam_search(p, s, h, width=16, max_steps=30, ball=ball, restarts=2, patience=4)
             b = beam_search(p, s, h, width=16, max_steps=30, ball=ball, restarts=2, patience=4, device="cpu")
             assert (a.status, a.moves, a.nodes, a.extra) == (b.status, b.moves, b.nodes, b.extra)
+    with pytest.raises(ValueError, match="make the heuristic on 'meta'"):
+        beam_search(p, p.random_walk(1, 5, np.random.default_rng(0))[0], h, width=4, device="meta")
     with pytest.raises(ValueError, match="moves always apply"):
         t8 = registry.get("tiles8")
         start = t8.random_walk(1, 5, np.random.default_rng(0))[0]
