@@ -5,7 +5,7 @@ Writes docs/benchmarks/inference.md. Usage:
     python benchmarks/inference.py --repeats 5
 
 Each cell scores the same ``--states`` cube states (random walks of 10 to 30 moves from the goal)
-with ``learned/models/cube3.safetensors`` (the 4M ``resmlp-gpu`` network), ``--chunk`` states a
+with ``learned/models/cube3.safetensors`` (the 4M ``resmlp-gpu`` network), each of ``--chunks`` states a
 call, on ``--threads`` threads; the median over ``--repeats`` runs, the ways taking turns within
 each run, on an idle machine and with every core busy (one spinning process a core). The ways:
 

@@ -17,6 +17,7 @@ import torch
 
 from exact.puzzle import Puzzle
 from learned.beam_parts import HASH_SEED, GoalBall, _descend, _path, goal_states
+from learned.values import INPUT_SHARE
 
 _SIGN = -(2**63)
 
@@ -66,7 +67,7 @@ class TorchBeam:
         return sorted_keys[at] == keys
 
     def _scores(self, kids: torch.Tensor) -> torch.Tensor:
-        step = max(self.heuristic.chunk, 20000)  # one-hot inputs a share at a time: memory, not results
+        step = max(self.heuristic.chunk, INPUT_SHARE)
         parts = [self.heuristic.scores(self.net.device_inputs(c)) for c in torch.split(kids, step)]
         return torch.cat(parts).clamp(min=0)  # as NetHeuristic's
 

@@ -18,6 +18,9 @@ from learned.nets import CostToGo
 
 ValueFn = Callable[[np.ndarray], np.ndarray]
 
+INPUT_SHARE = 20000
+"""States whose network inputs are made at a time (one-hot inputs are wide): memory, not results."""
+
 
 class NetHeuristic:
     """A network as a heuristic for search: float64 ``(B,)`` values of ``(B, P)`` states, 0 at
@@ -93,7 +96,7 @@ class NetHeuristic:
     def __call__(self, states: np.ndarray) -> np.ndarray:
         s = self.puzzle.states(states)
         out = np.empty(s.shape[0], dtype=np.float64)
-        step = max(self.chunk, 20000)  # the host's share of the inputs at a time: memory, not results
+        step = max(self.chunk, INPUT_SHARE)
         for i in range(0, s.shape[0], step):
             x = self.net.inputs(self.puzzle, s[i : i + step]).to(self.device)
             out[i : i + step] = self.scores(x).double().cpu().numpy()
