@@ -231,6 +231,9 @@ class Puzzle:
         """
         s = self.states(states)
         rows = self.choose_rows(s)
+        t = self.table
+        if not t.guarded and t.num_moves == len(t.actions):  # every row applies: one (A, P) index, not (B, A, P)
+            return s[:, np.asarray(t.perms)], rows
         perm = self._perms_ext[np.where(rows >= 0, rows, self.table.num_moves)]  # (B, A, P)
         children = np.take_along_axis(s[:, None, :], perm, axis=2)
         return children, rows

@@ -12,7 +12,7 @@ the goal side: it stops as soon as a child lies in the ball, and the ball's dist
 exact rest of the way (checked move by move, and replayed).
 
 The ball is built once and stored with the pattern databases (:func:`cached_goal_ball`,
-:mod:`learned.ballstore`): the 3x3's of radius 6 (983,926 states) takes about 3 s to build on
+:mod:`learned.ballstore`): the 3x3's of radius 6 (983,926 states) took 1 s to build on
 one core and is read back, verified, in a fraction of that. The registered method is
 :mod:`learned.methods`'s ``beam``.
 """

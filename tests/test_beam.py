@@ -5,9 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exact import registry, solvers
 from exact.bfs import distance_table
+from exact.errors import PuzzleoptError
 from exact.result import Status
 from learned.beam import beam_search, state_hashes
 from learned.diffusion import diffusion_batch, walks
@@ -77,6 +80,35 @@ def test_state_hashes_tell_states_apart():
     uniq = np.unique(states, axis=0)
     assert len(np.unique(state_hashes(uniq))) == len(uniq)
     assert np.array_equal(state_hashes(states[:3]), state_hashes(states[:3].copy()))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 40), st.integers(0, 70), st.sampled_from([np.uint8, np.int64]), st.integers(0, 2**32 - 1))
+def test_state_hashes_are_the_linear_form_mod_2_64(rows, cols, dtype, seed):
+    """The column-at-a-time hash is the documented random linear form (stored balls depend on it)."""
+    from learned.beam_parts import HASH_SEED
+
+    lo = -(2**40) if dtype is np.int64 else 0
+    hi = 2**40 if dtype is np.int64 else 255
+    states = np.random.default_rng(seed).integers(lo, hi, size=(rows, cols), endpoint=True).astype(dtype)
+    weights = np.random.default_rng(HASH_SEED).integers(1, 2**63, size=cols, dtype=np.uint64) | 1
+    with np.errstate(over="ignore"):
+        want = (states.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
+    assert state_hashes(states).dtype == np.uint64 and np.array_equal(state_hashes(states), want)
+
+
+def test_a_goal_ball_built_in_chunks_is_the_same_ball(monkeypatch):
+    from learned import beam_parts
+
+    p = registry.get("cube2", moves="faces", metric="qtm")
+    whole = beam_parts.goal_ball(p, 4)
+    monkeypatch.setattr(beam_parts, "BALL_CHUNK", 7)
+    parts = beam_parts.goal_ball(p, 4)
+    assert np.array_equal(whole.keys, parts.keys) and np.array_equal(whole.dist, parts.dist)
+    # the 2x2's QTM counts (1, 6, 27, 120, 534 with one corner fixed) for each of its 24 solved states
+    assert np.bincount(whole.dist).tolist() == [24 * n for n in (1, 6, 27, 120, 534)]
+    with pytest.raises(PuzzleoptError, match="exceeds 100 states"):
+        beam_parts.goal_ball(p, 4, max_states=100)
 
 
 @pytest.mark.parametrize(("name", "opts"), PUZZLES[:2])
