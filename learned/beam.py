@@ -184,7 +184,7 @@ class _Beam:
             if goal.size:
                 parents.append((parent, moves))
                 return _path(parents, int(goal[0])), {"steps": len(parents)}, None
-            met = _meet(puzzle, kids, self.ball)
+            met = _meet(puzzle, kids, self.ball, keys)
             if met is not None:
                 parents.append((parent, moves))
                 extra = {"steps": len(parents), "met_at": len(parents), "from_ball": len(met[1])}
@@ -203,11 +203,14 @@ class _Beam:
         return None, {}, np.concatenate(kept) if kept else None
 
 
-def _meet(puzzle: Puzzle, kids: np.ndarray, ball: GoalBall | None) -> tuple[int, list[int]] | None:
-    """The child nearest the goal among those in the ball, and its way down; ``None``."""
+def _meet(
+    puzzle: Puzzle, kids: np.ndarray, ball: GoalBall | None, keys: np.ndarray | None = None
+) -> tuple[int, list[int]] | None:
+    """The child nearest the goal among those in the ball, and its way down; ``None``.
+    ``keys``: the children's :func:`state_hashes`, where the caller has them."""
     if ball is None:
         return None
-    d = ball.lookup(kids)
+    d = ball.lookup(kids) if keys is None else ball.lookup_keys(keys)
     for i in np.flatnonzero(d >= 0)[np.argsort(d[d >= 0], kind="stable")]:
         rest = _descend(puzzle, kids[i], ball)
         if rest is not None:

@@ -44,8 +44,13 @@ class GoalBall:
 
     def lookup(self, states: np.ndarray) -> np.ndarray:
         """int64 ``(B,)``: each state's distance to the goal, ``-1`` outside the ball."""
-        keys = state_hashes(states)
-        at = np.minimum(np.searchsorted(self.keys, keys), max(len(self.keys) - 1, 0))
+        return self.lookup_keys(state_hashes(states))
+
+    def lookup_keys(self, keys: np.ndarray) -> np.ndarray:
+        """:meth:`lookup` of states by their :func:`state_hashes` ``(B,)`` (fastest sorted)."""
+        if len(self.keys) == 0:
+            return np.full(len(keys), -1, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
         hit = self.keys[at] == keys
         return np.where(hit, self.dist[at].astype(np.int64), -1)
 
