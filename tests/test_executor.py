@@ -65,6 +65,32 @@ def test_a_killed_caller_leaves_no_worker(backend: str, how: str, tmp_path) -> N
     assert not left, left
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's; /proc")
+@pytest.mark.parametrize("how", ["map-slow", "stream-slow"])
+def test_a_caller_killed_while_its_workers_start_leaves_none(how: str, tmp_path) -> None:
+    """Killed while its workers still unpickle their ``shared`` (before they can ask for the
+    parent-death signal), the caller leaves no worker: each finds it dead and exits."""
+    cmd = [sys.executable, str(ROOT / "tests" / "killed_caller.py"), "processes", how, str(tmp_path)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    end = time.monotonic() + 180
+    while len(list(tmp_path.glob("*.unpickling"))) < 2 and time.monotonic() < end:
+        assert proc.poll() is None, f"the caller ended with {proc.returncode}"
+        time.sleep(0.05)
+    workers = {int(f.name.split(".")[0]) for f in tmp_path.glob("*.unpickling")}
+    assert len(workers) == 2, "the workers never started"
+    family = _descendants(proc.pid)
+    proc.send_signal(signal.SIGKILL)  # inside the workers' 3 s of unpickling
+    proc.wait(timeout=30)
+    end = time.monotonic() + 30
+    while _alive(family | workers) and time.monotonic() < end:
+        time.sleep(0.5)
+    left = {p: Path(f"/proc/{p}/cmdline").read_text().replace("\0", " ")[:60] for p in _alive(family | workers)}
+    for p in left:  # leave the machine clean whatever the verdict
+        os.kill(p, signal.SIGKILL)
+    assert not left, left
+    assert not list(tmp_path.glob("*.started")), "a task started after its caller died"
+
+
 def _twice(shared, item):
     if item < 0:
         raise ValueError(f"item {item} is negative")

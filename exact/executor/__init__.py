@@ -30,7 +30,8 @@ when the stream closes (their answers are no longer wanted).
 
 Every worker process dies with its caller: a caller killed by SIGTERM or SIGKILL runs no
 ``finally``, so the workers ask the kernel for a parent-death signal, and the forkserver that
-forks them does too (:mod:`exact.executor.guard`, Linux).
+forks them does too (:mod:`exact.executor.guard`, Linux). A worker whose caller died while it
+was still starting (before it could ask) sees that and exits (:func:`die_with_parent`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from exact.errors import PuzzleoptError
@@ -58,13 +60,33 @@ class WorkerLost(RuntimeError):
     """A task's worker died every time it ran (``retries + 1`` times): a crash, not bad input."""
 
 
-def die_with_parent() -> None:  # pragma: no cover - runs in the worker processes
+def die_with_parent(caller: int | None = None) -> None:  # pragma: no cover - runs in the worker processes
     """Linux: the kernel kills this process when its parent dies (``PR_SET_PDEATHSIG``), so no
-    worker outlives a killed caller; elsewhere nothing."""
+    worker outlives a killed caller; elsewhere nothing.
+
+    The signal only covers deaths after it is set. A worker starts by unpickling what it was
+    given (seconds on a loaded machine) before it gets here; if the caller was killed in that
+    window, its forkserver is gone and no signal will come. So with ``caller`` (the pid of the
+    process that started the workers) a worker that finds the caller dead exits at once.
+    """
     with contextlib.suppress(Exception):
         import ctypes
 
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
+    if caller is not None and not _running(caller):
+        os._exit(0)
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process: a zombie (killed, not yet reaped) is not. Only Linux
+    says which (``/proc``); elsewhere every pid counts as running."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return not Path("/proc/self").is_dir()  # no /proc at all: not Linux, cannot tell
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[-1].split()[0] not in ("Z", "X")
 
 
 def set_threads(threads: int) -> None:
@@ -108,7 +130,6 @@ def importable(fn: Callable) -> Callable:
         return fn
     import importlib
     import sys
-    from pathlib import Path
 
     main = sys.modules["__main__"]
     name = getattr(getattr(main, "__spec__", None), "name", None)  # python -m package.module
@@ -243,10 +264,12 @@ class InProcess(Executor):
 _SHARED: Any = None
 
 
-def _init_worker(shared: Any, threads: int, verbosity: int | None = None) -> None:  # pragma: no cover - workers
+def _init_worker(  # pragma: no cover - in the workers
+    shared: Any, threads: int, verbosity: int | None = None, caller: int | None = None
+) -> None:
     global _SHARED
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops us
-    die_with_parent()
+    die_with_parent(caller)
     _SHARED = shared
     if threads is not None:
         set_threads(threads)
@@ -308,7 +331,7 @@ class Processes(Executor):
             self.workers,
             mp_context=process_context(),
             initializer=_init_worker,
-            initargs=(shared, self.threads, configured()),
+            initargs=(shared, self.threads, configured(), os.getpid()),
         )
         self._shared = shared
         return self._pool

@@ -3,6 +3,7 @@ Ray. Tasks are ``fn(shared, item)``: ``fn`` module-level, ``shared`` sent once p
 
 from __future__ import annotations
 
+import os
 import pickle
 import queue
 import signal
@@ -34,10 +35,12 @@ class LocalStream(Stream):
         self._todo.clear()
 
 
-def _worker(fn, shared, threads: int, tasks, results) -> None:  # pragma: no cover - in the workers
+def _worker(  # pragma: no cover - in the workers
+    fn, shared, threads: int, tasks, results, caller: int | None = None
+) -> None:
     """Answer tasks until stopped; a task's exception travels back as the answer."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the caller handles Ctrl-C and stops us
-    die_with_parent()
+    die_with_parent(caller)
     if threads is not None:
         set_threads(threads)
     while True:
@@ -70,7 +73,7 @@ class ProcessStream(Stream):
         ctx = process_context(preload)
         self.capacity = workers
         self._tasks, self._results = ctx.Queue(), ctx.Queue()
-        args = (fn, shared, threads, self._tasks, self._results)
+        args = (fn, shared, threads, self._tasks, self._results, os.getpid())
         self._procs = [ctx.Process(target=_worker, args=args, daemon=True) for _ in range(workers)]
         for p in self._procs:
             p.start()
