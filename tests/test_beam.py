@@ -128,6 +128,29 @@ def test_the_goal_ball_gives_exact_remainders(name, opts):
             assert len(way) == d and p.solved(p.table.apply(s, way))
 
 
+def test_a_wider_ball_never_lengthens_the_beam_s_solution():
+    """The beam is the same until it meets a ball: the state it meets at radius d had an
+    ancestor within d + k, k layers earlier, so a wider ball meets no later and gives no longer
+    a solution (here, with a poor heuristic, often a shorter one)."""
+    from learned.beam import goal_ball
+
+    p = registry.get("tiles8")
+    balls = [goal_ball(p, d) for d in (2, 4, 6)]
+    exact = _perfect(p)
+    noisy = lambda states: exact(states) + 20 * np.random.default_rng(len(states)).random(len(states))  # noqa: E731
+    rng = np.random.default_rng(12)
+    shorter = 0
+    for start in p.random_walk(12, 40, rng):
+        if p.solved(start):
+            continue
+        runs = [beam_search(p, start, noisy, width=8, max_steps=200, ball=b) for b in balls]
+        assert all(r.status is Status.FEASIBLE for r in runs)
+        lengths, nodes = [r.length for r in runs], [r.nodes for r in runs]
+        assert lengths == sorted(lengths, reverse=True) and nodes == sorted(nodes, reverse=True), (lengths, nodes)
+        shorter += lengths[-1] < lengths[0]
+    assert shorter >= 2  # the wider balls did shorten some: the test can tell
+
+
 def test_a_beam_that_meets_the_ball_ends_there():
     from learned.beam import goal_ball
 
