@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 # `torch` requirement would pull several GB of CUDA packages.
 TORCH := torch==2.13.0
 
-.PHONY: demo test lint docs clean
+.PHONY: demo test test-all lint docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,11 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
 	$(BIN)/python -m mypy
 
+# CI's suite leaves out the tests marked slow (each has a smaller version that runs); test-all runs them too.
 test: lint
+	$(BIN)/python -m pytest -m "not slow"
+
+test-all: lint
 	$(BIN)/python -m pytest
 
 # The documentation site (mkdocs.yml) into site/: the API reference from the docstrings, the

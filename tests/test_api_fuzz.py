@@ -12,7 +12,6 @@ import pytest
 pytest.importorskip("hypothesis")
 
 
-@pytest.mark.slow
 def test_the_notebook_api_raises_only_documented_errors_and_never_crashes():
     root = Path(__file__).resolve().parents[1]
     r = subprocess.run(

@@ -17,7 +17,7 @@ from exact.astar import best_first
 from exact.cpsat import solve_cpsat
 from exact.errors import PuzzleoptError
 from exact.hypercube.__main__ import main
-from exact.hypercube.analyse import analyse, configuration_graph
+from exact.hypercube.analyse import analyse, configuration_graph, diameters
 from exact.hypercube.solve import solve_bibfs
 from exact.hypercube.space import RingSpace
 from exact.mip import solve_mip
@@ -152,6 +152,14 @@ def test_analysis_of_a_small_graph() -> None:
     assert sum(two.component_sizes) == 1680 and two.component_sizes[:2] == [672, 672] and two.gods_number == 10
     with pytest.raises(PuzzleoptError, match="max_placements"):
         analyse(5, 2, 26)
+
+
+@settings(max_examples=60)
+@given(st.integers(1, 40), st.floats(0.0, 0.3), st.integers(0, 10**6))
+def test_diameters_equal_networkx(n: int, p: float, seed: int) -> None:
+    g = nx.gnp_random_graph(n, p, seed=seed)
+    comps = sorted(nx.connected_components(g), key=len, reverse=True)
+    assert diameters(g, comps) == [nx.diameter(g.subgraph(c)) for c in comps]
 
 
 def test_limits_are_honest() -> None:

@@ -169,8 +169,9 @@ def test_tiles_models_equal_the_bfs_table() -> None:
     assert seed.status is Status.OPTIMAL and seed.length == 3
 
 
-def test_hints() -> None:
-    p = registry.get("cube3", moves="faces", metric="htm")
+@pytest.mark.parametrize("n", [2, pytest.param(3, marks=pytest.mark.slow)])  # the 3x3's MIPs take 45 s
+def test_hints(n: int) -> None:
+    p = registry.get(f"cube{n}", moves="faces", metric="htm")
     start = p.table.apply(p.goal, "R U F2 L'")
     optimal = p.table.parse("L F2 U' R'")
     padded = p.table.parse("L F2 U' D D' R'")

@@ -44,11 +44,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pyomo.environ as pyo
+from pyomo.core.expr.numeric_expr import LinearExpression
 
 from exact.movetable import MoveTable
 from exact.puzzle import Goal
@@ -100,6 +101,7 @@ class _Tight:
     P: int
     K: int
     M: int
+    y_at: list[list[Any]] = field(default_factory=list)  # y_at[t][k] is y[k, t], fetched once
 
     @classmethod
     def of(cls, table: MoveTable, start: np.ndarray, goal: Goal, T: int, num_labels: int, acts: Steps) -> _Tight:
@@ -116,6 +118,7 @@ class _Tight:
         if not dom[0, np.arange(b.P), np.asarray(start)].all() or not dom.any(axis=2).all():
             m.infeasible.add(m.never >= 1)
         m.y = pyo.Var([(k, t) for k in range(b.M) for t in range(S)], domain=pyo.Binary)
+        b.y_at = [[m.y[k, t] for k in range(b.M)] for t in range(S)]
         zidx = [
             (p, c, t) for t in range(S + 1) if not b.fixed(t) for p in range(b.P) for c in np.flatnonzero(dom[t, p])
         ]
@@ -138,12 +141,28 @@ class _Tight:
             return
         cl.add(lhs == rhs)
 
+    def ys(self, ks, t: int) -> list:
+        """The variables ``y[k, t]`` for ``k`` in ``ks``."""
+        y = self.y_at[t]
+        return [y[k] for k in ks]
+
     def actions_at(self, t: int):
-        return sum(self.m.y[k, t] for k in range(self.M))
+        return total(self.ys(range(self.M), t))
 
     def moves_in_all(self):
         cost = self.acts.cost.tolist()
-        return sum(cost[k] * self.m.y[k, t] for k in range(self.M) for t in range(self.S))
+        return total([cost[k] * self.m.y[k, t] for k in range(self.M) for t in range(self.S)])
+
+
+def total(terms: list) -> Any:
+    """``sum(terms)`` of linear terms (variables, or coefficient times variable) as one Pyomo
+    linear expression, and ``0`` for none (which :meth:`_Tight.add` compares as a number).
+
+    Built at once, not by ``+`` term by term: Python's ``sum`` makes Pyomo grow the expression one
+    term at a time, which took most of the build of large models (the 5x5 Sokoban ``pairs`` model
+    at T = 7: 326,000 rows, 7 million additions).
+    """
+    return LinearExpression(terms) if terms else 0
 
 
 def _flows(b: _Tight) -> None:
@@ -163,12 +182,14 @@ def _flows(b: _Tight) -> None:
         into[int(arc.dst[a]), c, t + 1].append(m.f[a, c, t])
     m.one_action = pyo.Constraint(range(S), rule=lambda _, t: b.actions_at(t) <= 1)  # (T1)
     m.done_final = pyo.Constraint(range(S - 1), rule=lambda _, t: b.actions_at(t + 1) <= b.actions_at(t))  # (T2)
-    self_loops = set(arc.self_loop.tolist())
+    # A self-loop's right side, sum_{k uses a} y + 1 - sum_k y, is written 1 - sum_{k moves p} y: the
+    # same row without the terms that cancel, which would make it as dense as there are actions.
+    moving = {int(a): np.setdiff1d(np.arange(b.M), arc.moves[a]).tolist() for a in arc.self_loop}
     m.capacity = pyo.ConstraintList()  # (T3)
     for t in range(S):
         for a in range(len(arc.src)):
-            rhs = sum(m.y[k, t] for k in arc.moves[a]) + ((1 - b.actions_at(t)) if a in self_loops else 0)
-            b.add(m.capacity, sum(by_arc.get((a, t), [])), rhs)
+            rhs = 1 - total(b.ys(moving[a], t)) if a in moving else total(b.ys(arc.moves[a], t))
+            b.add(m.capacity, total(by_arc.get((a, t), [])), rhs)
     m.outflow = pyo.ConstraintList()  # (T4)
     m.inflow = pyo.ConstraintList()  # (T5)
     for t in range(S + 1):
@@ -176,20 +197,27 @@ def _flows(b: _Tight) -> None:
             for c in np.flatnonzero(dom[t, p]):
                 c = int(c)
                 if t < S:
-                    b.add(m.outflow, sum(out_of.get((p, c, t), [])), b.z(p, c, t))
+                    b.add(m.outflow, total(out_of.get((p, c, t), [])), b.z(p, c, t))
                 if t > 0:
-                    b.add(m.inflow, sum(into.get((p, c, t), [])), b.z(p, c, t))
+                    b.add(m.inflow, total(into.get((p, c, t), [])), b.z(p, c, t))
 
 
 def _guards(b: _Tight) -> None:
     """(T6) a guarded move only where its guards hold."""
-    m, table = b.m, b.acts.table
-    m.guard = pyo.ConstraintList()
-    for k in range(b.M):
-        for gp, gv in zip(table.guard_pos[k], table.guard_val[k]):
-            if gp >= 0:
-                for t in range(b.S):
-                    m.guard.add(m.y[k, t] <= b.z(int(gp), int(gv), t))
+    table = b.acts.table
+    rows = [
+        (k, int(gp), int(gv), t)
+        for k in range(b.M)
+        for gp, gv in zip(table.guard_pos[k], table.guard_val[k])
+        if gp >= 0
+        for t in range(b.S)
+    ]
+
+    def row(_, i: int):
+        k, p, v, t = rows[i - 1]
+        return b.y_at[t][k] <= b.z(p, v, t)
+
+    b.m.guard = pyo.Constraint(range(1, len(rows) + 1), rule=row)  # half the cost of ConstraintList.add
 
 
 def _goal(b: _Tight) -> None:
@@ -203,10 +231,10 @@ def _goal(b: _Tight) -> None:
     m.u = pyo.Var([(int(g), c) for g in names for c in range(K)], domain=pyo.Binary)
     m.goal = pyo.ConstraintList()
     for g in names:
-        m.goal.add(sum(m.u[int(g), c] for c in range(K)) == 1)
+        m.goal.add(total([m.u[int(g), c] for c in range(K)]) == 1)
     if len(names) == K:
         for c in range(K):
-            m.goal.add(sum(m.u[int(g), c] for g in names) == 1)
+            m.goal.add(total([m.u[int(g), c] for g in names]) == 1)
     for p in range(b.P):
         for c in range(K):
             b.add(m.goal, b.z(p, c, b.S), m.u[int(groups[p]), c])
@@ -246,11 +274,11 @@ def _counts(b: _Tight, table: MoveTable, start: np.ndarray, max_moves: int | Non
         m.half = pyo.Var(domain=pyo.NonNegativeIntegers, bounds=(0, T // 2))
         m.parity = pyo.Constraint(expr=b.moves_in_all() == 2 * m.half + parity)
         if L == 2:  # full steps make an even number: the one short step carries the parity
-            m.parity_short = pyo.Constraint(expr=sum(m.y[k, t] for k in short for t in range(S)) == parity)
+            m.parity_short = pyo.Constraint(expr=total([m.y[k, t] for k in short for t in range(S)]) == parity)
     if L > 1:
         # (T11) a step of fewer than L moves is the last one
         m.short_last = pyo.Constraint(
-            range(S - 1), rule=lambda _, t: sum(m.y[k, t] for k in short) + b.actions_at(t + 1) <= 1
+            range(S - 1), rule=lambda _, t: total(b.ys(short, t) + b.ys(range(b.M), t + 1)) <= 1
         )
         if L * S > T:
             m.horizon = pyo.Constraint(expr=b.moves_in_all() <= T)
@@ -289,7 +317,7 @@ def _rules_across_steps(m: pyo.ConcreteModel, acts: Steps, rules: MoveRules, S: 
     for before, after in rows:
         if before and after:
             for t in range(S - 1):
-                m.symmetry.add(sum(m.y[k, t] for k in before) + sum(m.y[k, t + 1] for k in after) <= 1)
+                m.symmetry.add(total([m.y[k, t] for k in before] + [m.y[k, t + 1] for k in after]) <= 1)
 
 
 def length_bound(objective_bound: float) -> int:
