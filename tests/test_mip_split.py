@@ -229,3 +229,13 @@ def test_cli_reports_the_incumbent_and_the_proof(capsys) -> None:
     assert code == 0 and res["status"] == "optimal"
     assert res["extra"]["proof"]["incumbent_source"] == "bidirectional BFS"
     assert all({"prefix", "status", "seconds"} <= set(q) for q in res["extra"]["proof"]["phases"][-1]["pieces"])
+
+
+def test_the_pieces_module_imports_neither_pyomo_nor_numba() -> None:
+    # a worker imports it by the task's name; where the forkserver was started by another stream
+    # first, Pyomo, numba and SciPy cost each worker about 2 s a phase (the split tests after
+    # test_executor's streams took 338 s, 59 s alone)
+    heavy = "{'pyomo', 'numba', 'scipy'}"
+    code = f"import sys, exact.mip.pieces; print(sorted({{m.split('.')[0] for m in sys.modules}} & {heavy}))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stdout + done.stderr

@@ -1,5 +1,5 @@
 """The MIP's solver adapters: Pyomo solvers by name (:class:`PyomoSolver`), HiGHS runs through
-highspy (:func:`quiet_highs`, :func:`run_highs`) and the re-check of infeasibility claims.
+highspy (:func:`quiet_highs`, :func:`run_highs`, from :mod:`exact.mip.highs`) and the re-check of infeasibility claims.
 
 HiGHS keeps one thread scheduler per process, sized by the first run; a later run that asks for
 another number of threads fails at once ("the scheduler has already been initialized"), which
@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import io
 import math
-import os
-import sys
 import tempfile
 from typing import Any
 
 import pyomo.environ as pyo
 
 from exact.errors import PuzzleoptError
+from exact.mip.highs import fresh_scheduler, quiet_highs, run_highs
 
 # Time-limit option names of the legacy Pyomo solver interfaces (seconds).
 _LEGACY_TIME_OPTION = {
@@ -30,54 +29,6 @@ _LEGACY_TIME_OPTION = {
     "scip": "limits/time",
 }
 _LEGACY_THREAD_OPTION = {"cbc": "threads", "cplex": "threads", "gurobi": "Threads"}
-
-
-def fresh_scheduler() -> None:
-    """Let the next HiGHS run in this process size its own thread scheduler. Safe: no two HiGHS
-    runs share a process here (the split's pieces run one after another in each worker)."""
-    import highspy
-
-    highspy.Highs.resetGlobalScheduler(True)
-
-
-def run_highs(h) -> None:
-    """``h.run()`` on a fresh scheduler.
-
-    Raises:
-        RuntimeError: HiGHS refused to run (an error status: a bug, never a limit).
-    """
-    import highspy
-
-    fresh_scheduler()
-    if h.run() == highspy.HighsStatus.kError:
-        raise RuntimeError(f"HiGHS refused to run (status kError, model status {h.getModelStatus()})")
-
-
-_BANNER_SHOWN = False
-
-
-def quiet_highs():
-    """A ``highspy.Highs`` with its output off. HiGHS prints its banner on the first instance of a
-    process, before any option can be set; that line would land in the middle of a report (and
-    of every worker's), so standard output is pointed at /dev/null while the first is made."""
-    import highspy
-
-    global _BANNER_SHOWN
-    if _BANNER_SHOWN:
-        h = highspy.Highs()
-    else:
-        sys.stdout.flush()
-        saved, devnull = os.dup(1), os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, 1)
-            h = highspy.Highs()
-        finally:
-            os.dup2(saved, 1)
-            os.close(saved)
-            os.close(devnull)
-        _BANNER_SHOWN = True
-    h.setOptionValue("output_flag", False)
-    return h
 
 
 def confirm_infeasible(model: pyo.ConcreteModel, time_limit: float | None, threads: int, verbose: bool) -> bool:

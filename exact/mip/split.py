@@ -49,7 +49,8 @@ import pyomo.environ as pyo
 
 from exact.bfs import meet_in_the_middle
 from exact.executor import Executor, InProcess, Processes, Ray, Stream
-from exact.mip.adapters import quiet_highs, run_highs
+from exact.mip.adapters import quiet_highs
+from exact.mip.pieces import LIMIT, PRELOAD, REFUTED, SOLVED, PieceAnswer, PieceSolver, PieceTask, solve_piece
 from exact.result import Status
 from exact.timeindexed import MoveRules, Problem, decide, move_rules, piece_links, prepare, replay_until_goal
 
@@ -62,8 +63,6 @@ PIECE_OPTIONS: dict[str, Any] = {"mip_lp_solver": "ipm", "threads": 1, "mip_max_
 # six free moves fall to presolve in 0.3-8 s, pieces with seven reach 10-60 s limits and are
 # split anyway, so deeper horizons start from longer prefixes instead of paying those limits.
 FREE_MOVES = 6
-
-REFUTED, SOLVED, LIMIT = "refuted", "solved", "limit"
 
 
 def first_prefix_length(horizon: int) -> int:
@@ -146,133 +145,6 @@ def children(problem: Problem, prefix: tuple[int, ...], rules: MoveRules) -> lis
             continue
         out.append(prefix + (m,))
     return out
-
-
-# ----------------------------------------------------------------------------- the workers
-
-
-@dataclass(frozen=True)
-class PieceTask:
-    """One piece for a worker: the phase's model file with the ``fixed`` columns set to 0.
-
-    Attributes:
-        phase: The phase's number (answers of an earlier phase are stale).
-        piece: The piece's number within its phase.
-        model: The phase's LP file on this machine.
-        fixed: Columns whose upper bound is 0 (the ``y`` the prefix rules out).
-        time_limit: Seconds for HiGHS.
-        options: HiGHS options.
-        confirm: Re-run an infeasible piece without presolve, and trust only agreement.
-        blob: The model file's bytes (:class:`exact.executor.Blob`) for workers that do not share
-            this machine's files (Ray); ``None`` where they do.
-    """
-
-    phase: int
-    piece: int
-    model: str
-    fixed: tuple[int, ...]
-    time_limit: float
-    options: dict[str, Any]
-    confirm: bool
-    blob: Any = None
-
-
-@dataclass(frozen=True)
-class PieceAnswer:
-    """How a piece ended: ``kind`` refuted / solved / limit, its HiGHS seconds and nodes, the
-    objective bound at a limit, the solution's column values when solved, and whether an
-    infeasibility was confirmed without presolve (``None``: not asked)."""
-
-    phase: int
-    piece: int
-    kind: str
-    seconds: float
-    bound: float | None
-    values: np.ndarray | None
-    nodes: int
-    confirmed: bool | None
-
-
-class PieceSolver:
-    """Solves pieces one after the other in one process: loads each phase's model once, then per
-    piece resets the bounds the last piece changed, fixes the new ones and runs HiGHS."""
-
-    def __init__(self) -> None:
-        self.h = None
-        self.path: str | None = None
-        self.changed: list[int] = []
-
-    def solve(self, task: PieceTask, path: str | None = None) -> PieceAnswer:
-        """Solve ``task`` (its model read from ``path``, default ``task.model``)."""
-        import highspy
-
-        path = path or task.model
-        if path != self.path:
-            self.h = quiet_highs()
-            self.h.readModel(path)
-            self.path, self.changed = path, []
-            lp = self.h.getLp()
-            self.lower, self.upper = np.array(lp.col_lower_), np.array(lp.col_upper_)
-        h = self.h
-        for c in self.changed:
-            h.changeColBounds(c, self.lower[c], self.upper[c])
-        for c in task.fixed:
-            h.changeColBounds(c, 0.0, 0.0)
-        self.changed = list(task.fixed)
-        for key, value in task.options.items():
-            h.setOptionValue(key, value)
-        h.setOptionValue("time_limit", float(task.time_limit))
-        h.clearSolver()
-        t0 = time.perf_counter()
-        run_highs(h)
-        status = h.getModelStatus()
-        values, confirmed = None, None
-        if status == highspy.HighsModelStatus.kInfeasible and task.confirm:
-            h.clearSolver()
-            h.setOptionValue("presolve", "off")
-            h.setOptionValue("time_limit", float(max(0.01, task.time_limit - (time.perf_counter() - t0))))
-            run_highs(h)
-            h.setOptionValue("presolve", task.options.get("presolve", "choose"))
-            status = h.getModelStatus()
-            confirmed = status == highspy.HighsModelStatus.kInfeasible
-        info = h.getInfo()
-        if info.primal_solution_status == 2:  # a feasible point: the piece holds a solution
-            values = np.asarray(h.getSolution().col_value)
-        if status == highspy.HighsModelStatus.kInfeasible:
-            kind = REFUTED
-        elif values is not None:
-            kind = SOLVED
-        else:
-            kind = LIMIT
-        bound = float(info.mip_dual_bound) if kind == LIMIT else None
-        seconds = time.perf_counter() - t0
-        return PieceAnswer(task.phase, task.piece, kind, seconds, bound, values, int(info.mip_node_count), confirmed)
-
-
-_SOLVER: dict[str, Any] = {}  # this worker's PieceSolver and the model file a blob was written to
-
-
-def solve_piece(shared: Any, task: PieceTask) -> PieceAnswer:
-    """The task of the split's :class:`~exact.executor.Stream` (``shared`` is unused): a worker
-    keeps one :class:`PieceSolver`; a model that came as a blob is written to this worker's
-    folder once per phase (the last phase's file removed)."""
-    solver = _SOLVER.setdefault("solver", PieceSolver())
-    if task.blob is None:
-        return solver.solve(task)
-    if _SOLVER.get("key") != task.blob.key:
-        import tempfile
-
-        folder = _SOLVER.get("dir") or tempfile.mkdtemp(prefix="puzzleopt-piece-")
-        if _SOLVER.get("path"):
-            Path(_SOLVER["path"]).unlink(missing_ok=True)
-        path = os.path.join(folder, f"{task.blob.key[:16]}.lp")
-        Path(path).write_bytes(task.blob.get())
-        _SOLVER.update(key=task.blob.key, dir=folder, path=path)
-    return solver.solve(task, _SOLVER["path"])
-
-
-PRELOAD = ("exact.mip.split", "highspy")
-"""What the worker processes' forkserver imports once for all of them."""
 
 
 def split_executor(executor: Any, workers: int) -> Executor:
