@@ -143,3 +143,31 @@ def test_a_task_of_a_script_is_handed_over_by_its_importable_name(tmp_path) -> N
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["pkg.script", "7"]
+
+
+STDIN_SCRIPT = """
+import math
+from exact.executor import Processes
+from exact.executor.streams import ProcessStream
+
+with Processes(2) as ex:
+    print(list(ex.map(math.hypot, [3.0, 5.0], shared=4.0)))
+stream = ProcessStream(2, 1, math.hypot, 12.0)
+try:
+    stream.submit("a", 5.0)
+    got = None
+    while got is None:
+        got = stream.result(0.5)
+    print(got)
+finally:
+    stream.close()
+"""
+
+
+def test_a_script_read_from_stdin_starts_workers() -> None:
+    # its __main__.__file__ is '<stdin>', which every worker tried to run as the caller's script
+    done = subprocess.run(
+        [sys.executable, "-"], input=STDIN_SCRIPT, cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines()[:2] == ["[(0, 5.0), (1, 6.4031242374328485)]", "('a', 13.0)"]

@@ -89,6 +89,29 @@ def _running(pid: int) -> bool:
     return stat.rsplit(")", 1)[-1].split()[0] not in ("Z", "X")
 
 
+@contextlib.contextmanager
+def startable_main() -> Iterator[None]:
+    """Workers started inside this block do not try to run a main script that is not a file.
+
+    A forkserver or spawn worker runs the caller's ``__main__.__file__`` again; for a script read
+    from standard input that is ``'<stdin>'``, which no worker can open, so each died at start
+    (``WorkerLost``). While workers start, such a path is hidden; a real script's is left, so
+    that workers can still unpickle what it defines.
+    """
+    import sys
+
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if not isinstance(path, str) or os.path.isfile(path):
+        yield
+        return
+    del main.__file__
+    try:
+        yield
+    finally:
+        main.__file__ = path
+
+
 def set_threads(threads: int) -> None:
     """numba's threads (and torch's, where torch is already imported) in this process."""
     import sys
@@ -345,7 +368,8 @@ class Processes(Executor):
         try:
             while todo:
                 pool = self._start(shared)
-                running = {pool.submit(_run_task, fn, items[i]): i for i in todo}
+                with startable_main():  # the pool starts its workers as tasks come
+                    running = {pool.submit(_run_task, fn, items[i]): i for i in todo}
                 todo = []
                 while running:
                     finished, _ = wait(running, return_when=FIRST_COMPLETED)

@@ -12,7 +12,16 @@ import traceback
 from collections import deque
 from typing import Any
 
-from exact.executor import RETRIES, Stream, WorkerLost, die_with_parent, process_context, ray_module, set_threads
+from exact.executor import (
+    RETRIES,
+    Stream,
+    WorkerLost,
+    die_with_parent,
+    process_context,
+    ray_module,
+    set_threads,
+    startable_main,
+)
 
 
 class LocalStream(Stream):
@@ -75,8 +84,9 @@ class ProcessStream(Stream):
         self._tasks, self._results = ctx.Queue(), ctx.Queue()
         args = (fn, shared, threads, self._tasks, self._results, os.getpid())
         self._procs = [ctx.Process(target=_worker, args=args, daemon=True) for _ in range(workers)]
-        for p in self._procs:
-            p.start()
+        with startable_main():
+            for p in self._procs:
+                p.start()
         self.pids = tuple(p.pid for p in self._procs)
 
     def submit(self, key, item) -> None:
