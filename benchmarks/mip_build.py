@@ -62,7 +62,7 @@ def write_before(model, directory: str) -> None:
     col = {n: i for i, n in enumerate(h.getLp().col_names_)}
     for k, t in model.y.index_set():
         name = model.y[k, t].getname(fully_qualified=True).replace("[", "(").replace("]", ")").replace(",", "_")
-        col.get(name)
+        col.get(name)  # the lookup's cost, as the old code paid it
 
 
 def cases() -> list[tuple[str, object, int, int]]:

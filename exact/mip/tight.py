@@ -151,7 +151,7 @@ class _Tight:
 
     def moves_in_all(self):
         cost = self.acts.cost.tolist()
-        return total([cost[k] * self.m.y[k, t] for k in range(self.M) for t in range(self.S)])
+        return total([cost[k] * self.y_at[t][k] for k in range(self.M) for t in range(self.S)])
 
 
 def total(terms: list) -> Any:
