@@ -1,4 +1,4 @@
-"""Benchmark: the shipped 3x3 network's inference on the CPU, torch's autocast against the fused network.
+"""Benchmark: the shipped 3x3 network's inference on the CPU, torch's autocast against the fused and int8 networks.
 
 Writes docs/benchmarks/inference.md. Usage:
 
@@ -14,7 +14,9 @@ each run, on an idle machine and with every core busy (one spinning process a co
   before the fused network (chunks of 20,000 in the commands, 2^16 in the 3x3 page);
 * fused, torch ops: :func:`learned.inference.fuse` with oneDNN's fused linear ops turned off;
 * fused, oneDNN ops: :func:`learned.inference.fuse` as :class:`learned.values.NetHeuristic` runs
-  it for ``--precision bf16`` on the CPU.
+  it for ``--precision bf16`` on the CPU;
+* int8, oneDNN ops: :func:`learned.int8.quantize`, calibrated as :class:`learned.values.NetHeuristic`
+  does it for ``--precision int8`` (seeded random walks of up to the card's longest training walk).
 
 The ratio column divides by autocast's best states/s over the chunks tried, under the same load.
 """
@@ -39,21 +41,25 @@ from benchmarks.threads import busy  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.cli import cores  # noqa: E402
 from learned.inference import fuse  # noqa: E402
+from learned.values import NetHeuristic  # noqa: E402
 from learned.weights import load_model  # noqa: E402
 
 MODEL = ROOT / "learned" / "models" / "cube3.safetensors"
 
 
-def ways(net) -> dict:
+def ways(net, card: dict) -> dict:
     """name -> a function of a chunk of states giving float32 values."""
     fused, plain = fuse(net, torch.bfloat16), fuse(net, torch.bfloat16)
     plain.mkldnn = False
+    int8 = NetHeuristic(registry.get("cube3"), net, "cpu", precision="int8")
+    int8.card = card
 
     def autocast(c: torch.Tensor) -> torch.Tensor:
         with torch.autocast("cpu", dtype=torch.bfloat16):
             return net(c).float()
 
-    return {"float32": net, "bf16 autocast": autocast, "fused, torch ops": plain, "fused, oneDNN ops": fused}
+    return {"float32": net, "bf16 autocast": autocast, "fused, torch ops": plain, "fused, oneDNN ops": fused,
+            "int8, oneDNN ops": int8.fused_net()}  # fmt: skip
 
 
 def timed(f, x: torch.Tensor, chunk: int) -> tuple[float, torch.Tensor]:
@@ -64,9 +70,8 @@ def timed(f, x: torch.Tensor, chunk: int) -> tuple[float, torch.Tensor]:
     return time.perf_counter() - t, out
 
 
-def measure(net, x: torch.Tensor, chunks: dict[str, list[int]], repeats: int) -> dict[tuple[str, int], float]:
+def measure(fns: dict, x: torch.Tensor, chunks: dict[str, list[int]], repeats: int) -> dict[tuple[str, int], float]:
     """Median states/s of each (way, chunk), the ways taking turns within each repeat."""
-    fns = ways(net)
     seconds: dict[tuple[str, int], list[float]] = {}
     for _ in range(repeats):
         for name, sizes in chunks.items():
@@ -75,9 +80,8 @@ def measure(net, x: torch.Tensor, chunks: dict[str, list[int]], repeats: int) ->
     return {k: x.shape[0] / statistics.median(v) for k, v in seconds.items()}
 
 
-def errors(net, x: torch.Tensor) -> dict[str, tuple[float, float]]:
+def errors(fns: dict, x: torch.Tensor) -> dict[str, tuple[float, float]]:
     """Each way's largest and mean absolute difference from float32's values."""
-    fns = ways(net)
     want = timed(fns["float32"], x, 20000)[1]
     out = {}
     for name, f in fns.items():
@@ -97,19 +101,20 @@ def main(argv=None) -> None:
     torch.set_num_threads(args.threads)
     meter = load_meter()
     puzzle = registry.get("cube3")
-    net, _ = load_model(MODEL)
+    net, card = load_model(MODEL)
     net.eval()
+    fns = ways(net, card)
     rng = np.random.default_rng(0)
     x = torch.from_numpy(np.concatenate([puzzle.random_walk(args.states // 21 + 1, d, rng) for d in range(10, 31)]))
     x = x[: args.states]
     sizes = [int(c) for c in args.chunks.split(",")]
-    chunks = {"float32": [20000], "bf16 autocast": sizes, "fused, torch ops": sizes, "fused, oneDNN ops": sizes}
-    diff = errors(net, x)
+    chunks = {"float32": [20000], **{way: sizes for way in fns if way != "float32"}}
+    diff = errors(fns, x)
     rows = []
     loads = (("idle", 0), (f"{cores()} cores busy", cores()))
     for load, spinning in loads:
         with busy(spinning):
-            rate = measure(net, x, chunks, args.repeats)
+            rate = measure(fns, x, chunks, args.repeats)
         peer = max(v for (name, _), v in rate.items() if name == "bf16 autocast")
         for (name, c), v in rate.items():
             off = f"{diff[name][0]:.3f} / {diff[name][1]:.4f}"
@@ -118,7 +123,7 @@ def main(argv=None) -> None:
     command = "python benchmarks/inference.py " + " ".join(sys.argv[1:] if argv is None else argv)
     header = ["load", "way", "chunk", "states/s (median)", "/ autocast's best", "max / mean abs diff from float32"]
     lines = [
-        "# The 3x3 network's inference on the CPU: torch autocast and the fused network", "",
+        "# The 3x3 network's inference on the CPU: torch autocast, the fused network and int8", "",
         f"Command: `{command}`  ",
         f"Machine: {machine()}; torch {torch.__version__} on {args.threads} threads; {meter()}  ",
         f"Date: {date.today()}. {x.shape[0]:,} cube states (random walks of 10-30 moves) scored by "

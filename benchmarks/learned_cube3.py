@@ -449,7 +449,7 @@ def _spec(given: str, widths: str, n: int) -> tuple[str, list[int], int]:
 
 def _precision_said(precision: str) -> str:
     said = check_precision(precision, "cpu")
-    return "bf16, fused (`learned.inference`)" if said == "bf16" else said
+    return {"bf16": "bf16, fused (`learned.inference`)", "int8": "int8 (`learned.int8`)"}.get(said, said)
 
 
 def main(argv=None) -> None:
@@ -466,7 +466,7 @@ def main(argv=None) -> None:
     ap.add_argument("--peer-width", type=int, default=1024)
     ap.add_argument("--peer-repeats", type=int, default=3, help="runs of each search per cube (the median seconds)")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--precision", default="auto", help="the network's: fp32, bf16, auto (bf16 where it pays)")
+    ap.add_argument("--precision", default="auto", help="the network's: fp32, bf16, int8, auto (bf16 where it pays)")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks" / "learned_cube3.md")
     ap.add_argument("--rows", type=Path, help="JSON lines of the cubes searched: a rerun resumes from them")
     ap.add_argument(
@@ -503,6 +503,8 @@ def main(argv=None) -> None:
         net, card = load_model(path)
         digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
         heuristic = NetHeuristic(puzzle, net, "cpu", precision=args.precision)
+        heuristic.card = card
+        tag = "" if heuristic.precision == "bf16" else f":{heuristic.precision}"  # the bf16 rows keep their keys
         mine = card.get("states_seen") or card.get("trained_steps", 0) * card.get("davi", {}).get("batch", 0)
         seen = mine + card.get("states_seen_before", 0)
         objective = card.get("objective", "davi")
@@ -514,7 +516,7 @@ def main(argv=None) -> None:
         if digest == SHIPPED_DIGEST:
             curve.update(gpu_curve(gpu[0]))
         for w in widths:
-            res = run_ours(puzzle, heuristic, starts[:n], w, ball, done, f"{digest}:W{w}:ball{args.ball}")
+            res = run_ours(puzzle, heuristic, starts[:n], w, ball, done, f"{digest}:W{w}:ball{args.ball}{tag}")
             curve[w, False] = res
             loads += [r["load"] for r in res]
             rows.append(summary_row(f"{name}, W = {w}, ball {args.ball}", res))

@@ -75,16 +75,19 @@ class FusedNet:
             return torch.ops.mkldnn._linear_pointwise.binary(h, skip, weight, bias, "add")
         return nn.functional.linear(h, weight, bias).add_(skip)
 
-    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+    def __call__(self, x: torch.Tensor, record: list[torch.Tensor] | None = None) -> torch.Tensor:
+        """The values of inputs ``x``; ``record``, where given, gets every hidden activation
+        in order (the embedding's, each plain layer's, then each block's two)."""
+        keep = (lambda h: record.append(h) or h) if record is not None else (lambda h: h)  # noqa: E731
         if self.embed is not None:
             offsets, (table, bias) = self.embed
-            h = self.act(nn.functional.embedding_bag(x.long() + offsets, table, mode="sum") + bias)
+            h = keep(self.act(nn.functional.embedding_bag(x.long() + offsets, table, mode="sum") + bias))
         else:
             h = x.to(self.dtype)
         for weight, bias in self.plain:
-            h = self._dense_act(h, weight, bias)
+            h = keep(self._dense_act(h, weight, bias))
         for (w1, b1), (w2, b2) in self.blocks:
-            h = self.act(self._dense_add(self._dense_act(h, w1, b1), w2, b2, h))
+            h = keep(self.act(self._dense_add(keep(self._dense_act(h, w1, b1)), w2, b2, h)))
         weight, bias = self.out
         return nn.functional.linear(h.float(), weight, bias).squeeze(-1)
 

@@ -81,7 +81,7 @@ def configure(device: str, threads: int) -> str:
     return resolved
 
 
-PRECISIONS = ("auto", "fp32", "bf16")
+PRECISIONS = ("auto", "fp32", "bf16", "int8")
 
 
 def bf16_pays(device: str) -> bool:
@@ -104,4 +104,6 @@ def check_precision(precision: str, device: str) -> str:
         raise PuzzleoptError(f"precision {precision!r} is unknown; use one of {', '.join(PRECISIONS)}")
     if precision == "auto":
         return "bf16" if bf16_pays(device) else "fp32"
+    if precision == "int8" and str(device) != "cpu":
+        raise PuzzleoptError(f"precision int8 runs on the CPU only, not on {device!r}; use bf16 there")
     return precision

@@ -14,12 +14,16 @@ import torch
 
 from exact.puzzle import Puzzle
 from learned.inference import CPU_CHUNK, FusedNet, fuse
+from learned.int8 import Int8Net, quantize
 from learned.nets import CostToGo
 
 ValueFn = Callable[[np.ndarray], np.ndarray]
 
 INPUT_SHARE = 20000
 """States whose network inputs are made at a time (one-hot inputs are wide): memory, not results."""
+
+CALIBRATION_STATES = 8192
+"""States of seeded random walks that fix an int8 network's activation scales (``precision="int8"``)."""
 
 
 class NetHeuristic:
@@ -35,8 +39,10 @@ class NetHeuristic:
             fastest; 2^20 on an accelerator, which wants them large).
         precision: ``"fp32"``, or ``"bf16"``: on the CPU the network fused by
             :func:`learned.inference.fuse` (batch norms folded, hidden layers in bfloat16), on a
-            GPU bfloat16 autocast; or ``"auto"``: bf16 where it pays
-            (:func:`learned.runtime.bf16_pays`). Measured on the 3x3's 4M network in
+            GPU bfloat16 autocast; or ``"int8"`` (CPU only): the network in 8-bit integers
+            (:mod:`learned.int8`), its scales fixed on :data:`CALIBRATION_STATES` states of
+            random walks (seeded: the same values in every run); or ``"auto"``: bf16 where it
+            pays (:func:`learned.runtime.bf16_pays`). Measured on the 3x3's 4M network in
             ``docs/benchmarks/inference.md``.
     """
 
@@ -54,7 +60,7 @@ class NetHeuristic:
         self.precision = check_precision(precision, device)
         self.name = "net"
         self.card: dict = {}  # the model card, where the network came from a file
-        self._fused: tuple[tuple, FusedNet] | None = None
+        self._fused: tuple[tuple, FusedNet | Int8Net] | None = None
 
     @property
     def on_gpu(self) -> bool:
@@ -65,23 +71,35 @@ class NetHeuristic:
         """States per network call (``chunk`` as given, else the default for the device and precision)."""
         if self.requested_chunk is not None:
             return self.requested_chunk
-        return 2**20 if self.on_gpu else CPU_CHUNK if self.precision == "bf16" else 20000
+        return 2**20 if self.on_gpu else CPU_CHUNK if self.precision in ("bf16", "int8") else 20000
 
-    def _fused_net(self) -> FusedNet | None:
-        """The fused network for bf16 on the CPU, rebuilt whenever the weights have changed
-        (a training step or ``load_state_dict`` bumps their version counters)."""
-        if self.on_gpu or self.precision != "bf16":
+    def fused_net(self) -> FusedNet | Int8Net | None:
+        """The fused network for bf16 or int8 on the CPU, rebuilt whenever the weights have
+        changed (a training step or ``load_state_dict`` bumps their version counters)."""
+        if self.on_gpu or self.precision not in ("bf16", "int8"):
             return None
-        key = (str(self.device), *(t._version for t in (*self.net.parameters(), *self.net.buffers())))
+        key = (str(self.device), self.precision, *(t._version for t in (*self.net.parameters(), *self.net.buffers())))
         if self._fused is None or self._fused[0] != key:
-            self._fused = (key, fuse(self.net, torch.bfloat16))
+            bf16 = self.precision == "bf16"
+            self._fused = (key, fuse(self.net, torch.bfloat16) if bf16 else quantize(self.net, self._calibration()))
         return self._fused[1]
+
+    def _calibration(self) -> torch.Tensor:
+        """Network inputs of :data:`CALIBRATION_STATES` states of non-backtracking random walks
+        from the goal (seed 0), their lengths uniform in ``1..k_max``: the training walks' longest
+        (the card's ``max_scramble``) where the card says, else the puzzle's default."""
+        from learned.diffusion import default_k_max, walks
+
+        k_max = self.card.get("davi", {}).get("max_scramble") or default_k_max(self.puzzle)
+        rng = np.random.default_rng(0)
+        states, _ = walks(self.puzzle, rng.integers(1, int(k_max) + 1, CALIBRATION_STATES), rng)
+        return self.net.inputs(self.puzzle, states)
 
     @torch.inference_mode()
     def scores(self, x: torch.Tensor) -> torch.Tensor:
         """The network's raw values (float32 ``(B,)``, not clamped) of its inputs ``x`` on the
         device (:meth:`learned.nets.CostToGo.device_inputs`), ``chunk`` states a call."""
-        fused = self._fused_net()
+        fused = self.fused_net()
         kind, bf16 = "cuda" if self.on_gpu else "cpu", self.precision == "bf16"
         parts = []
         for c in torch.split(x, self.chunk):

@@ -70,10 +70,15 @@ def test_the_heuristic_refuses_a_stale_fused_network_after_the_weights_change():
     assert np.allclose(after[~goal], before[~goal] + 5.0, atol=0.1)
 
 
-def test_bf16_and_fp32_heuristics_rank_states_alike():
+@pytest.mark.parametrize("precision", ["bf16", "int8"])
+def test_bf16_and_int8_heuristics_rank_states_as_fp32_does(precision):
+    from learned.int8 import int8_ops
+
+    if precision == "int8" and not int8_ops():
+        pytest.skip("this torch has no oneDNN int8 ops")
     p = registry.get("cube2")
     net = _trained_looking("resmlp-tiny", p, 9)
     s = p.random_walk(500, 11, np.random.default_rng(4))
     a = NetHeuristic(p, net, precision="fp32")(s)
-    b = NetHeuristic(p, net, precision="bf16")(s)
+    b = NetHeuristic(p, net, precision=precision)(s)
     assert np.corrcoef(a, b)[0, 1] > 0.99

@@ -1,0 +1,160 @@
+"""A trained :class:`learned.nets.CostToGo` in 8-bit integers for the CPU (oneDNN, static scales).
+
+Every hidden layer runs as one oneDNN int8 matrix product (``onednn::qlinear_pointwise``, what
+torch's compiler emits for a quantized CPU model) whose bias, ReLU, residual addition and
+requantization happen inside the product: the activations stay uint8 from the input to the output
+layer, with no separate pass over them. Weights are int8 with one scale per output unit; each
+activation has one scale, fixed beforehand from calibration states (its largest value there over
+255). The output layer runs in float32.
+
+The input is the one-hot vector as uint8 (an embedding-sum network's first layer is that
+product, exactly). Its weights are kept to about 14 bits: each is split into an int8 part and an
+int8 remainder 127 times finer, and the input carries the one-hot vector twice, as 127 and as 1,
+so one product adds both.
+
+Measured on the 3x3's 4M network (``resmlp-gpu``) on two cores of an Intel Xeon with AMX
+(``docs/benchmarks/inference.md``): about twice the states per second of the fused bfloat16
+network (:mod:`learned.inference`), its values further from float32's (there: max 0.39, mean
+0.045 on states of random walks, against bfloat16's 0.076 and 0.009). Whether that costs
+solution length is measured by search, not here (``docs/benchmarks/learned_cube3.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from exact.errors import PuzzleoptError
+from learned.inference import FusedNet, fuse
+from learned.nets import CostToGo
+
+FINE = 127
+"""How much finer the first layer's remainder weights are than its main ones."""
+
+
+def int8_ops() -> bool:
+    """Whether this torch has oneDNN's int8 linear ops (CPU builds with oneDNN, torch >= 2.2)."""
+    ops = getattr(torch.ops, "onednn", None)
+    return (
+        torch.backends.mkldnn.is_available() and ops is not None
+        and hasattr(ops, "qlinear_pointwise") and hasattr(ops, "qlinear_prepack")
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class QLayer:
+    """One int8 layer: ``y = relu(in_scale * w_scale * (q_x @ q_w.T) + bias)``, stored as uint8
+    ``round(y / out_scale)``.
+
+    Attributes:
+        packed: The int8 weights ``(out, in)`` packed by ``onednn::qlinear_prepack``.
+        w_scale: float32 ``(out,)``: each output unit's weight scale.
+        w_zero: int64 ``(out,)``: zeros (the weights are symmetric).
+        bias: float32 ``(out,)``.
+        out_scale: The output's scale (its calibration maximum over 255).
+    """
+
+    packed: torch.Tensor
+    w_scale: torch.Tensor
+    w_zero: torch.Tensor
+    bias: torch.Tensor
+    out_scale: float
+
+
+def _qlayer(weight: torch.Tensor, bias: torch.Tensor, out_scale: float, fine: bool = False) -> QLayer:
+    """``weight`` ``(out, in)`` quantized per output unit; ``fine``: with its remainder appended
+    as ``in`` more columns, 127 times finer (the first layer's ~14-bit weights)."""
+    w = weight.float()
+    scale = (w.abs().amax(dim=1) / 127).clamp_min(torch.finfo(torch.float32).tiny)
+    q = torch.round(w / scale[:, None]).clamp(-127, 127)
+    if fine:
+        scale = scale / FINE
+        q = torch.cat([q, torch.round((w - q * scale[:, None] * FINE) / scale[:, None]).clamp(-127, 127)], dim=1)
+    packed = torch.ops.onednn.qlinear_prepack(q.to(torch.int8).contiguous(), None)
+    return QLayer(packed, scale.float(), torch.zeros(len(scale), dtype=torch.int64), bias.float(), out_scale)
+
+
+class Int8Net:
+    """A network's forward pass in int8 (see the module docstring); made by :func:`quantize`.
+
+    ``net(x)``: the network's input (:meth:`learned.nets.CostToGo.device_inputs`: label states
+    ``(B, P)`` or the one-hot float32 ``(B, P * K)``) -> float32 ``(B,)``.
+    """
+
+    def __init__(self, labels: int, first: QLayer, plain: list[QLayer], blocks: list[tuple[QLayer, QLayer]],
+                 out: tuple[torch.Tensor, torch.Tensor]) -> None:  # fmt: skip
+        self.labels, self.first, self.plain, self.blocks, self.out = labels, first, plain, blocks, out
+        self.values = torch.arange(max(labels, 1), dtype=torch.uint8)
+
+    def _one_hot(self, x: torch.Tensor) -> torch.Tensor:
+        """uint8 ``(B, 2 * P * K)``: the one-hot vector as 127s, then as 1s."""
+        if self.labels:
+            hot = torch.eq(x.unsqueeze(2), self.values).view(x.shape[0], -1).view(torch.uint8)
+        else:
+            hot = x.to(torch.uint8)
+        return torch.cat([hot * FINE, hot], dim=1)
+
+    @staticmethod
+    def _dense(x: torch.Tensor, x_scale: float, layer: QLayer) -> torch.Tensor:
+        return torch.ops.onednn.qlinear_pointwise(
+            x, x_scale, 0, layer.packed, layer.w_scale, layer.w_zero, layer.bias,
+            layer.out_scale, 0, torch.uint8, "relu", [], "",
+        )  # fmt: skip
+
+    @staticmethod
+    def _dense_add(x: torch.Tensor, x_scale: float, layer: QLayer, skip: torch.Tensor, skip_scale: float):
+        # "sum" accumulates into ``skip``'s buffer: the caller never reads ``skip`` again
+        return torch.ops.onednn.qlinear_pointwise.binary(
+            x, x_scale, 0, layer.packed, layer.w_scale, layer.w_zero, skip, layer.bias,
+            layer.out_scale, 0, torch.uint8, skip_scale, 0, "sum", 1.0, "relu", [], "",
+        )  # fmt: skip
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        h, scale = self._dense(self._one_hot(x), 1.0, self.first), self.first.out_scale
+        for layer in self.plain:
+            h, scale = self._dense(h, scale, layer), layer.out_scale
+        for one, two in self.blocks:
+            a = self._dense(h, scale, one)
+            h, scale = self._dense_add(a, one.out_scale, two, h, scale), two.out_scale
+        weight, bias = self.out
+        return nn.functional.linear(h.float(), weight * scale, bias).squeeze(-1)
+
+
+def quantize(net: CostToGo, calibration: torch.Tensor) -> Int8Net:
+    """``net`` (in eval mode) as an :class:`Int8Net`, each activation's scale its largest value
+    on ``calibration`` (network inputs, e.g. states of the random walks it was trained on).
+
+    Raises:
+        PuzzleoptError: the network is not made of ReLU layers, is not on the CPU, or this torch
+            lacks oneDNN's int8 ops.
+    """
+    if not int8_ops():
+        raise PuzzleoptError("int8 inference needs torch's oneDNN int8 ops (a CPU torch >= 2.2); use bf16 or fp32")
+    if net.config.activation != "relu" or next(net.parameters()).device.type != "cpu":
+        raise PuzzleoptError(
+            f"int8 inference takes a ReLU network on the CPU; this one has {net.config.activation} on "
+            f"{next(net.parameters()).device}: use bf16 or fp32"
+        )
+    f32 = fuse(net, torch.float32)
+    acts: list[torch.Tensor] = []
+    with torch.inference_mode():
+        f32(calibration, record=acts)
+    scales = [max(float(a.max()), 1e-6) / 255 for a in acts]
+    return _assemble(net, f32, scales)
+
+
+def _assemble(net: CostToGo, f32: FusedNet, scales: list[float]) -> Int8Net:
+    """The :class:`Int8Net` of the float32 fused ``f32`` with one output scale per hidden layer."""
+    layers = list(f32.plain) + [layer for block in f32.blocks for layer in block]
+    if f32.embed is not None:
+        table, bias = f32.embed[1]
+        first = _qlayer(table.t(), bias, scales[0], fine=True)
+    else:
+        first = _qlayer(*layers.pop(0), scales[0], fine=True)
+    rest = [_qlayer(w, b, s) for (w, b), s in zip(layers, scales[1:], strict=True)]
+    plain_n = len(f32.plain) - (f32.embed is None)
+    plain, flat = rest[:plain_n], rest[plain_n:]
+    blocks = [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+    return Int8Net(net.config.labels, first, plain, blocks, f32.out)
