@@ -31,7 +31,13 @@ def markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 def load_meter():
     """A function saying how busy the machine was since this call: shared machines inflate the
-    seconds, so every page states the load average at the start and at the end of its run."""
+    seconds, so every page states the load average at the start and at the end of its run.
+
+    Also reads the commit the page will name (:func:`written_by`) now, at the run's start: the
+    code the run loaded, even where the tree is edited while a long run goes on."""
+    from exact.provenance import stamp
+
+    stamp()  # cached (exact.provenance.commit)
     start = os.getloadavg()[0]
 
     def report() -> str:
