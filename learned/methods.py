@@ -51,10 +51,11 @@ def _heuristic(spec: str, model: str | None, device: str, precision: str):
 
     from exact.batch import rebuilt
     from learned.loading import load_heuristic
+    from learned.runtime import check_precision
 
     puzzle = rebuilt(json.loads(spec))
     heuristic = load_heuristic(puzzle, model, device, key=json.loads(spec).get("name"))
-    heuristic.precision = precision
+    heuristic.precision = check_precision(precision, device, heuristic.net.config.activation)
     return heuristic
 
 
@@ -66,13 +67,13 @@ def heuristic_for(puzzle: Any, model: str | Path | None = None, device: str = "c
     from learned.runtime import check_precision, resolve_device
 
     device = resolve_device(device)
-    precision = check_precision(precision, device)
+    check_precision(precision, device)  # a bad one fails before the network loads; "auto" resolves after
     spec = getattr(puzzle, "spec", None)
     if spec is None:
         from learned.loading import load_heuristic
 
         heuristic = load_heuristic(puzzle, model, device)
-        heuristic.precision = precision
+        heuristic.precision = check_precision(precision, device, heuristic.net.config.activation)
         return heuristic
     key = json.dumps(spec.to_dict(), sort_keys=True)
     return _heuristic(key, None if model is None else str(model), device, precision)

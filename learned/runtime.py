@@ -84,26 +84,42 @@ def configure(device: str, threads: int) -> str:
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
 
 
+def _cpu_flags() -> str:
+    try:
+        with open("/proc/cpuinfo") as fh:
+            return fh.read()
+    except OSError:
+        return ""
+
+
 def bf16_pays(device: str) -> bool:
     """Whether bfloat16 inference pays on ``device``: on a GPU, and on a CPU with bf16
     instructions (``avx512_bf16`` or ``amx_bf16`` in ``/proc/cpuinfo``); without them torch
     emulates bf16 and is slower than fp32."""
     if str(device).startswith("cuda"):
         return True
-    try:
-        with open("/proc/cpuinfo") as fh:
-            flags = fh.read()
-    except OSError:
-        return False
+    flags = _cpu_flags()
     return "avx512_bf16" in flags or "amx_bf16" in flags
 
 
-def check_precision(precision: str, device: str) -> str:
-    """``precision`` resolved (``auto``: :func:`bf16_pays`) and checked."""
+def int8_pays(device: str, activation: str | None = "relu") -> bool:
+    """Whether int8 inference (:mod:`learned.int8`) is the one to pick on ``device`` for a network
+    of ``activation``: a CPU with AMX int8 tiles (``amx_int8``, where it was measured: about 1.6
+    times the fused bf16 network, the same beam solutions; ``docs/benchmarks/inference.md``), a
+    torch with oneDNN's int8 ops, a ReLU network (``None``: not known yet)."""
+    from learned.int8 import int8_ops
+
+    return str(device) == "cpu" and activation in ("relu", None) and "amx_int8" in _cpu_flags() and int8_ops()
+
+
+def check_precision(precision: str, device: str, activation: str | None = None) -> str:
+    """``precision`` resolved and checked. ``auto``: int8 where :func:`int8_pays`, else bf16 where
+    :func:`bf16_pays`, else fp32; ``activation``: the network's, where known (only a ReLU
+    network runs in int8)."""
     if precision not in PRECISIONS:
         raise PuzzleoptError(f"precision {precision!r} is unknown; use one of {', '.join(PRECISIONS)}")
     if precision == "auto":
-        return "bf16" if bf16_pays(device) else "fp32"
+        return "int8" if int8_pays(device, activation) else "bf16" if bf16_pays(device) else "fp32"
     if precision == "int8" and str(device) != "cpu":
         raise PuzzleoptError(f"precision int8 runs on the CPU only, not on {device!r}; use bf16 there")
     return precision

@@ -41,8 +41,9 @@ class NetHeuristic:
             :func:`learned.inference.fuse` (batch norms folded, hidden layers in bfloat16), on a
             GPU bfloat16 autocast; or ``"int8"`` (CPU only): the network in 8-bit integers
             (:mod:`learned.int8`), its scales fixed on :data:`CALIBRATION_STATES` states of
-            random walks (seeded: the same values in every run); or ``"auto"``: bf16 where it
-            pays (:func:`learned.runtime.bf16_pays`). Measured on the 3x3's 4M network in
+            random walks (seeded: the same values in every run); or ``"auto"``: int8 where it
+            pays (:func:`learned.runtime.int8_pays`), else bf16 where that pays
+            (:func:`learned.runtime.bf16_pays`), else fp32. Measured on the 3x3's 4M network in
             ``docs/benchmarks/inference.md``.
     """
 
@@ -57,7 +58,7 @@ class NetHeuristic:
         self.net = net.to(device).eval()
         self.device = device
         self.requested_chunk = None if chunk is None else max(1, int(chunk))
-        self.precision = check_precision(precision, device)
+        self.precision = check_precision(precision, device, net.config.activation)
         self.name = "net"
         self.card: dict = {}  # the model card, where the network came from a file
         self._fused: tuple[tuple, FusedNet | Int8Net] | None = None

@@ -85,3 +85,19 @@ def test_int8_is_refused_off_the_cpu_and_for_elu_networks():
         net = _trained_looking("ann-distance", p, 1)
         with pytest.raises(PuzzleoptError, match="ReLU network"):
             quantize(net, _inputs(net, p, 16, 5, 0))
+
+
+def test_auto_picks_int8_only_for_a_relu_network_on_a_cpu_with_amx_int8(monkeypatch):
+    import learned.runtime as runtime
+
+    monkeypatch.setattr(runtime, "_cpu_flags", lambda: "flags : avx512_bf16 amx_bf16 amx_int8")
+    assert check_precision("auto", "cpu", "relu") == ("int8" if int8_ops() else "bf16")
+    assert check_precision("auto", "cpu", "elu") == "bf16"
+    assert check_precision("auto", "cuda", "relu") == "bf16"
+    monkeypatch.setattr(runtime, "_cpu_flags", lambda: "flags : avx512_bf16")
+    assert check_precision("auto", "cpu", "relu") == "bf16"
+    monkeypatch.setattr(runtime, "_cpu_flags", lambda: "flags : avx2")
+    assert check_precision("auto", "cpu", "relu") == "fp32"
+    p = registry.get("cube2")  # a heuristic resolves auto with its network's activation
+    monkeypatch.setattr(runtime, "_cpu_flags", lambda: "flags : amx_bf16 amx_int8")
+    assert NetHeuristic(p, _trained_looking("ann-distance", p, 1), precision="auto").precision == "bf16"
