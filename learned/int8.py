@@ -33,6 +33,11 @@ from learned.nets import CostToGo
 FINE = 127
 """How much finer the first layer's remainder weights are than its main ones."""
 
+CHUNK = 16384
+"""States per call of an int8 network on the CPU. ``docs/benchmarks/inference.md``: with both cores
+busy 73,129 states/s against 46,301 at 8,192; idle 121,443 against 130,391 (and 163,299 at 4,096):
+the machine is usually busy."""
+
 
 def int8_ops() -> bool:
     """Whether this torch has oneDNN's int8 linear ops (CPU builds with oneDNN, torch >= 2.2)."""

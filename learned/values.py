@@ -14,6 +14,7 @@ import torch
 
 from exact.puzzle import Puzzle
 from learned.inference import CPU_CHUNK, FusedNet, fuse
+from learned.int8 import CHUNK as INT8_CHUNK
 from learned.int8 import Int8Net, quantize
 from learned.nets import CostToGo
 
@@ -35,8 +36,9 @@ class NetHeuristic:
         net: The network (put in eval mode here).
         device: Torch device for evaluation.
         chunk: Largest batch sent to the network at once (``None``: on the CPU 20,000 in
-            float32 and :data:`learned.inference.CPU_CHUNK` in bfloat16, the sizes that measured
-            fastest; 2^20 on an accelerator, which wants them large).
+            float32, :data:`learned.inference.CPU_CHUNK` in bfloat16 and
+            :data:`learned.int8.CHUNK` in int8, the sizes that measured fastest; 2^20 on an
+            accelerator, which wants them large).
         precision: ``"fp32"``, or ``"bf16"``: on the CPU the network fused by
             :func:`learned.inference.fuse` (batch norms folded, hidden layers in bfloat16), on a
             GPU bfloat16 autocast; or ``"int8"`` (CPU only): the network in 8-bit integers
@@ -72,7 +74,9 @@ class NetHeuristic:
         """States per network call (``chunk`` as given, else the default for the device and precision)."""
         if self.requested_chunk is not None:
             return self.requested_chunk
-        return 2**20 if self.on_gpu else CPU_CHUNK if self.precision in ("bf16", "int8") else 20000
+        if self.on_gpu:
+            return 2**20
+        return {"bf16": CPU_CHUNK, "int8": INT8_CHUNK}.get(self.precision, 20000)
 
     def fused_net(self) -> FusedNet | Int8Net | None:
         """The fused network for bf16 or int8 on the CPU, rebuilt whenever the weights have
@@ -115,7 +119,7 @@ class NetHeuristic:
     def __call__(self, states: np.ndarray) -> np.ndarray:
         s = self.puzzle.states(states)
         out = np.empty(s.shape[0], dtype=np.float64)
-        step = max(self.chunk, INPUT_SHARE)
+        step = self.chunk * -(-INPUT_SHARE // self.chunk)  # whole chunks: no short call per share
         for i in range(0, s.shape[0], step):
             x = self.net.inputs(self.puzzle, s[i : i + step]).to(self.device)
             out[i : i + step] = self.scores(x).double().cpu().numpy()
