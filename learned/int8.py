@@ -13,10 +13,12 @@ int8 remainder 127 times finer, and the input carries the one-hot vector twice, 
 so one product adds both.
 
 Measured on the 3x3's 4M network (``resmlp-gpu``) on two cores of an Intel Xeon with AMX
-(``docs/benchmarks/inference.md``): about twice the states per second of the fused bfloat16
-network (:mod:`learned.inference`), its values further from float32's (there: max 0.39, mean
-0.045 on states of random walks, against bfloat16's 0.076 and 0.009). Whether that costs
-solution length is measured by search, not here (``docs/benchmarks/learned_cube3.md``).
+(``docs/benchmarks/inference.md``, ``python benchmarks/inference.py``): 1.75 times the states per
+second of the fused bfloat16 network (:mod:`learned.inference`) at 8,192 states a call on an idle
+machine, 1.64 times at each one's best chunk with both cores busy; its values further from
+float32's (max 0.30, mean 0.035, against bfloat16's 0.086 and 0.0097). On DeepCubeA's first 20
+cubes at W = 65,536 the beam found solutions of the same lengths as with bfloat16
+(``docs/benchmarks/learned_cube3.md``, section ``int8``).
 """
 
 from __future__ import annotations
