@@ -26,7 +26,7 @@ from learned.cli import heuristic_from_args, parser_with_search, search_settings
 from learned.evaluate import main as evaluate_main
 from learned.loading import load_heuristic
 from learned.methods import beam_settings, heuristic_for
-from learned.runtime import configure
+from learned.runtime import PRECISIONS, configure
 
 __all__ = ["heuristic_from_args", "load_heuristic", "main", "parser_with_search", "search_settings"]
 
@@ -46,6 +46,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("--width", type=cli.count(1), help="beam: states kept per step (default: from --quality)")
     p.add_argument("--ball", type=cli.count(0), help="beam: meet every state within this many moves of the goal")
+    p.add_argument(
+        "--precision", choices=PRECISIONS,
+        help="the network's arithmetic: fp32, bf16, int8 (CPU only), or auto: int8 on a CPU with AMX int8, else "
+        "bf16 where the CPU has it, else fp32 (default: auto for beam, fp32 for BWAS; docs/learned.md)",
+    )  # fmt: skip
     args = p.parse_args(argv)
     if args.instances is not None:
         if args.method not in (None, "bwas"):
@@ -62,6 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         search = card.get("search") if isinstance(card.get("search"), dict) else {}
         args.method = search.get("method", "bwas") if search.get("method") in ("bwas", "beam") else "bwas"
     settings, options = _settings(args, card)
+    if args.precision is not None:
+        options["precision"] = args.precision
     limits = solvers.Limits(time=args.time_limit, nodes=args.max_nodes)
     res = solvers.solve(puzzle, start, method=args.method, limits=limits, model=args.model, device=device,
                         progress=not args.no_progress, **options)  # fmt: skip

@@ -233,6 +233,11 @@ def test_learned_solve_takes_the_search_and_its_width_from_the_card(tmp_path, ca
     assert out["solver"] == "beam" and out["settings"]["width"] == 32 and out["settings"]["ball"] == 3
     assert solve_main([*argv, "--method", "bwas"]) == 0
     assert json.loads(capsys.readouterr().out)["solver"] == "bwas"
+    from learned.int8 import int8_ops
+
+    for precision in ["fp32", "bf16"] + (["int8"] if int8_ops() else []):  # each a replayed solution
+        assert solve_main([*argv, "--precision", precision]) == 0
+        assert json.loads(capsys.readouterr().out)["status"] == "feasible"
 
 
 @pytest.mark.parametrize(("name", "opts"), [("cube3", {}), ("cube2", {}), ("pancake", {"n": 9})])
