@@ -26,7 +26,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
-from torch import nn
 
 from exact.errors import PuzzleoptError
 from learned.inference import FusedNet, fuse
@@ -70,17 +69,38 @@ class QLayer:
     out_scale: float
 
 
-def _qlayer(weight: torch.Tensor, bias: torch.Tensor, out_scale: float, fine: bool = False) -> QLayer:
-    """``weight`` ``(out, in)`` quantized per output unit; ``fine``: with its remainder appended
-    as ``in`` more columns, 127 times finer (the first layer's ~14-bit weights)."""
-    w = weight.float()
+def _split(w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``w`` ``(out, in)`` as ``(q, r, scale)``: int8-valued ``q`` at ``scale`` (per row) and the
+    remainder ``r``, int8-valued at ``scale / FINE``: ``w ~ scale * (q + r / FINE)``."""
     scale = (w.abs().amax(dim=1) / 127).clamp_min(torch.finfo(torch.float32).tiny)
     q = torch.round(w / scale[:, None]).clamp(-127, 127)
-    if fine:
-        scale = scale / FINE
-        q = torch.cat([q, torch.round((w - q * scale[:, None] * FINE) / scale[:, None]).clamp(-127, 127)], dim=1)
-    packed = torch.ops.onednn.qlinear_prepack(q.to(torch.int8).contiguous(), None)
-    return QLayer(packed, scale.float(), torch.zeros(len(scale), dtype=torch.int64), bias.float(), out_scale)
+    r = torch.round((w - q * scale[:, None]) * FINE / scale[:, None]).clamp(-127, 127)
+    return q, r, scale
+
+
+def _packed(q: torch.Tensor) -> torch.Tensor:
+    return torch.ops.onednn.qlinear_prepack(q.to(torch.int8).contiguous(), None)
+
+
+def _qlayer(weight: torch.Tensor, bias: torch.Tensor, out_scale: float, group: int = 0) -> QLayer:
+    """``weight`` ``(out, in)`` quantized per output unit. ``group > 0``: the first layer, ~14-bit:
+    each run of ``group`` input columns followed by its remainder columns (the layout of
+    :meth:`Int8Net._one_hot`), the scale that of the remainders."""
+    q, r, scale = _split(weight.float())
+    if group:
+        out = len(q)
+        q, scale = torch.stack([q.view(out, -1, group), r.view(out, -1, group)], dim=2).reshape(out, -1), scale / FINE
+    zero = torch.zeros(len(scale), dtype=torch.int64)
+    return QLayer(_packed(q), scale.float(), zero, bias.float(), out_scale)
+
+
+def _output(weight: torch.Tensor, bias: torch.Tensor) -> QLayer:
+    """The output layer ``(1, in)`` as two int8 units, the weights and their remainders (each
+    at its own scale, bias on the first): their sum is the value, to ~14 bits."""
+    q, r, scale = _split(weight.float())
+    both = torch.cat([q, r])
+    return QLayer(_packed(both), torch.cat([scale, scale / FINE]).float(), torch.zeros(2, dtype=torch.int64),
+                  torch.cat([bias.float(), torch.zeros(1)]), 1.0)  # fmt: skip
 
 
 class Int8Net:
@@ -91,16 +111,17 @@ class Int8Net:
     """
 
     def __init__(self, labels: int, first: QLayer, plain: list[QLayer], blocks: list[tuple[QLayer, QLayer]],
-                 out: tuple[torch.Tensor, torch.Tensor]) -> None:  # fmt: skip
+                 out: QLayer) -> None:  # fmt: skip
         self.labels, self.first, self.plain, self.blocks, self.out = labels, first, plain, blocks, out
-        self.values = torch.arange(max(labels, 1), dtype=torch.uint8)
+        eye = torch.eye(max(labels, 1), dtype=torch.uint8)
+        self.rows = torch.cat([eye * FINE, eye], dim=1)  # label k -> (FINE * e_k, e_k)
 
     def _one_hot(self, x: torch.Tensor) -> torch.Tensor:
-        """uint8 ``(B, 2 * P * K)``: the one-hot vector as 127s, then as 1s."""
-        if self.labels:
-            hot = torch.eq(x.unsqueeze(2), self.values).view(x.shape[0], -1).view(torch.uint8)
-        else:
-            hot = x.to(torch.uint8)
+        """uint8: the one-hot vector as 127s and as 1s: per position ``(127 e_k, e_k)`` for label
+        states, ``(127 x, x)`` for a one-hot input."""
+        if self.labels:  # one gather of 2K bytes per position
+            return torch.index_select(self.rows, 0, x.reshape(-1).int()).view(x.shape[0], -1)
+        hot = x.to(torch.uint8)
         return torch.cat([hot * FINE, hot], dim=1)
 
     @staticmethod
@@ -125,8 +146,11 @@ class Int8Net:
         for one, two in self.blocks:
             a = self._dense(h, scale, one)
             h, scale = self._dense_add(a, one.out_scale, two, h, scale), two.out_scale
-        weight, bias = self.out
-        return nn.functional.linear(h.float(), weight * scale, bias).squeeze(-1)
+        o = self.out
+        both = torch.ops.onednn.qlinear_pointwise(
+            h, scale, 0, o.packed, o.w_scale, o.w_zero, o.bias, 1.0, 0, torch.float32, "none", [], ""
+        )  # fmt: skip
+        return both.sum(dim=1)
 
 
 def quantize(net: CostToGo, calibration: torch.Tensor) -> Int8Net:
@@ -157,11 +181,12 @@ def _assemble(net: CostToGo, f32: FusedNet, scales: list[float]) -> Int8Net:
     layers = list(f32.plain) + [layer for block in f32.blocks for layer in block]
     if f32.embed is not None:
         table, bias = f32.embed[1]
-        first = _qlayer(table.t(), bias, scales[0], fine=True)
+        first = _qlayer(table.t(), bias, scales[0], group=net.config.labels)
     else:
-        first = _qlayer(*layers.pop(0), scales[0], fine=True)
+        weight, bias = layers.pop(0)
+        first = _qlayer(weight, bias, scales[0], group=weight.shape[1])
     rest = [_qlayer(w, b, s) for (w, b), s in zip(layers, scales[1:], strict=True)]
     plain_n = len(f32.plain) - (f32.embed is None)
     plain, flat = rest[:plain_n], rest[plain_n:]
     blocks = [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
-    return Int8Net(net.config.labels, first, plain, blocks, f32.out)
+    return Int8Net(net.config.labels, first, plain, blocks, _output(*f32.out))
