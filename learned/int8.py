@@ -13,9 +13,9 @@ int8 remainder 127 times finer, and the input carries the one-hot vector twice, 
 so one product adds both.
 
 Measured on the 3x3's 4M network (``resmlp-gpu``) on two cores of an Intel Xeon with AMX
-(``docs/benchmarks/inference.md``, ``python benchmarks/inference.py``): 1.75 times the states per
-second of the fused bfloat16 network (:mod:`learned.inference`) at 8,192 states a call on an idle
-machine, 1.64 times at each one's best chunk with both cores busy; its values further from
+(``docs/benchmarks/inference.md``, ``python benchmarks/inference.py``): 1.83 times the states per
+second of the fused bfloat16 network (:mod:`learned.inference`) on an idle machine and 1.75 times
+with both cores busy, each at its best chunk; its values further from
 float32's (max 0.30, mean 0.035, against bfloat16's 0.086 and 0.0097). On DeepCubeA's first 20
 cubes at W = 65,536 the beam found solutions of the same lengths as with bfloat16
 (``docs/benchmarks/learned_cube3.md``, section ``int8``).
@@ -36,8 +36,8 @@ FINE = 127
 
 CHUNK = 16384
 """States per call of an int8 network on the CPU. ``docs/benchmarks/inference.md``: with both cores
-busy 73,129 states/s against 46,301 at 8,192; idle 121,443 against 130,391 (and 163,299 at 4,096):
-the machine is usually busy."""
+busy 74,200 states/s against 63,028 at 8,192 (82,495 at 32,768); idle 109,190 against 117,701 at
+8,192, the best there: near the best either way, and the machine is usually busy."""
 
 
 def int8_ops() -> bool:
