@@ -104,9 +104,10 @@ def bf16_pays(device: str) -> bool:
 
 def int8_pays(device: str, activation: str | None = "relu") -> bool:
     """Whether int8 inference (:mod:`learned.int8`) is the one to pick on ``device`` for a network
-    of ``activation``: a CPU with AMX int8 tiles (``amx_int8``, where it was measured: about 1.6
-    times the fused bf16 network, the same beam solutions; ``docs/benchmarks/inference.md``), a
-    torch with oneDNN's int8 ops, a ReLU network (``None``: not known yet)."""
+    of ``activation``: a CPU with AMX int8 tiles (``amx_int8``, where it was measured: a 3x3 beam
+    1.6 times as fast as with the fused bf16 network, the same solutions;
+    ``docs/benchmarks/learned_cube3.md``), a torch with oneDNN's int8 ops, a ReLU network
+    (``None``: not known yet)."""
     from learned.int8 import int8_ops
 
     return str(device) == "cpu" and activation in ("relu", None) and "amx_int8" in _cpu_flags() and int8_ops()
@@ -120,6 +121,13 @@ def check_precision(precision: str, device: str, activation: str | None = None) 
         raise PuzzleoptError(f"precision {precision!r} is unknown; use one of {', '.join(PRECISIONS)}")
     if precision == "auto":
         return "int8" if int8_pays(device, activation) else "bf16" if bf16_pays(device) else "fp32"
-    if precision == "int8" and str(device) != "cpu":
-        raise PuzzleoptError(f"precision int8 runs on the CPU only, not on {device!r}; use bf16 there")
+    if precision == "int8":
+        from learned.int8 import int8_ops
+
+        if str(device) != "cpu":
+            raise PuzzleoptError(f"precision int8 runs on the CPU only, not on {device!r}; use bf16 there")
+        if activation not in (None, "relu"):
+            raise PuzzleoptError(f"precision int8 takes a ReLU network; this one has {activation}: use bf16 or fp32")
+        if not int8_ops():
+            raise PuzzleoptError("precision int8 needs torch's oneDNN int8 ops (a CPU torch >= 2.2); use bf16 or fp32")
     return precision

@@ -80,6 +80,8 @@ def test_beam_search_with_an_int8_network_replays_its_solution():
 def test_int8_is_refused_off_the_cpu_and_for_elu_networks():
     with pytest.raises(PuzzleoptError, match="int8 runs on the CPU only"):
         check_precision("int8", "cuda")
+    with pytest.raises(PuzzleoptError, match="int8 takes a ReLU network; this one has elu"):
+        check_precision("int8", "cpu", "elu")
     if int8_ops():
         p = registry.get("cube2")
         net = _trained_looking("ann-distance", p, 1)
