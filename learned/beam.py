@@ -91,6 +91,8 @@ def beam_search(
                 "restarts": int(restarts), "patience": patience}  # fmt: skip
     if ball is not None:
         settings["ball"] = ball.depth
+    if isinstance(getattr(heuristic, "precision", None), str):  # a network's arithmetic: part of what ran
+        settings["precision"] = heuristic.precision
     if why is not None:
         return unsolvable_result(puzzle, start, why, solver="beam", settings=settings, since=t0)
     done = SolveResult.recorder(puzzle, start, solver="beam", solver_version="puzzleopt", settings=settings, since=t0)

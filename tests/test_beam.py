@@ -237,7 +237,8 @@ def test_learned_solve_takes_the_search_and_its_width_from_the_card(tmp_path, ca
 
     for precision in ["fp32", "bf16"] + (["int8"] if int8_ops() else []):  # each a replayed solution
         assert solve_main([*argv, "--precision", precision]) == 0
-        assert json.loads(capsys.readouterr().out)["status"] == "feasible"
+        out = json.loads(capsys.readouterr().out)
+        assert out["status"] == "feasible" and out["settings"]["precision"] == precision
 
 
 @pytest.mark.parametrize(("name", "opts"), [("cube3", {}), ("cube2", {}), ("pancake", {"n": 9})])
