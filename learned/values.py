@@ -65,6 +65,11 @@ class NetHeuristic:
         self.card: dict = {}  # the model card, where the network came from a file
         self._fused: tuple[tuple, FusedNet | Int8Net] | None = None
 
+    def __getstate__(self) -> dict:
+        # the fast network is remade on first use: an int8 one holds oneDNN's packed weights,
+        # which do not pickle
+        return {**self.__dict__, "_fused": None}
+
     @property
     def on_gpu(self) -> bool:
         return str(self.device).startswith("cuda")
