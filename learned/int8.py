@@ -49,6 +49,18 @@ def int8_ops() -> bool:
     )  # fmt: skip
 
 
+def why_not_int8(device: str, activation: str | None) -> str | None:
+    """Why a network of ``activation`` (``None``: not known yet) cannot run in int8 on
+    ``device``, in one line; ``None`` where it can."""
+    if str(device) != "cpu":
+        return f"int8 runs on the CPU only, not on {device!r}; use bf16 there"
+    if activation not in (None, "relu"):
+        return f"int8 takes a ReLU network; this one has {activation}: use bf16 or fp32"
+    if not int8_ops():
+        return "int8 needs torch's oneDNN int8 ops (a CPU torch >= 2.2); use bf16 or fp32"
+    return None
+
+
 @dataclass(frozen=True)
 class QLayer:
     """One int8 layer: ``y = relu(in_scale * w_scale * (q_x @ q_w.T) + bias)``, stored as uint8
@@ -161,13 +173,9 @@ def quantize(net: CostToGo, calibration: torch.Tensor) -> Int8Net:
         PuzzleoptError: the network is not made of ReLU layers, is not on the CPU, or this torch
             lacks oneDNN's int8 ops.
     """
-    if not int8_ops():
-        raise PuzzleoptError("int8 inference needs torch's oneDNN int8 ops (a CPU torch >= 2.2); use bf16 or fp32")
-    if net.config.activation != "relu" or next(net.parameters()).device.type != "cpu":
-        raise PuzzleoptError(
-            f"int8 inference takes a ReLU network on the CPU; this one has {net.config.activation} on "
-            f"{next(net.parameters()).device}: use bf16 or fp32"
-        )
+    why = why_not_int8(next(net.parameters()).device.type, net.config.activation)
+    if why is not None:
+        raise PuzzleoptError(f"precision {why}")
     f32 = fuse(net, torch.float32)
     acts: list[torch.Tensor] = []
     with torch.inference_mode():

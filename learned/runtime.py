@@ -20,6 +20,7 @@ BWAS only on request (``hybrid.verify``) takes the same options without the ``le
 from __future__ import annotations
 
 import argparse
+import functools
 
 from exact.cli import MAX_THREADS, cores, count
 from exact.errors import PuzzleoptError
@@ -84,7 +85,9 @@ def configure(device: str, threads: int) -> str:
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
 
 
+@functools.lru_cache(maxsize=1)
 def _cpu_flags() -> str:
+    """``/proc/cpuinfo`` (read once; empty where there is none)."""
     try:
         with open("/proc/cpuinfo") as fh:
             return fh.read()
@@ -108,9 +111,9 @@ def int8_pays(device: str, activation: str | None = "relu") -> bool:
     1.6 times as fast as with the fused bf16 network, the same solutions;
     ``docs/benchmarks/learned_cube3.md``), a torch with oneDNN's int8 ops, a ReLU network
     (``None``: not known yet)."""
-    from learned.int8 import int8_ops
+    from learned.int8 import why_not_int8
 
-    return str(device) == "cpu" and activation in ("relu", None) and "amx_int8" in _cpu_flags() and int8_ops()
+    return "amx_int8" in _cpu_flags() and why_not_int8(device, activation) is None
 
 
 def check_precision(precision: str, device: str, activation: str | None = None) -> str:
@@ -122,12 +125,8 @@ def check_precision(precision: str, device: str, activation: str | None = None) 
     if precision == "auto":
         return "int8" if int8_pays(device, activation) else "bf16" if bf16_pays(device) else "fp32"
     if precision == "int8":
-        from learned.int8 import int8_ops
+        from learned.int8 import why_not_int8
 
-        if str(device) != "cpu":
-            raise PuzzleoptError(f"precision int8 runs on the CPU only, not on {device!r}; use bf16 there")
-        if activation not in (None, "relu"):
-            raise PuzzleoptError(f"precision int8 takes a ReLU network; this one has {activation}: use bf16 or fp32")
-        if not int8_ops():
-            raise PuzzleoptError("precision int8 needs torch's oneDNN int8 ops (a CPU torch >= 2.2); use bf16 or fp32")
+        if (why := why_not_int8(device, activation)) is not None:
+            raise PuzzleoptError(f"precision {why}")
     return precision
