@@ -466,7 +466,10 @@ def main(argv=None) -> None:
     ap.add_argument("--peer-width", type=int, default=1024)
     ap.add_argument("--peer-repeats", type=int, default=3, help="runs of each search per cube (the median seconds)")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--precision", default="auto", help="the network's: fp32, bf16, int8, auto (bf16 where it pays)")
+    ap.add_argument(
+        "--precision", default="auto",
+        help="the network's: fp32, bf16, int8, auto (int8 on a CPU with AMX int8, else bf16 where it pays)",
+    )  # fmt: skip
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks" / "learned_cube3.md")
     ap.add_argument("--rows", type=Path, help="JSON lines of the cubes searched: a rerun resumes from them")
     ap.add_argument(
