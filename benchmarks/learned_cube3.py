@@ -277,13 +277,15 @@ class Done:
                 fh.write(json.dumps(row) + "\n")
 
 
-def run_ours(puzzle, heuristic, starts, width: int, ball, done: Done | None = None, key: str = "") -> list[dict]:
+def run_ours(
+    puzzle, heuristic, starts, width: int, ball, done: Done | None = None, key: str = "", inverse: bool = False
+) -> list[dict]:
     out = []
     for i, (start, optimal) in enumerate(starts):
         row = done.get(key, i, start, optimal) if done is not None else None
         if row is None:
             t = time.perf_counter()
-            r = beam_search(puzzle, start, heuristic, width=width, max_steps=60, ball=ball)
+            r = beam_search(puzzle, start, heuristic, width=width, max_steps=60, ball=ball, inverse=inverse)
             solved = r.status is Status.FEASIBLE
             row = {"key": key, "i": i, "seconds": time.perf_counter() - t, "length": r.length if solved else None,
                    "nodes": r.nodes or 0, "optimal": optimal, "moves": " ".join(r.moves),
@@ -462,6 +464,9 @@ def main(argv=None) -> None:
     ap.add_argument("--cubes", type=int, default=20)
     ap.add_argument("--widths", default="1024,4096")
     ap.add_argument("--ball", type=int, default=6, help="goal-ball radius for our beam (0: none)")
+    ap.add_argument(
+        "--inverse", action="store_true", help="our beam also searches from each cube's inverse (learned.beam)"
+    )
     ap.add_argument("--peer-cubes", type=int, default=5)
     ap.add_argument("--peer-width", type=int, default=1024)
     ap.add_argument("--peer-repeats", type=int, default=3, help="runs of each search per cube (the median seconds)")
@@ -508,6 +513,7 @@ def main(argv=None) -> None:
         heuristic = NetHeuristic(puzzle, net, "cpu", precision=args.precision)
         heuristic.card = card
         tag = "" if heuristic.precision == "bf16" else f":{heuristic.precision}"  # the bf16 rows keep their keys
+        tag += ":inverse" if args.inverse else ""
         mine = card.get("states_seen") or card.get("trained_steps", 0) * card.get("davi", {}).get("batch", 0)
         seen = mine + card.get("states_seen_before", 0)
         objective = card.get("objective", "davi")
@@ -519,10 +525,12 @@ def main(argv=None) -> None:
         if digest == SHIPPED_DIGEST:
             curve.update(gpu_curve(gpu[0]))
         for w in widths:
-            res = run_ours(puzzle, heuristic, starts[:n], w, ball, done, f"{digest}:W{w}:ball{args.ball}{tag}")
-            curve[w, False] = res
+            key = f"{digest}:W{w}:ball{args.ball}{tag}"
+            res = run_ours(puzzle, heuristic, starts[:n], w, ball, done, key, args.inverse)
+            if not args.inverse:  # the curve is one beam's
+                curve[w, False] = res
             loads += [r["load"] for r in res]
-            rows.append(summary_row(f"{name}, W = {w}, ball {args.ball}", res))
+            rows.append(summary_row(f"{name}, W = {w}, ball {args.ball}" + (", and inverse" * args.inverse), res))
             print(rows[-1], flush=True)
         if args.peer_cubes and digest not in peered:
             peered.add(digest)

@@ -112,6 +112,9 @@ class GoalPuzzle(Puzzle):
     def pieces(self):
         return self.base.pieces()
 
+    def inverse_state(self, state):
+        return None  # a partial goal is many states: no one inverse reaches them all
+
     def svg(self, state):
         return self.base.svg(state)
 

@@ -306,6 +306,31 @@ class Puzzle:
         """
         return None
 
+    def inverse_state(self, state: np.ndarray) -> np.ndarray | None:
+        """The inverse of ``state`` as a group element: the state a solution of ``state`` reaches
+        when played from the goal. Reversing and inverting a solution of the one solves the other,
+        so a search from each is two tries at one answer (:func:`learned.beam.beam_search`'s
+        ``inverse``).
+
+        Defined where every move applies everywhere and has an inverse, and the items can be told
+        apart (:meth:`distinct_labels`, or a goal whose labels are all distinct); ``None``
+        otherwise (sliding tiles' moves are guarded, Lights Out's labels repeat).
+        """
+        if self.table.guarded or (np.asarray(self.table.inverse) < 0).any():
+            return None
+        s = np.asarray(state)
+        home = self.distinct_labels(s)
+        if home is None:
+            if np.unique(self.goal).size != self.num_positions:
+                return None
+            where = np.full(max(int(self.goal.max()), int(s.max())) + 1, -1, dtype=np.int64)
+            where[self.goal] = np.arange(self.num_positions)
+            home = where[s]
+        home = np.asarray(home, dtype=np.int64)
+        if not np.array_equal(np.sort(home), np.arange(self.num_positions)):
+            return None
+        return self.goal[np.argsort(home)]
+
     def pieces(self) -> list[np.ndarray]:
         """Groups of positions that always move together, each in a turning order that moves
         preserve (cube: the facelets of each corner and edge). Used with :meth:`distinct_labels`.

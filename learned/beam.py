@@ -11,6 +11,14 @@ With a :class:`GoalBall` (every state within ``depth`` moves of the goal, by BFS
 the goal side: it stops as soon as a child lies in the ball, and the ball's distances give the
 exact rest of the way (checked move by move, and replayed).
 
+With ``inverse=True`` a second beam searches from the start's inverse
+(:meth:`~exact.puzzle.Puzzle.inverse_state`: the state the start's solutions reach from the
+goal); its solution, reversed and inverted, solves the start, and the shorter of the two is
+returned. The two beams make different choices, so the pair is often shorter than either (on the
+3x3, more often than one beam of twice the width: ``docs/learned.md``). The second beam stops one
+layer before the first one's length: a beam meets the ball (or the goal) at the ball's rim the
+first time, so a solution of the same length or longer is all it could find after that.
+
 The ball is built once and stored with the pattern databases (:func:`cached_goal_ball`,
 :mod:`learned.ballstore`): the 3x3's of radius 6 (983,926 states) took 1 s to build on
 one core and is read back, verified, in a fraction of that. The registered method is
@@ -53,6 +61,7 @@ def beam_search(
     ball: GoalBall | None = None,
     restarts: int = 0,
     patience: int | None = None,
+    inverse: bool = False,
     device: str | None = None,
     progress: bool = False,
 ) -> SolveResult:
@@ -71,6 +80,9 @@ def beam_search(
             of every stagnant beam so far banned (CayleyPy's restarts).
         patience: A beam stagnates when its best score has not gone down for this many steps
             (``None``: only at ``max_steps``).
+        inverse: Also search from the start's inverse and return the shorter solution (see the
+            module docstring); the puzzle must define :meth:`~exact.puzzle.Puzzle.inverse_state`
+            and have one goal state.
         device: ``None``: the layers in numpy, ``heuristic`` any batched function. A torch
             device: every step there (:mod:`learned.beam_torch`); ``heuristic`` must then be a
             :class:`learned.values.NetHeuristic` and every move must always apply.
@@ -78,8 +90,8 @@ def beam_search(
 
     Returns:
         ``feasible`` with a replayed solution (``extra``: steps, restarts, the layer where it met
-        the ball), ``unsolvable`` where an invariant rules the goal out, ``optimal`` only for a
-        start that is solved, else ``limit``.
+        the ball, and with ``inverse`` which beam found it: ``way``), ``unsolvable`` where an
+        invariant rules the goal out, ``optimal`` only for a start that is solved, else ``limit``.
     """
     if isinstance(width, bool) or not isinstance(width, (int, np.integer)) or width < 1:
         raise PuzzleoptError(f"beam width must be a whole number >= 1, got {width!r}")
@@ -91,10 +103,13 @@ def beam_search(
                 "restarts": int(restarts), "patience": patience}  # fmt: skip
     if ball is not None:
         settings["ball"] = ball.depth
+    if inverse:
+        settings["inverse"] = True
     if isinstance(getattr(heuristic, "precision", None), str):  # a network's arithmetic: part of what ran
         settings["precision"] = heuristic.precision
     if why is not None:
         return unsolvable_result(puzzle, start, why, solver="beam", settings=settings, since=t0)
+    back = _inverse_start(puzzle, start) if inverse else None
     done = SolveResult.recorder(puzzle, start, solver="beam", solver_version="puzzleopt", settings=settings, since=t0)
     if puzzle.solved(start):
         return done([], Status.OPTIMAL, 0, 0)
@@ -105,22 +120,59 @@ def beam_search(
     run = _beam(puzzle, heuristic, int(width), ball, until, max_nodes, device)
     with SearchProgress(f"beam {puzzle.name} (width {width})", progress, unit="expanded states", stage="step") as w:
         run.watch = w
-        result = _restarts(run, start, int(max_steps), patience, int(restarts), done)
+        path, extra = _restarts(run, start, int(max_steps), patience, int(restarts))
+        if back is not None:
+            path, extra = _both_ways(puzzle, run, start, back, (path, extra), int(max_steps), patience, int(restarts))
+        result = (
+            done(path, Status.FEASIBLE, None, run.expanded, extra)
+            if path is not None
+            else done([], Status.LIMIT, None, run.expanded, extra)
+        )
         w.close(result.status.value)
     return result
 
 
-def _restarts(run, start: np.ndarray, max_steps: int, patience: int | None, restarts: int, done) -> SolveResult:
-    """The beam from ``start``, and again after each stagnation with its states banned."""
+def _restarts(run, start: np.ndarray, max_steps: int, patience: int | None, restarts: int) -> tuple[list | None, dict]:
+    """The beam from ``start``, and again after each stagnation with its states banned:
+    ``(path, extra)``, ``path`` ``None`` at a limit."""
     banned = np.empty(0, dtype=np.uint64)
     for attempt in range(restarts + 1):
         path, extra, stagnant = run.descend(start, max_steps, patience, banned)
         if path is not None:
-            return done(path, Status.FEASIBLE, None, run.expanded, {**extra, "restarts": attempt})
+            return path, {**extra, "restarts": attempt}
         if stagnant is None:  # a limit, or nothing left to expand
             break
         banned = np.union1d(banned, stagnant)
-    return done([], Status.LIMIT, None, run.expanded, {"restarts": attempt, "banned": int(banned.size)})
+    return None, {"restarts": attempt, "banned": int(banned.size)}
+
+
+def _inverse_start(puzzle: Puzzle, start: np.ndarray) -> np.ndarray:
+    """The start's inverse (:meth:`~exact.puzzle.Puzzle.inverse_state`), or a one-line refusal."""
+    back = puzzle.inverse_state(start)
+    if back is None or len(goal_states(puzzle)) != 1:
+        raise PuzzleoptError(
+            f"beam inverse=True: {puzzle.name} defines no inverse state (it needs unguarded moves, items told "
+            "apart and one goal state); search without inverse"
+        )
+    return back
+
+
+def _both_ways(puzzle: Puzzle, run, start, back, first, max_steps: int, patience, restarts: int):
+    """The shorter of ``first`` (the beam from ``start``) and the beam from ``back``, the start's
+    inverse, whose solution is reversed and inverted. After a first solution the second beam gets
+    one layer fewer than it took and no restarts: it met the ball's rim, so the same layer or a
+    later one gives nothing shorter."""
+    path, extra = first
+    cap = max_steps if path is None else extra["steps"] - 1
+    if cap < 1:
+        return path, {**extra, "way": "start"}
+    other, more = _restarts(run, back, cap, patience, restarts if path is None else 0)
+    if other is not None:
+        inv = np.asarray(puzzle.table.inverse)
+        turned = [int(inv[m]) for m in reversed(other)]
+        if puzzle.solved(puzzle.table.apply(start, turned)) and (path is None or len(turned) < len(path)):
+            return turned, {**more, "way": "inverse"}
+    return path, {**extra, "way": "start"}
 
 
 def _beam(puzzle: Puzzle, heuristic, width: int, ball, until, max_nodes, device):

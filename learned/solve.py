@@ -1,6 +1,6 @@
 """``python -m learned.solve --puzzle tiles8 --tiles "..."``: BWAS or beam search with a learned cost-to-go.
 
-``--method bwas`` (default) or ``--method beam`` (``--width``, ``--ball``): the registered
+``--method bwas`` (default) or ``--method beam`` (``--width``, ``--ball``, ``--inverse``): the registered
 methods of :mod:`learned.methods`, the same ones ``python -m exact.solve --method beam`` runs.
 
 The start is ``--state`` (the puzzle's text form; ``--tiles`` and ``--facelets`` are the same
@@ -15,6 +15,7 @@ Exit codes: 0 solved, 2 bad input, 4 limit reached without a solution.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 
@@ -46,6 +47,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("--width", type=cli.count(1), help="beam: states kept per step (default: from --quality)")
     p.add_argument("--ball", type=cli.count(0), help="beam: meet every state within this many moves of the goal")
+    p.add_argument(
+        "--inverse", action=argparse.BooleanOptionalAction, default=None,
+        help="beam: also search from the start's inverse and keep the shorter solution (default: from --quality)",
+    )  # fmt: skip
     p.add_argument(
         "--precision", choices=PRECISIONS,
         help="the network's arithmetic: fp32, bf16, int8 (CPU only), or auto: int8 on a CPU with AMX int8, else "
@@ -97,13 +102,15 @@ def _settings(args, card: dict) -> tuple[str, dict]:
     """The search's settings as shown, and the method options the flags ask for."""
     if args.method == "beam":
         if args.weight is not None or args.batch is not None:
-            raise PuzzleoptError("--weight and --batch are BWAS's; beam takes --width and --ball")
+            raise PuzzleoptError("--weight and --batch are BWAS's; beam takes --width, --ball and --inverse")
         chosen = beam_settings(card, args.quality)
         width = chosen["width"] if args.width is None else args.width
         ball = chosen["ball"] if args.ball is None else args.ball
-        return f"width {width}, ball {ball}", {"width": width, "ball": ball}
-    if args.width is not None or args.ball is not None:
-        raise PuzzleoptError("--width and --ball are the beam's; give --method beam, or drop them")
+        inverse = chosen["inverse"] if args.inverse is None else args.inverse
+        shown = f"width {width}, ball {ball}" + (", and from the inverse" if inverse else "")
+        return shown, {"width": width, "ball": ball, "inverse": inverse}
+    if args.width is not None or args.ball is not None or args.inverse is not None:
+        raise PuzzleoptError("--width, --ball and --inverse are the beam's; give --method beam, or drop them")
     s = search_settings(args, card)
     return f"lambda {s['weight']}, batch {s['batch']}", {"weight": s["weight"], "batch": s["batch"]}
 
