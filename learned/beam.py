@@ -149,10 +149,15 @@ def _restarts(run, start: np.ndarray, max_steps: int, patience: int | None, rest
 def _inverse_start(puzzle: Puzzle, start: np.ndarray) -> np.ndarray:
     """The start's inverse (:meth:`~exact.puzzle.Puzzle.inverse_state`), or a one-line refusal."""
     back = puzzle.inverse_state(start)
-    if back is None or len(goal_states(puzzle)) != 1:
+    if back is None:
         raise PuzzleoptError(
-            f"beam inverse=True: {puzzle.name} defines no inverse state (it needs unguarded moves, items told "
-            "apart and one goal state); search without inverse"
+            f"beam inverse=True: {puzzle.name} defines no inverse state (its moves are guarded or its items "
+            "cannot be told apart); search without inverse"
+        )
+    if (goals := len(goal_states(puzzle))) != 1:
+        raise PuzzleoptError(
+            f"beam inverse=True: {puzzle.name} has {goals} goal states (turns of the whole puzzle), so a solution "
+            "of the inverse need not solve the start; search without inverse"
         )
     return back
 
@@ -164,15 +169,13 @@ def _both_ways(puzzle: Puzzle, run, start, back, first, max_steps: int, patience
     later one gives nothing shorter."""
     path, extra = first
     cap = max_steps if path is None else extra["steps"] - 1
-    if cap < 1:
-        return path, {**extra, "way": "start"}
-    other, more = _restarts(run, back, cap, patience, restarts if path is None else 0)
+    other, more = _restarts(run, back, cap, patience, restarts if path is None else 0) if cap >= 1 else (None, {})
     if other is not None:
         inv = np.asarray(puzzle.table.inverse)
         turned = [int(inv[m]) for m in reversed(other)]
         if puzzle.solved(puzzle.table.apply(start, turned)) and (path is None or len(turned) < len(path)):
             return turned, {**more, "way": "inverse"}
-    return path, {**extra, "way": "start"}
+    return path, extra if path is None else {**extra, "way": "start"}
 
 
 def _beam(puzzle: Puzzle, heuristic, width: int, ball, until, max_nodes, device):

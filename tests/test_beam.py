@@ -74,6 +74,55 @@ def test_any_heuristic_gives_replayed_solutions_or_an_honest_limit():
     assert beam_search(p, p.random_walk(1, 9, rng)[0], noise, width=2, max_steps=2).status is Status.LIMIT
 
 
+def _poor(p):
+    """A poor heuristic of each state alone (the same value in every call): the items out of place
+    and as much noise."""
+
+    def h(states: np.ndarray) -> np.ndarray:
+        s = np.asarray(states)
+        return (s != p.goal).sum(axis=1) + (state_hashes(s) % np.uint64(1000)).astype(np.float64) / 100
+
+    return h
+
+
+def _undone(p, rows) -> list[int]:
+    inverse = np.asarray(p.table.inverse)
+    return [int(inverse[m]) for m in reversed(rows)]
+
+
+@pytest.mark.parametrize(("name", "opts"), [("pancake", {"n": 9}), ("pancake", {"n": 6, "burnt": True})])
+def test_the_beam_from_the_inverse_too_returns_the_shorter_of_the_two_ways(name, opts):
+    p = registry.get(name, **opts)
+    ways, h = set(), _poor(p)
+    for start in p.random_walk(12, 14, np.random.default_rng(5)):
+        both = beam_search(p, start, h, width=8, max_steps=40, inverse=True)
+        one = beam_search(p, start, h, width=8, max_steps=40)
+        back = beam_search(p, p.inverse_state(start), h, width=8, max_steps=40)
+        lengths = [r.length for r in (one, back) if r.status is Status.FEASIBLE]
+        assert both.length == (min(lengths) if lengths else None), (one, back, both)
+        if both.status is Status.FEASIBLE:
+            rows = [p.actions.index(m) for m in both.moves]  # the moves as they replay on the start
+            assert p.solved(p.table.apply(start, rows)) and both.settings["inverse"] is True
+            ways.add(both.extra["way"])
+            if both.extra["way"] == "inverse":  # the other way's moves, reversed and inverted
+                assert rows == _undone(p, [p.actions.index(m) for m in back.moves])
+    assert ways == {"start", "inverse"}  # both branches ran
+
+
+def test_the_two_way_beam_with_a_perfect_heuristic_is_optimal_and_refused_where_no_inverse():
+    p = registry.get("pancake", n=7)
+    h = _perfect(p)
+    for start in p.random_walk(6, 11, np.random.default_rng(4)):
+        r = beam_search(p, start, h, width=4, max_steps=30, inverse=True)
+        assert r.status is Status.FEASIBLE and r.length == solvers.solve(p, start, method="bfs").length
+    tiles = registry.get("tiles8")
+    with pytest.raises(PuzzleoptError, match="tiles8 defines no inverse state"):
+        beam_search(tiles, tiles.random_walk(1, 9, np.random.default_rng(1))[0], _poor(tiles), inverse=True)
+    cube2 = registry.get("cube2", moves="faces", metric="qtm")  # solved held any way: 24 goals
+    with pytest.raises(PuzzleoptError, match="has 24 goal states"):
+        beam_search(cube2, cube2.table.apply(cube2.goal, "R U"), _poor(cube2), inverse=True)
+
+
 def test_state_hashes_tell_states_apart():
     p = registry.get("tiles8")
     states = p.random_walk(500, 20, np.random.default_rng(0))
@@ -233,12 +282,40 @@ def test_learned_solve_takes_the_search_and_its_width_from_the_card(tmp_path, ca
     assert out["solver"] == "beam" and out["settings"]["width"] == 32 and out["settings"]["ball"] == 3
     assert solve_main([*argv, "--method", "bwas"]) == 0
     assert json.loads(capsys.readouterr().out)["solver"] == "bwas"
+    with pytest.raises(PuzzleoptError, match="tiles8 defines no inverse state"):
+        solve_main([*argv, "--inverse"])
     from learned.int8 import int8_ops
 
     for precision in ["fp32", "bf16"] + (["int8"] if int8_ops() else []):  # each a replayed solution
         assert solve_main([*argv, "--precision", precision]) == 0
         out = json.loads(capsys.readouterr().out)
         assert out["status"] == "feasible" and out["settings"]["precision"] == precision
+
+
+def test_learned_solve_and_the_card_turn_the_inverse_beam_on_and_off(tmp_path, capsys):
+    import json
+
+    from learned.davi import DaviConfig, train
+    from learned.solve import main as solve_main
+    from learned.weights import load_model, save_model
+
+    cfg = DaviConfig(puzzle="pancake", options={"n": 7}, preset="resmlp-tiny", objective="diffusion", steps=2,
+                     batch=50, eval_every=0)  # fmt: skip
+    net, card = load_model(train(cfg, tmp_path / "run", progress=False)["model"])
+    card["search"] = {"method": "beam", "beam": {"fast": {"width": 16, "ball": 2, "inverse": True}}}
+    save_model(tmp_path / "m.safetensors", net, card)
+    argv = ["--puzzle", "pancake", "--option", "n=7", "--model", str(tmp_path / "m.safetensors"), "--json",
+            "--scramble", "f4 f7 f3 f6 f2 f5"]  # fmt: skip
+    assert solve_main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "feasible" and out["settings"]["inverse"] is True and out["extra"]["way"] in {
+        "start", "inverse"
+    }  # fmt: skip
+    assert solve_main([*argv, "--no-inverse"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "inverse" not in out["settings"] and "way" not in out["extra"]
+    with pytest.raises(PuzzleoptError, match="--width, --ball and --inverse are the beam's"):
+        solve_main([*argv, "--method", "bwas", "--inverse"])
 
 
 @pytest.mark.parametrize(("name", "opts"), [("cube3", {}), ("cube2", {}), ("pancake", {"n": 9})])
