@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 import torch
@@ -12,7 +14,7 @@ from exact import registry, solvers
 from exact.bfs import distance_table
 from exact.errors import PuzzleoptError
 from exact.result import Status
-from learned.beam import beam_search, state_hashes
+from learned.beam import beam_search, goal_states, state_hashes
 from learned.diffusion import diffusion_batch, walks
 
 PUZZLES = [("tiles8", {}), ("cube2", {"moves": "faces", "metric": "qtm"}), ("pancake", {"n": 6}), ("pyraminx", {})]
@@ -329,10 +331,11 @@ def test_the_beam_on_a_torch_device_takes_the_steps_the_numpy_beam_takes(name, o
     with torch.no_grad():
         net.out.bias.fill_(50.0)  # untrained, but positive: no values clamped to 0, so no ties to break
     h = NetHeuristic(p, net, chunk=7)  # the searches must agree step for step, scoring in chunks
-    for ball in (None, cached_goal_ball(p, 2)):
+    ways = (False, True) if len(goal_states(p)) == 1 else (False,)  # the 2x2's 24 goals refuse inverse
+    for ball, inverse in itertools.product((None, cached_goal_ball(p, 2)), ways):
         for s in p.random_walk(4, 9, np.random.default_rng(3)):
-            a = beam_search(p, s, h, width=16, max_steps=30, ball=ball, restarts=2, patience=4)
-            b = beam_search(p, s, h, width=16, max_steps=30, ball=ball, restarts=2, patience=4, device="cpu")
+            kw = {"width": 16, "max_steps": 30, "ball": ball, "restarts": 2, "patience": 4, "inverse": inverse}
+            a, b = beam_search(p, s, h, **kw), beam_search(p, s, h, **kw, device="cpu")
             assert (a.status, a.moves, a.nodes, a.extra) == (b.status, b.moves, b.nodes, b.extra)
     with pytest.raises(ValueError, match="make the heuristic on 'meta'"):
         beam_search(p, p.random_walk(1, 5, np.random.default_rng(0))[0], h, width=4, device="meta")
