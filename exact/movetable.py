@@ -185,6 +185,11 @@ class MoveTable:
         out.setflags(write=False)
         return out
 
+    def undoing(self, rows: Sequence[int]) -> list[int]:
+        """The rows that undo ``rows`` played in order: each one's :attr:`inverse`, last first
+        (``-1`` for a move that has none)."""
+        return [int(self.inverse[r]) for r in reversed(rows)]
+
     def _guard_follows(self, m: int, cand: int) -> bool:
         """True if ``cand``'s guard holds on every state reached by ``m`` from its guard."""
         known = {int(p): int(v) for p, v in zip(self.guard_pos[m], self.guard_val[m]) if p >= 0}

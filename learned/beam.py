@@ -171,8 +171,7 @@ def _both_ways(puzzle: Puzzle, run, start, back, first, max_steps: int, patience
     cap = max_steps if path is None else extra["steps"] - 1
     other, more = _restarts(run, back, cap, patience, restarts if path is None else 0) if cap >= 1 else (None, {})
     if other is not None:
-        inv = np.asarray(puzzle.table.inverse)
-        turned = [int(inv[m]) for m in reversed(other)]
+        turned = puzzle.table.undoing(other)
         if puzzle.solved(puzzle.table.apply(start, turned)) and (path is None or len(turned) < len(path)):
             return turned, {**more, "way": "inverse"}
     return path, extra if path is None else {**extra, "way": "start"}

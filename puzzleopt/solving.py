@@ -110,7 +110,7 @@ def solve(
 def _undo(puzzle: Puzzle, path: tuple[str, ...]) -> dict[str, list[int]]:
     """``{"hint": rows}``: the moves that undo ``path``, where every one has an inverse; else ``{}``."""
     table = puzzle.table
-    rows = [int(table.inverse[r]) for r in reversed(table.rows(list(path), puzzle.goal))] if path else []
+    rows = table.undoing(table.rows(list(path), puzzle.goal)) if path else []
     return {"hint": rows} if rows and min(rows) >= 0 else {}
 
 
