@@ -151,7 +151,7 @@ from exact.executor import Processes
 from exact.executor.streams import ProcessStream
 
 with Processes(2) as ex:
-    print(list(ex.map(math.hypot, [3.0, 5.0], shared=4.0)))
+    print(sorted(ex.map(math.hypot, [3.0, 5.0], shared=4.0)))  # map yields as tasks finish, in any order
 stream = ProcessStream(2, 1, math.hypot, 12.0)
 try:
     stream.submit("a", 5.0)
