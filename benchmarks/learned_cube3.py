@@ -278,14 +278,17 @@ class Done:
 
 
 def run_ours(
-    puzzle, heuristic, starts, width: int, ball, done: Done | None = None, key: str = "", inverse: bool = False
-) -> list[dict]:
+    puzzle, heuristic, starts, width: int, ball, done: Done | None = None, key: str = "", inverse: bool = False,
+    symmetries: int = 0,
+) -> list[dict]:  # fmt: skip
     out = []
     for i, (start, optimal) in enumerate(starts):
         row = done.get(key, i, start, optimal) if done is not None else None
         if row is None:
             t = time.perf_counter()
-            r = beam_search(puzzle, start, heuristic, width=width, max_steps=60, ball=ball, inverse=inverse)
+            r = beam_search(
+                puzzle, start, heuristic, width=width, max_steps=60, ball=ball, inverse=inverse, symmetries=symmetries
+            )
             solved = r.status is Status.FEASIBLE
             row = {"key": key, "i": i, "seconds": time.perf_counter() - t, "length": r.length if solved else None,
                    "nodes": r.nodes or 0, "optimal": optimal, "moves": " ".join(r.moves),
@@ -467,6 +470,10 @@ def main(argv=None) -> None:
     ap.add_argument(
         "--inverse", action="store_true", help="our beam also searches from each cube's inverse (learned.beam)"
     )
+    ap.add_argument(
+        "--symmetries", type=int, default=0,
+        help="our beam also searches from each cube's conjugates by this many symmetries (learned.beam)",
+    )  # fmt: skip
     ap.add_argument("--peer-cubes", type=int, default=5)
     ap.add_argument("--peer-width", type=int, default=1024)
     ap.add_argument("--peer-repeats", type=int, default=3, help="runs of each search per cube (the median seconds)")
@@ -514,6 +521,8 @@ def main(argv=None) -> None:
         heuristic.card = card
         tag = "" if heuristic.precision == "bf16" else f":{heuristic.precision}"  # the bf16 rows keep their keys
         tag += ":inverse" if args.inverse else ""
+        tag += f":sym{args.symmetries}" if args.symmetries else ""
+        ways = ", and inverse" * args.inverse + (f", and {args.symmetries} symmetries" if args.symmetries else "")
         mine = card.get("states_seen") or card.get("trained_steps", 0) * card.get("davi", {}).get("batch", 0)
         seen = mine + card.get("states_seen_before", 0)
         objective = card.get("objective", "davi")
@@ -526,11 +535,11 @@ def main(argv=None) -> None:
             curve.update(gpu_curve(gpu[0]))
         for w in widths:
             key = f"{digest}:W{w}:ball{args.ball}{tag}"
-            res = run_ours(puzzle, heuristic, starts[:n], w, ball, done, key, args.inverse)
-            if not args.inverse:  # the curve is one beam's
+            res = run_ours(puzzle, heuristic, starts[:n], w, ball, done, key, args.inverse, args.symmetries)
+            if not ways:  # the curve is one beam's
                 curve[w, False] = res
             loads += [r["load"] for r in res]
-            rows.append(summary_row(f"{name}, W = {w}, ball {args.ball}" + (", and inverse" * args.inverse), res))
+            rows.append(summary_row(f"{name}, W = {w}, ball {args.ball}{ways}", res))
             print(rows[-1], flush=True)
         if args.peer_cubes and digest not in peered:
             peered.add(digest)

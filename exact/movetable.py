@@ -190,6 +190,28 @@ class MoveTable:
         (``-1`` for a move that has none)."""
         return [int(self.inverse[r]) for r in reversed(rows)]
 
+    def conjugated(self, positions: np.ndarray) -> np.ndarray:
+        """int64 ``(M,)``: the row each row becomes when every position ``p`` is renamed
+        ``positions[p]`` (a row with permutation ``perm`` becomes the one with
+        ``positions[perm[positions^-1]]``).
+
+        Raises:
+            StateError: The table is guarded, or some image is not one of its rows.
+        """
+        if self.guarded:
+            raise StateError(f"{self.description}: guarded moves have no conjugates")
+        positions = np.asarray(positions, dtype=np.int64)
+        perms = np.asarray(self.perms, dtype=np.int64)
+        by_perm = {p.tobytes(): m for m, p in enumerate(perms)}
+        images = positions[perms[:, np.argsort(positions)]]
+        missing = [m for m, image in enumerate(images) if image.tobytes() not in by_perm]
+        if missing:
+            raise StateError(
+                f"{self.description} is not closed under that renaming of positions: the image of "
+                f"{self.names[missing[0]]!r} is not one of its moves"
+            )
+        return np.array([by_perm[image.tobytes()] for image in images], np.int64)
+
     def _guard_follows(self, m: int, cand: int) -> bool:
         """True if ``cand``'s guard holds on every state reached by ``m`` from its guard."""
         known = {int(p): int(v) for p, v in zip(self.guard_pos[m], self.guard_val[m]) if p >= 0}

@@ -56,6 +56,38 @@ class Goal:
         return all(len(np.unique(s[groups == g])) == 1 for g in np.unique(groups))
 
 
+@dataclass(frozen=True, eq=False)
+class Conjugation:
+    """A symmetry of a puzzle: a relabelling of its positions and labels that maps the goal state
+    to itself and the move set onto itself (:meth:`Puzzle.conjugation`).
+
+    The conjugate of ``x`` puts the item at ``p`` at ``positions[p]``, relabelled:
+    ``new[positions[p]] = labels[x[p]]``; move ``m`` becomes move ``moves[m]``. So a solution
+    ``m1 .. mk`` of ``x`` is the solution ``moves[m1] .. moves[mk]`` of the conjugate, equally long,
+    and a search from the conjugate is another try at ``x`` (:func:`learned.beam.beam_search`'s
+    ``symmetries``).
+
+    Attributes:
+        positions: int64 ``(P,)``, a permutation.
+        labels: int64 ``(L,)``, a permutation of the labels.
+        moves: int64 ``(M,)``, a permutation of the move table's rows.
+    """
+
+    positions: np.ndarray
+    labels: np.ndarray
+    moves: np.ndarray
+
+    def apply(self, states: np.ndarray) -> np.ndarray:
+        """States ``(..., P)`` conjugated (same dtype)."""
+        s = np.asarray(states)
+        out: np.ndarray = self.labels[s[..., np.argsort(self.positions)]].astype(s.dtype)
+        return out
+
+    def back(self, rows: list[int] | np.ndarray) -> list[int]:
+        """The moves of the original puzzle that a solution ``rows`` of a conjugate stands for."""
+        return [int(m) for m in np.argsort(self.moves)[np.asarray(rows, dtype=np.int64)]]
+
+
 class Puzzle:
     """A puzzle for batched search and learning.
 
@@ -330,6 +362,32 @@ class Puzzle:
         if not np.array_equal(np.sort(home), np.arange(self.num_positions)):
             return None
         return self.goal[np.argsort(home)]
+
+    def symmetries(self) -> tuple[Conjugation, ...]:
+        """The puzzle's symmetries (:class:`Conjugation`), the identity first; searches may try
+        the first few as other ways to the same answer. Default: the identity alone."""
+        ident = [np.arange(k, dtype=np.int64) for k in (self.num_positions, self.num_labels, self.table.num_moves)]
+        return (Conjugation(*ident),)
+
+    def conjugation(self, positions: np.ndarray, labels: np.ndarray) -> Conjugation:
+        """The symmetry that moves position ``p`` to ``positions[p]`` and relabels by ``labels``,
+        with the move each move becomes (move ``m`` has the permutation ``perm``; its image is
+        ``positions[perm[positions^-1]]``).
+
+        Raises:
+            PuzzleoptError: The moves are guarded, or the move set or the goal state is not
+                mapped onto itself.
+        """
+        positions = np.asarray(positions, dtype=np.int64)
+        labels = np.asarray(labels, dtype=np.int64)
+        try:
+            moves = self.table.conjugated(positions)
+        except StateError as e:
+            raise PuzzleoptError(f"{self.name}: not a symmetry: {e}") from None
+        out = Conjugation(positions, labels, moves)
+        if not np.array_equal(out.apply(self.goal), self.goal):  # a goal ball holds the states near this one
+            raise PuzzleoptError(f"{self.name}: not a symmetry: it does not map the goal state to itself")
+        return out
 
     def pieces(self) -> list[np.ndarray]:
         """Groups of positions that always move together, each in a turning order that moves

@@ -69,7 +69,9 @@ from learned.runtime import SEARCH_THREADS, add_options
 EXIT_CONTRADICTION = cli.EXIT_CONTRADICTION
 EXIT_INVALID = 5
 
-BWAS_OPTIONS = ("model", "quality", "weight", "batch", "width", "ball", "inverse", "max_nodes", "bwas_time_limit")
+BWAS_OPTIONS = (
+    "model", "quality", "weight", "batch", "width", "ball", "inverse", "symmetries", "max_nodes", "bwas_time_limit",
+)  # fmt: skip
 """The options of the learned run that finds solutions where ``--solutions`` gives none."""
 
 CERTIFICATE_FORMAT = "puzzleopt-certificate/2"
@@ -130,6 +132,11 @@ def _parser() -> argparse.ArgumentParser:
         "--inverse", action=argparse.BooleanOptionalAction, default=None,
         help="beam: also search from the start's inverse, keep the shorter (default: from --quality)",
     )  # fmt: skip
+    p.add_argument(
+        "--symmetries", type=cli.count(0),
+        help="beam: also search from the start's conjugates by this many of the puzzle's symmetries "
+        "(default: from --quality)",
+    )  # fmt: skip
     p.add_argument("--quality", choices=QUALITIES, help="BWAS: the model's measured settings (default: its card's)")
     p.add_argument("--weight", type=float, help="BWAS: lambda in f = lambda*g + h (default: from --quality)")
     p.add_argument("--batch", type=cli.count(1), help="BWAS: nodes expanded per iteration")
@@ -160,10 +167,10 @@ def _run(
 
 def _learned_options(args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
     """The learned method's options the flags give, as ``(name, value)`` pairs."""
-    names = ("quality", "weight", "batch") if args.learned_method == "bwas" else ("quality", "width", "ball", "inverse")
-    other = [
-        k for k in ("weight", "batch", "width", "ball", "inverse") if k not in names and getattr(args, k) is not None
-    ]
+    beam = ("quality", "width", "ball", "inverse", "symmetries")
+    names = ("quality", "weight", "batch") if args.learned_method == "bwas" else beam
+    flags = ("weight", "batch", "width", "ball", "inverse", "symmetries")
+    other = [k for k in flags if k not in names and getattr(args, k) is not None]
     if other:
         raise PuzzleoptError(f"--{other[0]} is not an option of --learned-method {args.learned_method}; drop it")
     return tuple((k, getattr(args, k)) for k in names if getattr(args, k) is not None)

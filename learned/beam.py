@@ -19,6 +19,13 @@ returned. The two beams make different choices, so the pair is often shorter tha
 layer before the first one's length: a beam meets the ball (or the goal) at the ball's rim the
 first time, so a solution of the same length or longer is all it could find after that.
 
+With ``symmetries=k`` the beam also searches from the start's conjugates by the puzzle's first
+``k`` symmetries (:meth:`~exact.puzzle.Puzzle.symmetries`: on the cube, rotations and reflections
+of space, the colours and turns renamed with them), and with ``inverse`` from the inverse's
+conjugates too. A conjugate is exactly as far from the goal as the start, and its solutions map
+back move by move; the network ranks its states differently, so each one is another try. Every
+further beam stops one layer before the best solution so far.
+
 The ball is built once and stored with the pattern databases (:func:`cached_goal_ball`,
 :mod:`learned.ballstore`): the 3x3's of radius 6 (983,926 states) took 1 s to build on
 one core and is read back, verified, in a fraction of that. The registered method is
@@ -62,6 +69,7 @@ def beam_search(
     restarts: int = 0,
     patience: int | None = None,
     inverse: bool = False,
+    symmetries: int = 0,
     device: str | None = None,
     progress: bool = False,
 ) -> SolveResult:
@@ -83,6 +91,9 @@ def beam_search(
         inverse: Also search from the start's inverse and return the shorter solution (see the
             module docstring); the puzzle must define :meth:`~exact.puzzle.Puzzle.inverse_state`
             and have one goal state.
+        symmetries: Also search from the start's conjugates by the puzzle's first ``symmetries``
+            symmetries after the identity (:meth:`~exact.puzzle.Puzzle.symmetries`), and with
+            ``inverse`` from the inverse's too; the shortest solution wins (module docstring).
         device: ``None``: the layers in numpy, ``heuristic`` any batched function. A torch
             device: every step there (:mod:`learned.beam_torch`); ``heuristic`` must then be a
             :class:`learned.values.NetHeuristic` and every move must always apply.
@@ -90,11 +101,13 @@ def beam_search(
 
     Returns:
         ``feasible`` with a replayed solution (``extra``: steps, restarts, the layer where it met
-        the ball, and with ``inverse`` which beam found it: ``way``), ``unsolvable`` where an
+        the ball, and with ``inverse`` or ``symmetries`` which beam found it: ``way``), ``unsolvable`` where an
         invariant rules the goal out, ``optimal`` only for a start that is solved, else ``limit``.
     """
     if isinstance(width, bool) or not isinstance(width, (int, np.integer)) or width < 1:
         raise PuzzleoptError(f"beam width must be a whole number >= 1, got {width!r}")
+    if isinstance(symmetries, bool) or not isinstance(symmetries, (int, np.integer)) or symmetries < 0:
+        raise PuzzleoptError(f"beam symmetries must be a whole number >= 0, got {symmetries!r}")
     if restarts < 0 or (patience is not None and patience < 1):
         raise PuzzleoptError(f"beam restarts={restarts} must be >= 0 and patience={patience} >= 1 (or None)")
     t0 = time.perf_counter()
@@ -105,11 +118,13 @@ def beam_search(
         settings["ball"] = ball.depth
     if inverse:
         settings["inverse"] = True
+    if symmetries:
+        settings["symmetries"] = int(symmetries)
     if isinstance(getattr(heuristic, "precision", None), str):  # a network's arithmetic: part of what ran
         settings["precision"] = heuristic.precision
     if why is not None:
         return unsolvable_result(puzzle, start, why, solver="beam", settings=settings, since=t0)
-    back = _inverse_start(puzzle, start) if inverse else None
+    ways = _ways(puzzle, start, inverse, int(symmetries))
     done = SolveResult.recorder(puzzle, start, solver="beam", solver_version="puzzleopt", settings=settings, since=t0)
     if puzzle.solved(start):
         return done([], Status.OPTIMAL, 0, 0)
@@ -121,8 +136,8 @@ def beam_search(
     with SearchProgress(f"beam {puzzle.name} (width {width})", progress, unit="expanded states", stage="step") as w:
         run.watch = w
         path, extra = _restarts(run, start, int(max_steps), patience, int(restarts))
-        if back is not None:
-            path, extra = _both_ways(puzzle, run, start, back, (path, extra), int(max_steps), patience, int(restarts))
+        if ways:
+            path, extra = _other_ways(puzzle, run, start, ways, (path, extra), int(max_steps), patience, int(restarts))
         result = (
             done(path, Status.FEASIBLE, None, run.expanded, extra)
             if path is not None
@@ -162,19 +177,47 @@ def _inverse_start(puzzle: Puzzle, start: np.ndarray) -> np.ndarray:
     return back
 
 
-def _both_ways(puzzle: Puzzle, run, start, back, first, max_steps: int, patience, restarts: int):
-    """The shorter of ``first`` (the beam from ``start``) and the beam from ``back``, the start's
-    inverse, whose solution is reversed and inverted. After a first solution the second beam gets
-    one layer fewer than it took and no restarts: it met the ball's rim, so the same layer or a
-    later one gives nothing shorter."""
+def _ways(puzzle: Puzzle, start: np.ndarray, inverse: bool, symmetries: int) -> list[tuple[str, np.ndarray, Callable]]:
+    """The other starts to search, in order, each with its name and the function that turns its
+    solution into one of ``start``: the inverse, then each symmetry's conjugate of the start and
+    (with ``inverse``) of the inverse."""
+    out: list[tuple[str, np.ndarray, Callable]] = []
+    back = _inverse_start(puzzle, start) if inverse else None
+    if back is not None:
+        out.append(("inverse", back, puzzle.table.undoing))
+    syms = puzzle.symmetries()[1:]
+    if symmetries > len(syms):
+        raise PuzzleoptError(
+            f"beam symmetries={symmetries}: {puzzle.name} has {len(syms)} symmetries besides the identity "
+            f"(its move set and goal); give at most {len(syms)}"
+        )
+    undo = puzzle.table.undoing
+    for k, c in enumerate(syms[:symmetries], 1):
+        out.append((f"symmetry {k}", c.apply(start), c.back))
+        if back is not None:
+            out.append((f"symmetry {k} of the inverse", c.apply(back), lambda rows, c=c: undo(c.back(rows))))
+    return out
+
+
+def _other_ways(puzzle: Puzzle, run, start, ways, first, max_steps: int, patience, restarts: int):
+    """The shortest of ``first`` (the beam from ``start``) and the beams from ``ways``
+    (:func:`_ways`), each solution turned into one of ``start`` and replayed. After a first
+    solution each further beam gets one layer fewer than the best took and no restarts: a beam
+    meets the ball's rim the first time, so the same layer or a later one gives nothing shorter."""
     path, extra = first
-    cap = max_steps if path is None else extra["steps"] - 1
-    other, more = _restarts(run, back, cap, patience, restarts if path is None else 0) if cap >= 1 else (None, {})
-    if other is not None:
-        turned = puzzle.table.undoing(other)
+    if path is not None:
+        extra = {**extra, "way": "start"}
+    for name, state, turn in ways:
+        cap = max_steps if path is None else extra["steps"] - 1
+        if cap < 1:
+            break
+        other, more = _restarts(run, state, cap, patience, restarts if path is None else 0)
+        if other is None:
+            continue
+        turned = turn(other)
         if puzzle.solved(puzzle.table.apply(start, turned)) and (path is None or len(turned) < len(path)):
-            return turned, {**more, "way": "inverse"}
-    return path, extra if path is None else {**extra, "way": "start"}
+            path, extra = turned, {**more, "way": name}
+    return path, extra
 
 
 def _beam(puzzle: Puzzle, heuristic, width: int, ball, until, max_nodes, device):

@@ -8,7 +8,8 @@ itself; a method that runs without torch installed says so in one line.
 
 Both take ``model`` (a ``model.safetensors``; default: the puzzle's shipped network) and
 ``device``; ``beam`` takes ``width``, ``ball`` (the goal side to meet: every state within that
-many moves, by BFS), ``inverse`` (a second beam from the start's inverse), ``max_steps``,
+many moves, by BFS), ``inverse`` (a second beam from the start's inverse), ``symmetries`` (beams
+from the start's conjugates by that many of the puzzle's symmetries), ``max_steps``,
 ``restarts``, ``patience`` (:func:`learned.beam.beam_search`) and ``quality``; ``bwas`` takes
 ``weight``, ``batch`` and ``quality``. Both take ``precision`` (:class:`learned.values.NetHeuristic`):
 the beam's default ``auto`` is int8 on a CPU with AMX int8, else bfloat16 where the CPU has bf16
@@ -81,15 +82,15 @@ def heuristic_for(puzzle: Any, model: str | Path | None = None, device: str = "c
 
 
 def beam_settings(card: dict, quality: str | None = None) -> dict:
-    """The beam ``width``, ``ball`` and ``inverse`` of ``quality`` on a model's card
-    (``search.beam``), or :data:`BEAM_WIDTH`, no ball and one way where it measured none."""
+    """The beam ``width``, ``ball``, ``inverse`` and ``symmetries`` of ``quality`` on a model's
+    card (``search.beam``), or :data:`BEAM_WIDTH`, no ball and one way where it measured none."""
     beam = (card.get("search") or {}).get("beam") if isinstance(card.get("search"), dict) else None
     if not isinstance(beam, dict):
-        return {"width": BEAM_WIDTH, "ball": 0, "inverse": False}
+        return {"width": BEAM_WIDTH, "ball": 0, "inverse": False, "symmetries": 0}
     got = beam.get(quality or beam.get("default", "fast")) or {}
     return {
         "width": int(got.get("width", BEAM_WIDTH)), "ball": int(got.get("ball", 0)),
-        "inverse": got.get("inverse") is True,
+        "inverse": got.get("inverse") is True, "symmetries": got.get("symmetries", 0),
     }  # fmt: skip
 
 
@@ -100,7 +101,8 @@ def _needs_torch(name: str) -> None:
 
 def run_beam(
     puzzle: Any, start, limits: Limits, *, model=None, device: str = "cpu", width=None, ball=None, inverse=None,
-    quality=None, max_steps: int = 1000, restarts: int = 0, patience: int | None = None, precision: str = "auto",
+    symmetries=None, quality=None, max_steps: int = 1000, restarts: int = 0, patience: int | None = None,
+    precision: str = "auto",
     **common,
 ) -> SolveResult:  # fmt: skip
     """Batched beam search with a learned cost-to-go (CayleyPy); feasible, never proven.
@@ -122,6 +124,7 @@ def run_beam(
         ball=cached_goal_ball(puzzle, depth, common.get("pdb_dir")) if depth else None, restarts=int(restarts),
         patience=None if patience is None else int(patience), device=on, progress=bool(common.get("progress")),
         inverse=chosen["inverse"] if inverse is None else bool(inverse),
+        symmetries=chosen["symmetries"] if symmetries is None else symmetries,
     )  # fmt: skip
 
 
@@ -146,7 +149,8 @@ def run_bwas(
 
 # ranked after every exact method: "auto" means proven, and these prove nothing
 BEAM_OPTIONS = (
-    "model", "device", "width", "ball", "inverse", "quality", "max_steps", "restarts", "patience", "precision",
+    "model", "device", "width", "ball", "inverse", "symmetries", "quality", "max_steps", "restarts", "patience",
+    "precision",
 )  # fmt: skip
 BWAS_OPTIONS = ("model", "device", "weight", "batch", "quality", "precision")
 register_method("beam", run_beam, applies=_applies, proves=False, options=BEAM_OPTIONS, rank=200)

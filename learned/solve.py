@@ -1,7 +1,8 @@
 """``python -m learned.solve --puzzle tiles8 --tiles "..."``: BWAS or beam search with a learned cost-to-go.
 
-``--method bwas`` (default) or ``--method beam`` (``--width``, ``--ball``, ``--inverse``): the registered
-methods of :mod:`learned.methods`, the same ones ``python -m exact.solve --method beam`` runs.
+``--method bwas`` (default) or ``--method beam`` (``--width``, ``--ball``, ``--inverse``,
+``--symmetries``): the registered methods of :mod:`learned.methods`, the same ones
+``python -m exact.solve --method beam`` runs.
 
 The start is ``--state`` (the puzzle's text form; ``--tiles`` and ``--facelets`` are the same
 thing by their usual names), ``--scramble`` (moves from the goal) or ``--instances FILE`` (see
@@ -50,6 +51,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--inverse", action=argparse.BooleanOptionalAction, default=None,
         help="beam: also search from the start's inverse and keep the shorter solution (default: from --quality)",
+    )  # fmt: skip
+    p.add_argument(
+        "--symmetries", type=cli.count(0),
+        help="beam: also search from the start's conjugates by this many of the puzzle's symmetries (and, with "
+        "--inverse, the inverse's); the shortest wins (default: from --quality)",
     )  # fmt: skip
     p.add_argument(
         "--precision", choices=PRECISIONS,
@@ -102,15 +108,21 @@ def _settings(args, card: dict) -> tuple[str, dict]:
     """The search's settings as shown, and the method options the flags ask for."""
     if args.method == "beam":
         if args.weight is not None or args.batch is not None:
-            raise PuzzleoptError("--weight and --batch are BWAS's; beam takes --width, --ball and --inverse")
+            raise PuzzleoptError(
+                "--weight and --batch are BWAS's; beam takes --width, --ball, --inverse and --symmetries"
+            )
         chosen = beam_settings(card, args.quality)
         width = chosen["width"] if args.width is None else args.width
         ball = chosen["ball"] if args.ball is None else args.ball
         inverse = chosen["inverse"] if args.inverse is None else args.inverse
+        symmetries = chosen["symmetries"] if args.symmetries is None else args.symmetries
         shown = f"width {width}, ball {ball}" + (", and from the inverse" if inverse else "")
-        return shown, {"width": width, "ball": ball, "inverse": inverse}
-    if args.width is not None or args.ball is not None or args.inverse is not None:
-        raise PuzzleoptError("--width, --ball and --inverse are the beam's; give --method beam, or drop them")
+        shown += f", and {symmetries} symmetries" if symmetries else ""
+        return shown, {"width": width, "ball": ball, "inverse": inverse, "symmetries": symmetries}
+    if any(x is not None for x in (args.width, args.ball, args.inverse, args.symmetries)):
+        raise PuzzleoptError(
+            "--width, --ball, --inverse and --symmetries are the beam's; give --method beam, or drop them"
+        )
     s = search_settings(args, card)
     return f"lambda {s['weight']}, batch {s['batch']}", {"weight": s["weight"], "batch": s["batch"]}
 

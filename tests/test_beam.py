@@ -120,6 +120,61 @@ def test_the_two_way_beam_with_a_perfect_heuristic_is_optimal_and_refused_where_
         beam_search(cube2, cube2.table.apply(cube2.goal, "R U"), _poor(cube2), inverse=True)
 
 
+def _near(p, depth: int, noise: float):
+    """The exact distance within ``depth`` moves (``depth + 1`` beyond), plus up to ``noise`` of
+    noise of each state alone: good enough to solve short scrambles, poor enough to err."""
+    from learned.beam import goal_ball
+
+    known = goal_ball(p, depth)
+
+    def h(states: np.ndarray) -> np.ndarray:
+        d = known.lookup(states).astype(np.float64)
+        d[d < 0] = depth + 1
+        return d + (state_hashes(np.asarray(states)) % np.uint64(1000)).astype(np.float64) * noise / 1000
+
+    return h
+
+
+def test_the_beam_from_symmetric_starts_returns_the_shortest_of_every_way():
+    from learned.beam import goal_ball
+
+    p = registry.get("cube3")
+    h, ball, syms = _near(p, 5, 3.3), goal_ball(p, 2), p.symmetries()
+    kw = {"width": 8, "max_steps": 12, "ball": ball}
+    ways = set()
+    for start in p.random_walk(10, 7, np.random.default_rng(2)):
+        every = beam_search(p, start, h, **kw, inverse=True, symmetries=2)
+        back = p.inverse_state(start)
+        tries = [start, back] + [syms[k].apply(x) for k in (1, 2) for x in (start, back)]
+        lengths = [r.length for r in (beam_search(p, x, h, **kw) for x in tries) if r.status is Status.FEASIBLE]
+        assert every.length == (min(lengths) if lengths else None), (lengths, every)
+        assert every.settings["symmetries"] == 2 and every.settings["inverse"] is True
+        if every.status is Status.FEASIBLE:
+            assert p.solved(p.table.apply(start, [p.actions.index(m) for m in every.moves]))
+            ways.add(every.extra["way"])
+    assert ways == {"start", "inverse", "symmetry 1", "symmetry 2", "symmetry 1 of the inverse",
+                    "symmetry 2 of the inverse"}  # fmt: skip
+
+
+def test_symmetric_starts_need_no_single_goal_and_are_refused_where_the_puzzle_has_none():
+    cube2 = registry.get("cube2", moves="faces", metric="qtm")  # 24 goal states: no inverse, but conjugates
+    h, syms = _near(cube2, 4, 2.0), cube2.symmetries()
+    for start in cube2.random_walk(6, 6, np.random.default_rng(3)):
+        r = beam_search(cube2, start, h, width=4, max_steps=12, symmetries=3)
+        alone = [beam_search(cube2, syms[k].apply(start), h, width=4, max_steps=12) for k in range(4)]
+        assert r.length == min(a.length for a in alone if a.status is Status.FEASIBLE)
+        assert cube2.solved(cube2.table.apply(start, [cube2.actions.index(m) for m in r.moves]))
+    tiles = registry.get("tiles8")
+    start = tiles.random_walk(1, 9, np.random.default_rng(1))[0]
+    with pytest.raises(PuzzleoptError, match="tiles8 has 0 symmetries besides the identity"):
+        beam_search(tiles, start, _poor(tiles), symmetries=1)
+    with pytest.raises(PuzzleoptError, match="cube2 has 47 symmetries besides the identity"):
+        beam_search(cube2, cube2.table.apply(cube2.goal, "R U"), h, symmetries=48)
+    for bad in (-1, True, 1.5):
+        with pytest.raises(PuzzleoptError, match="beam symmetries must be a whole number"):
+            beam_search(cube2, cube2.table.apply(cube2.goal, "R U"), h, symmetries=bad)
+
+
 def test_state_hashes_tell_states_apart():
     p = registry.get("tiles8")
     states = p.random_walk(500, 20, np.random.default_rng(0))
@@ -311,8 +366,32 @@ def test_learned_solve_and_the_card_turn_the_inverse_beam_on_and_off(tmp_path, c
     assert solve_main([*argv, "--no-inverse"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert "inverse" not in out["settings"] and "way" not in out["extra"]
-    with pytest.raises(PuzzleoptError, match="--width, --ball and --inverse are the beam's"):
+    with pytest.raises(PuzzleoptError, match="--width, --ball, --inverse and --symmetries are the beam's"):
         solve_main([*argv, "--method", "bwas", "--inverse"])
+
+
+def test_learned_solve_and_the_card_turn_the_symmetric_beams_on_and_off(tmp_path, capsys):
+    import json
+
+    from learned.davi import DaviConfig, train
+    from learned.solve import main as solve_main
+    from learned.weights import load_model, save_model
+
+    cfg = DaviConfig(puzzle="cube2", preset="resmlp-tiny", objective="diffusion", steps=2, batch=50, eval_every=0)
+    net, card = load_model(train(cfg, tmp_path / "run", progress=False)["model"])
+    card["search"] = {"method": "beam", "beam": {"fast": {"width": 16, "ball": 3, "symmetries": 2}}}
+    save_model(tmp_path / "m.safetensors", net, card)
+    argv = ["--puzzle", "cube2", "--model", str(tmp_path / "m.safetensors"), "--json", "--scramble", "R U F' R"]
+    assert solve_main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "feasible" and out["settings"]["symmetries"] == 2 and out["extra"]["way"] in {
+        "start", "symmetry 1", "symmetry 2"
+    }  # fmt: skip
+    assert solve_main([*argv, "--symmetries", "0"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert "symmetries" not in out["settings"] and "way" not in out["extra"]
+    with pytest.raises(PuzzleoptError, match="--width, --ball, --inverse and --symmetries are the beam's"):
+        solve_main([*argv, "--method", "bwas", "--symmetries", "1"])
 
 
 @pytest.mark.parametrize(("name", "opts"), [("cube3", {}), ("cube2", {}), ("pancake", {"n": 9})])
@@ -329,7 +408,8 @@ def test_the_beam_on_a_torch_device_takes_the_steps_the_numpy_beam_takes(name, o
     ways = (False, True) if len(goal_states(p)) == 1 else (False,)  # the 2x2's 24 goals refuse inverse
     for ball, inverse in itertools.product((None, cached_goal_ball(p, 2)), ways):
         for s in p.random_walk(4, 9, np.random.default_rng(3)):
-            kw = {"width": 16, "max_steps": 30, "ball": ball, "restarts": 2, "patience": 4, "inverse": inverse}
+            kw = {"width": 16, "max_steps": 30, "ball": ball, "restarts": 2, "patience": 4, "inverse": inverse,
+                  "symmetries": min(int(ball is not None), len(p.symmetries()) - 1)}  # fmt: skip
             a, b = beam_search(p, s, h, **kw), beam_search(p, s, h, **kw, device="cpu")
             assert (a.status, a.moves, a.nodes, a.extra) == (b.status, b.moves, b.nodes, b.extra)
     with pytest.raises(ValueError, match="make the heuristic on 'meta'"):

@@ -228,6 +228,8 @@ def test_cli_runs_the_learned_method_with_the_shipped_network(tmp_path, eight, c
     else:  # the beam's flags are refused for BWAS
         assert run(main, ["--puzzle", "tiles8", "--instances", str(inst), "--no-inverse"]) == 2
         assert "--inverse is not an option of --learned-method bwas" in capsys.readouterr().err
+        assert run(main, ["--puzzle", "tiles8", "--instances", str(inst), "--symmetries", "1"]) == 2
+        assert "--symmetries is not an option of --learned-method bwas" in capsys.readouterr().err
     for c, s in zip(certs, starts):
         assert c["learned_seconds"] is not None and c["verdict"] in ("optimal", "suboptimal")
         assert c["best_length"] == int(dist[space.rank(s[None])[0]])

@@ -46,7 +46,7 @@ from exact.cube.coords import (
 from exact.errors import PuzzleoptError
 from exact.movetable import MoveTable
 from exact.puzzles.cube.cubies import corner_slots, edge_slots
-from exact.puzzles.cube.geometry import NORMALS, stickers
+from exact.puzzles.cube.geometry import symmetry_action
 
 _U4 = np.array([[0, 0, -1], [0, 1, 0], [1, 0, 0]], dtype=np.int64)  # a clockwise quarter turn about U
 _F2 = np.diag([-1, -1, 1]).astype(np.int64)  # a half turn about F
@@ -108,19 +108,10 @@ def _slot_action(sigma: np.ndarray, slots: np.ndarray) -> tuple[np.ndarray, np.n
 def symmetry(matrix_bytes: bytes) -> Symmetry:
     """The action of the symmetry whose matrix has these bytes (use :func:`symmetry_of`)."""
     a = np.frombuffer(matrix_bytes, dtype=np.int64).reshape(3, 3)
-    centres, normals = stickers(3)
-    index = {tuple(c) + tuple(v): i for i, (c, v) in enumerate(zip(centres.tolist(), normals.tolist()))}
-    try:
-        sigma = np.array(
-            [index[tuple(c) + tuple(v)] for c, v in zip((centres @ a.T).tolist(), (normals @ a.T).tolist())], np.int64
-        )
-    except KeyError:
-        raise PuzzleoptError(f"matrix {a.tolist()} does not map the cube onto itself") from None
-    face_of = {tuple(v): f for f, v in enumerate(NORMALS.tolist())}
-    cmap = np.array([face_of[tuple(v)] for v in (NORMALS @ a.T).tolist()], np.int64)
+    sigma, cmap = symmetry_action(3, a)
     ct, ck = _slot_action(sigma, corner_slots(3))
     et, ek = _slot_action(sigma, edge_slots(3))
-    for arr in (sigma, cmap, ct, ck, et, ek):
+    for arr in (ct, ck, et, ek):
         arr.setflags(write=False)
     return Symmetry(a.copy(), sigma, cmap, ct, ck, et, ek, int(round(np.linalg.det(a))))
 
@@ -139,17 +130,7 @@ def conjugate_state(states: np.ndarray, sym: Symmetry) -> np.ndarray:
 
 def conjugate_moves(table: MoveTable, sym: Symmetry) -> np.ndarray:
     """int64 ``(M,)``: the move each move of a 3x3x3 face-move table becomes under ``sym``."""
-    inv = np.argsort(sym.sigma)
-    by_perm = {p.tobytes(): m for m, p in enumerate(table.perms)}
-    out = np.empty(table.num_moves, np.int64)
-    for m, p in enumerate(table.perms):
-        image = sym.sigma[p[inv]]
-        if image.tobytes() not in by_perm:
-            raise PuzzleoptError(
-                f"the move set of {table.description} is not closed under the symmetry {sym.matrix.tolist()}"
-            )
-        out[m] = by_perm[image.tobytes()]
-    return out
+    return table.conjugated(sym.sigma)
 
 
 def conjugate_cubies(cp, co, ep, eo, sym: Symmetry):

@@ -16,6 +16,8 @@ from functools import cache
 
 import numpy as np
 
+from exact.errors import PuzzleoptError
+
 FACES = "URFDLB"
 """Face order of facelet strings (the kociemba package's)."""
 
@@ -92,3 +94,66 @@ def turn_perm(n: int, axis: int, layers: int, q: int) -> np.ndarray:
     dest = [index[tuple(c) + tuple(v)] for c, v in zip(new_c.tolist(), new_v.tolist())]
     perm[dest] = src  # the sticker at src moves to dest
     return perm
+
+
+def _symmetry_matrices() -> np.ndarray:
+    """The 48 signed permutation matrices, in the order :func:`symmetry_matrices` documents."""
+    diag = np.array([[0, 0, 1], [1, 0, 0], [0, 1, 0]], dtype=np.int64)  # (x, y, z) -> (z, x, y)
+    mirror = np.diag([-1, 1, 1]).astype(np.int64)
+    first = [np.linalg.matrix_power(diag, k) for k in range(3)]
+    first = [*first, *(mirror @ a for a in first)]
+    seen = {a.tobytes() for a in first}
+    rest = []
+    for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
+        for signs in np.ndindex(2, 2, 2):
+            a = np.zeros((3, 3), np.int64)
+            a[np.arange(3), perm] = [1 - 2 * s for s in signs]
+            if a.tobytes() not in seen:
+                seen.add(a.tobytes())
+                rest.append(a)
+    out = np.stack(first + rest)
+    out.setflags(write=False)
+    return out
+
+
+SYMMETRY_MATRICES = _symmetry_matrices()
+"""int64 ``(48, 3, 3)``: every rotation and reflection that maps the cube onto itself. The identity
+comes first, then the rotations by a third and two thirds of a turn about the URF-DBL diagonal
+(which move every axis onto another), the left-right mirror and the mirror after each of those
+two rotations; the other 42 follow in a fixed order."""
+
+
+@cache
+def _symmetry_action(n: int, matrix_bytes: bytes) -> tuple[np.ndarray, np.ndarray]:
+    a = np.frombuffer(matrix_bytes, dtype=np.int64).reshape(3, 3)
+    centres, normals = stickers(n)
+    index = _index(n)
+    try:
+        sigma = np.array(
+            [index[tuple(c) + tuple(v)] for c, v in zip((centres @ a.T).tolist(), (normals @ a.T).tolist())], np.int64
+        )
+    except KeyError:
+        raise PuzzleoptError(f"matrix {a.tolist()} does not map the cube onto itself") from None
+    face_of = {tuple(v): f for f, v in enumerate(NORMALS.tolist())}
+    cmap = np.array([face_of[tuple(v)] for v in (NORMALS @ a.T).tolist()], np.int64)
+    for arr in (sigma, cmap):
+        arr.setflags(write=False)
+    return sigma, cmap
+
+
+def symmetry_action(n: int, matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """What a symmetry of space does to the facelets and colours of the ``n x n x n`` cube.
+
+    Args:
+        n: Cube size.
+        matrix: int ``(3, 3)``, a rotation or reflection that maps the cube onto itself (one of
+            :data:`SYMMETRY_MATRICES`).
+
+    Returns:
+        ``(sigma, cmap)``: int64 ``(6*n*n,)``, the facelet each facelet goes to, and int64
+        ``(6,)``, the colour (face) each colour becomes. Read-only.
+
+    Raises:
+        PuzzleoptError: The matrix does not map the cube onto itself (a ValueError).
+    """
+    return _symmetry_action(n, np.ascontiguousarray(matrix, dtype=np.int64).tobytes())

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from exact.errors import FaceletError
-from exact.puzzle import Goal, Puzzle
+from exact.errors import FaceletError, PuzzleoptError
+from exact.puzzle import Conjugation, Goal, Puzzle
 from exact.puzzles.cube.cubies import CORNER_NAMES, centre_facelets, corner_slots, edge_slots, home_facelets
 from exact.puzzles.cube.facelets import from_facelets, to_facelets
+from exact.puzzles.cube.geometry import SYMMETRY_MATRICES, symmetry_action
 from exact.puzzles.cube.moves import check_size, cube_moves
 from exact.puzzles.cube.state import is_solved, rotations, solved_state
 
@@ -30,6 +31,7 @@ class CubePuzzle(Puzzle):
         self.n = check_size(n)
         self.moves = moves
         self.metric = metric
+        self._symmetries: tuple[Conjugation, ...] | None = None
         super().__init__(f"cube{self.n}", cube_moves(self.n, moves, metric), solved_state(self.n), 6)
 
     @property
@@ -77,6 +79,21 @@ class CubePuzzle(Puzzle):
         """The 24 rotations, and the centres (odd n) or the DBL corner (even n) as reference."""
         ref = centre_facelets(self.n) if self.n % 2 else corner_slots(self.n)[CORNER_NAMES.index("DBL")]
         return rotations(self.n), np.asarray(ref)
+
+    def symmetries(self) -> tuple[Conjugation, ...]:
+        """The rotations and reflections of space (:data:`~exact.puzzles.cube.geometry.SYMMETRY_MATRICES`,
+        in that order) that map this move set onto itself: all 48 for face turns. A reflection
+        turns each face's clockwise turns into counter-clockwise ones."""
+        if self._symmetries is None:
+            out = []
+            for a in SYMMETRY_MATRICES:
+                sigma, cmap = symmetry_action(self.n, a)
+                try:
+                    out.append(self.conjugation(sigma, cmap))
+                except PuzzleoptError:  # this move set is not closed under that symmetry
+                    continue
+            self._symmetries = tuple(out)
+        return self._symmetries
 
     def distinct_labels(self, state: np.ndarray) -> np.ndarray | None:
         """Home facelet of each sticker for n = 2 and 3 (centres must be home); ``None`` otherwise."""
