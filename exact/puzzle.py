@@ -375,11 +375,14 @@ class Puzzle:
         ``positions[perm[positions^-1]]``).
 
         Raises:
-            PuzzleoptError: The moves are guarded, or the move set or the goal state is not
-                mapped onto itself.
+            PuzzleoptError: ``positions`` or ``labels`` is not a permutation, the moves are
+                guarded, or the move set or the goal state is not mapped onto itself.
         """
         positions = np.asarray(positions, dtype=np.int64)
         labels = np.asarray(labels, dtype=np.int64)
+        for what, arr, n in (("positions", positions, self.num_positions), ("labels", labels, self.num_labels)):
+            if not np.array_equal(np.sort(arr), np.arange(n)):
+                raise PuzzleoptError(f"{self.name}: not a symmetry: {what} must be a permutation of 0..{n - 1}")
         try:
             moves = self.table.conjugated(positions)
         except StateError as e:

@@ -60,6 +60,10 @@ def test_puzzles_without_symmetries_have_the_identity_and_refuse_others():
     quarter = p.table.subset(["U", "U'", "R", "R'"])
     with pytest.raises(StateError, match="the image of 'U' is not one of its moves"):
         quarter.conjugated(p.symmetries()[1].positions)
+    with pytest.raises(PuzzleoptError, match="positions must be a permutation of 0..53"):
+        p.conjugation(np.zeros(54, np.int64), np.arange(6))
+    with pytest.raises(PuzzleoptError, match="labels must be a permutation of 0..5"):
+        p.conjugation(np.arange(54), np.arange(5))
     with pytest.raises(PuzzleoptError, match="does not map the goal state to itself"):
         p.conjugation(np.arange(54), np.roll(np.arange(6), 1))
     with pytest.raises(PuzzleoptError, match="does not map the cube onto itself"):

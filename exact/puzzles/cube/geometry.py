@@ -12,6 +12,7 @@ turns clockwise as seen from the positive face (R, U, F).
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
 
 import numpy as np
@@ -97,14 +98,14 @@ def turn_perm(n: int, axis: int, layers: int, q: int) -> np.ndarray:
 
 
 def _symmetry_matrices() -> np.ndarray:
-    """The 48 signed permutation matrices, in the order :func:`symmetry_matrices` documents."""
+    """The 48 signed permutation matrices, in the order :data:`SYMMETRY_MATRICES` documents."""
     diag = np.array([[0, 0, 1], [1, 0, 0], [0, 1, 0]], dtype=np.int64)  # (x, y, z) -> (z, x, y)
     mirror = np.diag([-1, 1, 1]).astype(np.int64)
     first = [np.linalg.matrix_power(diag, k) for k in range(3)]
     first = [*first, *(mirror @ a for a in first)]
     seen = {a.tobytes() for a in first}
     rest = []
-    for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
+    for perm in itertools.permutations(range(3)):
         for signs in np.ndindex(2, 2, 2):
             a = np.zeros((3, 3), np.int64)
             a[np.arange(3), perm] = [1 - 2 * s for s in signs]
