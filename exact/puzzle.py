@@ -350,6 +350,42 @@ class Puzzle:
         """
         if self.table.guarded or (np.asarray(self.table.inverse) < 0).any():
             return None
+        home = self._home(state)
+        return None if home is None else self.goal[np.argsort(home)]
+
+    def length_parity(self, state: np.ndarray) -> int | None:
+        """The parity (0 or 1) that the length of every solution of ``state`` has, or ``None``
+        where lengths of both parities may occur or no invariant tells.
+
+        Where every move is an odd permutation of the positions and the items can be told apart
+        (as for :meth:`inverse_state`), each move flips the parity of the items' permutation, so
+        a solution's length has the parity of the state's permutation relative to the goal (with
+        several goal states, only where they all share one). The 3x3 in quarter turns and the
+        sliding tiles have it; half turns are even permutations, so the half-turn metric has none.
+        """
+        if not self._odd_moves:
+            return None
+        mine = self._home_parity(state)
+        goals = {self._home_parity(g) for g in goal_states(self)}
+        if mine is None or len(goals) != 1 or (goal := goals.pop()) is None:
+            return None
+        return mine ^ goal
+
+    @cached_property
+    def _odd_moves(self) -> bool:
+        from exact.ranking import permutation_parity  # numba: loaded where a parity is asked for
+
+        return bool(permutation_parity(self.table.perms, check=False).all())
+
+    def _home_parity(self, state: np.ndarray) -> int | None:
+        from exact.ranking import permutation_parity
+
+        home = self._home(state)
+        return None if home is None else int(permutation_parity(home, check=False))
+
+    def _home(self, state: np.ndarray) -> np.ndarray | None:
+        """int64 ``(P,)``: the goal position of the item at each position (:meth:`distinct_labels`,
+        or the goal's labels where they are distinct), or ``None`` where items cannot be told apart."""
         s = np.asarray(state)
         home = self.distinct_labels(s)
         if home is None:
@@ -359,9 +395,7 @@ class Puzzle:
             where[self.goal] = np.arange(self.num_positions)
             home = where[s]
         home = np.asarray(home, dtype=np.int64)
-        if not np.array_equal(np.sort(home), np.arange(self.num_positions)):
-            return None
-        return self.goal[np.argsort(home)]
+        return home if np.array_equal(np.sort(home), np.arange(self.num_positions)) else None
 
     def symmetries(self) -> tuple[Conjugation, ...]:
         """The puzzle's symmetries (:class:`Conjugation`), the identity first; searches may try
@@ -432,3 +466,15 @@ class Puzzle:
             raise StateError(f"{self.name}: cannot read state {text!r}: {exc}") from exc
         out: np.ndarray = self.states(s)[0]
         return out
+
+
+def goal_states(puzzle: Puzzle) -> np.ndarray:
+    """The goal states a move sequence can reach from the puzzle's goal: every whole-puzzle turn
+    of it that is a goal (a cube held any way is solved), less those that differ on positions no
+    move touches (an odd cube's centres never move)."""
+    frame = puzzle.frame()
+    states = puzzle.goal[None] if frame is None else np.unique(puzzle.goal[np.asarray(frame[0])], axis=0)
+    states = states[puzzle.is_goal(states)]
+    still = (puzzle.table.perms == np.arange(puzzle.num_positions)).all(axis=0)
+    out: np.ndarray = states[(states[:, still] == puzzle.goal[still]).all(axis=1)]
+    return out

@@ -17,14 +17,17 @@ goal); its solution, reversed and inverted, solves the start, and the shorter of
 returned. The two beams make different choices, so the pair is often shorter than either (on the
 3x3, more often than one beam of twice the width: ``docs/learned.md``). The second beam stops one
 layer before the first one's length: a beam meets the ball (or the goal) at the ball's rim the
-first time, so a solution of the same length or longer is all it could find after that.
+first time, so a solution of the same length or longer is all it could find after that. Where
+every solution of the start has one length parity (:meth:`~exact.puzzle.Puzzle.length_parity`:
+the cubes in quarter turns, whose every turn is an odd permutation), it stops two layers before,
+since a solution one move shorter cannot exist.
 
 With ``symmetries=k`` the beam also searches from the start's conjugates by the puzzle's first
 ``k`` symmetries (:meth:`~exact.puzzle.Puzzle.symmetries`: on the cube, rotations and reflections
 of space, the colours and turns renamed with them), and with ``inverse`` from the inverse's
 conjugates too. A conjugate is exactly as far from the goal as the start, and its solutions map
 back move by move; the network ranks its states differently, so each one is another try. Every
-further beam stops one layer before the best solution so far.
+further beam stops one layer (two, with a length parity) before the best solution so far.
 
 The ball is built once and stored with the pattern databases (:func:`cached_goal_ball`,
 :mod:`learned.ballstore`): the 3x3's of radius 6 (983,926 states) took 1 s to build on
@@ -203,12 +206,15 @@ def _other_ways(puzzle: Puzzle, run, start, ways, first, max_steps: int, patienc
     """The shortest of ``first`` (the beam from ``start``) and the beams from ``ways``
     (:func:`_ways`), each solution turned into one of ``start`` and replayed. After a first
     solution each further beam gets one layer fewer than the best took and no restarts: a beam
-    meets the ball's rim the first time, so the same layer or a later one gives nothing shorter."""
+    meets the ball's rim the first time, so the same layer or a later one gives nothing shorter.
+    Where every solution's length has one parity (:meth:`~exact.puzzle.Puzzle.length_parity`,
+    the 3x3 in quarter turns), one layer fewer gives nothing shorter either: two fewer."""
     path, extra = first
     if path is not None:
         extra = {**extra, "way": "start"}
+    gap = 1 if puzzle.length_parity(start) is None else 2
     for name, state, turn in ways:
-        cap = max_steps if path is None else extra["steps"] - 1
+        cap = max_steps if path is None else extra["steps"] - gap
         if cap < 1:
             break
         other, more = _restarts(run, state, cap, patience, restarts if path is None else 0)

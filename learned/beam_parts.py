@@ -1,6 +1,7 @@
 """What the two beams share (:mod:`learned.beam`, :mod:`learned.beam_torch`): the 64-bit state
-hash, the goal states a puzzle can reach, the goal ball (every state within ``d`` moves of them,
-by BFS) and the way down it, and the path read back from a beam's parent pointers."""
+hash, the goal ball (every state within ``d`` moves of the goal states a puzzle can reach,
+:func:`exact.puzzle.goal_states`) and the way down it, and the path read back from a beam's
+parent pointers."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from exact.errors import PuzzleoptError
-from exact.puzzle import Puzzle
+from exact.puzzle import Puzzle, goal_states
 
 HASH_SEED = 20250213
 """Seed of the hash weights: the same states hash alike in every run."""
@@ -55,17 +56,6 @@ class GoalBall:
         at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
         hit = self.keys[at] == keys
         return np.where(hit, self.dist[at].astype(np.int64), -1)
-
-
-def goal_states(puzzle: Puzzle) -> np.ndarray:
-    """The goal states a move sequence can reach from the puzzle's goal: every whole-puzzle turn
-    of it that is a goal (a cube held any way is solved), less those that differ on positions no
-    move touches (an odd cube's centres never move)."""
-    frame = puzzle.frame()
-    states = puzzle.goal[None] if frame is None else np.unique(puzzle.goal[np.asarray(frame[0])], axis=0)
-    states = states[puzzle.is_goal(states)]
-    still = (puzzle.table.perms == np.arange(puzzle.num_positions)).all(axis=0)
-    return states[(states[:, still] == puzzle.goal[still]).all(axis=1)]
 
 
 def goal_ball(puzzle: Puzzle, depth: int, max_states: int = 100_000_000) -> GoalBall:

@@ -156,6 +156,21 @@ def test_the_beam_from_symmetric_starts_returns_the_shortest_of_every_way():
                     "symmetry 2 of the inverse"}  # fmt: skip
 
 
+def test_with_a_length_parity_later_beams_stop_a_layer_sooner_for_the_same_answers(monkeypatch):
+    from learned.beam import goal_ball
+
+    p = registry.get("cube3")
+    h, ball = _near(p, 5, 3.3), goal_ball(p, 2)
+    kw = {"width": 8, "max_steps": 12, "ball": ball, "inverse": True, "symmetries": 2}
+    starts = p.random_walk(12, 7, np.random.default_rng(2))
+    with_parity = [beam_search(p, s, h, **kw) for s in starts]
+    monkeypatch.setattr(p, "length_parity", lambda state: None)
+    without = [beam_search(p, s, h, **kw) for s in starts]
+    assert [r.moves for r in with_parity] == [r.moves for r in without]
+    saved = [b.nodes - a.nodes for a, b in zip(with_parity, without, strict=True)]
+    assert min(saved) >= 0 and sum(saved) > 0, saved
+
+
 def test_symmetric_starts_need_no_single_goal_and_are_refused_where_the_puzzle_has_none():
     cube2 = registry.get("cube2", moves="faces", metric="qtm")  # 24 goal states: no inverse, but conjugates
     h, syms = _near(cube2, 4, 2.0), cube2.symmetries()
