@@ -361,12 +361,14 @@ class Puzzle:
         (as for :meth:`inverse_state`), each move flips the parity of the items' permutation, so
         a solution's length has the parity of the state's permutation relative to the goal (with
         several goal states, only where they all share one). The 3x3 in quarter turns and the
-        sliding tiles have it; half turns are even permutations, so the half-turn metric has none.
+        sliding tiles have it; half turns are even permutations, so the half-turn metric has none;
+        nor has a partial goal (``Goal(allowed=...)``), whose goal states may have either parity.
         """
-        if not self._odd_moves:
+        spec = self.goal_spec(state)
+        if spec.allowed is not None or not self._odd_moves:
             return None
         mine = self._home_parity(state)
-        goals = {self._home_parity(g) for g in goal_states(self)}
+        goals = {self._home_parity(g) for g in ([spec.state] if spec.state is not None else goal_states(self))}
         if mine is None or len(goals) != 1 or (goal := goals.pop()) is None:
             return None
         return mine ^ goal

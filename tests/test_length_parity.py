@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from exact import registry
 from exact.bfs import distance_table
+from exact.goals import with_goal
 from exact.puzzles.tiles.space import TilesSpace
 
 HAS_PARITY = [
@@ -45,3 +46,11 @@ def test_the_tiles_parity_is_that_of_the_bfs_distance():
     dist = distance_table(space, tiles.table, tiles.goal)
     for state in tiles.random_walk(30, np.arange(30), np.random.default_rng(2)):
         assert tiles.length_parity(state) == int(dist[space.rank(state[None])[0]]) % 2
+
+
+def test_a_partial_goal_has_no_length_parity():
+    p = registry.get("cube3")
+    state = p.table.apply(p.goal, "U")  # the D cross is solved: 0 moves, though the state is odd
+    assert p.length_parity(state) == 1
+    cross = with_goal(p, "cross")
+    assert cross.solved(state) and cross.length_parity(state) is None
