@@ -170,6 +170,14 @@ class MoveTable:
         return {k: tuple(v) for k, v in rows.items()}
 
     @cached_property
+    def odd(self) -> bool:
+        """Whether every move is an odd permutation of the positions: each move then flips the
+        parity of a state whose labels are distinct (:meth:`exact.puzzle.Puzzle.length_parity`)."""
+        from exact.ranking import permutation_parity  # numba: loaded only where a parity is asked for
+
+        return bool(permutation_parity(self.perms, check=False).all())
+
+    @cached_property
     def inverse(self) -> np.ndarray:
         """int64 ``(M,)``: the row undoing each move wherever it applies, ``-1`` if there is none."""
         inv_perm = np.argsort(self.perms, axis=1)

@@ -365,19 +365,13 @@ class Puzzle:
         nor has a partial goal (``Goal(allowed=...)``), whose goal states may have either parity.
         """
         spec = self.goal_spec(state)
-        if spec.allowed is not None or not self._odd_moves:
+        if spec.allowed is not None or not self.table.odd:
             return None
         mine = self._home_parity(state)
         goals = {self._home_parity(g) for g in ([spec.state] if spec.state is not None else goal_states(self))}
         if mine is None or len(goals) != 1 or (goal := goals.pop()) is None:
             return None
         return mine ^ goal
-
-    @cached_property
-    def _odd_moves(self) -> bool:
-        from exact.ranking import permutation_parity  # numba: loaded where a parity is asked for
-
-        return bool(permutation_parity(self.table.perms, check=False).all())
 
     def _home_parity(self, state: np.ndarray) -> int | None:
         from exact.ranking import permutation_parity
@@ -391,11 +385,7 @@ class Puzzle:
         s = np.asarray(state)
         home = self.distinct_labels(s)
         if home is None:
-            if np.unique(self.goal).size != self.num_positions:
-                return None
-            where = np.full(max(int(self.goal.max()), int(s.max())) + 1, -1, dtype=np.int64)
-            where[self.goal] = np.arange(self.num_positions)
-            home = where[s]
+            return home_positions(self.goal, s)
         home = np.asarray(home, dtype=np.int64)
         return home if np.array_equal(np.sort(home), np.arange(self.num_positions)) else None
 
@@ -480,3 +470,14 @@ def goal_states(puzzle: Puzzle) -> np.ndarray:
     still = (puzzle.table.perms == np.arange(puzzle.num_positions)).all(axis=0)
     out: np.ndarray = states[(states[:, still] == puzzle.goal[still]).all(axis=1)]
     return out
+
+
+def home_positions(goal: np.ndarray, state: np.ndarray) -> np.ndarray | None:
+    """int64 ``(P,)``: the position in ``goal`` of the label at each position of ``state``, where
+    the goal's labels are all distinct and ``state`` holds the same ones; ``None`` otherwise."""
+    g, s = np.asarray(goal, dtype=np.int64), np.asarray(state, dtype=np.int64)
+    if np.unique(g).size != g.size or not np.array_equal(np.sort(s), np.sort(g)):
+        return None
+    where = np.empty(int(g.max()) + 1 if g.size else 0, dtype=np.int64)
+    where[g] = np.arange(g.size)
+    return where[s]

@@ -32,7 +32,7 @@ import numpy as np
 from exact.cli import MAX_THREADS, cores
 from exact.errors import PuzzleoptError, StateError
 from exact.movetable import MoveTable
-from exact.puzzle import Goal, Puzzle
+from exact.puzzle import Goal, Puzzle, home_positions
 from exact.ranking import permutation_parity
 from exact.result import Status
 
@@ -175,17 +175,10 @@ def move_parity(table: MoveTable, start: np.ndarray, goal: Goal) -> int | None:
     permutation of the positions, each move flips the state's parity, so a solution has as many
     moves, modulo 2, as the start's parity relative to the goal.
     """
-    s = np.asarray(start, dtype=np.int64)
-    if goal.state is None or np.unique(s).size != s.size:
+    if goal.state is None or not table.odd:
         return None
-    g = np.asarray(goal.state, dtype=np.int64)
-    if np.unique(g).size != g.size or not np.array_equal(np.sort(s), np.sort(g)):
-        return None
-    if not permutation_parity(table.perms, check=False).all():
-        return None
-    where = np.empty_like(g)
-    where[g] = np.arange(g.size)  # the goal position of each label
-    return int(permutation_parity(where[s][None, :], check=False)[0])
+    home = home_positions(goal.state, start)
+    return None if home is None else int(permutation_parity(home, check=False))
 
 
 @dataclass(frozen=True)
