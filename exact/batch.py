@@ -30,9 +30,9 @@ from exact.userfiles import output_folder
 
 logger = get_logger(__name__)
 
-RESULT_FORMAT = "puzzleopt-result/2"
-"""The record format of a results log of solves (:mod:`exact.resultlog`; /2: sealed with the
-user's key, under a run header)."""
+RESULT_FORMAT = "puzzleopt-result/3"
+"""The record format of a results log of solves (:mod:`exact.resultlog`; /3: each record sealed
+with the user's key over itself and its run header's digest; /2 sealed records alone)."""
 
 
 @dataclass
@@ -165,6 +165,7 @@ def _resume(run: BatchRun, log: ResultLog, items: Sequence[Any], from_record) ->
             stale += 1  # its instance changed since (another file, another solution): run it again
             continue
         try:
+            of_this_run(rec, log.run)
             run.results[ident] = from_record(rec, items[where[ident]]) if from_record else rec
         except (PuzzleoptError, ReplayError, KeyError, TypeError, ValueError, AttributeError) as exc:
             raise PuzzleoptError(
@@ -176,6 +177,28 @@ def _resume(run: BatchRun, log: ResultLog, items: Sequence[Any], from_record) ->
         logger.warning("%s: %d records were of instances that changed since; they run again", log.path, stale)
     log.start(kept)
     return len(kept)
+
+
+def of_this_run(record: Mapping[str, Any], header: Mapping[str, Any] | None) -> None:
+    """Raise unless ``record`` was made under the settings of the run ``header``: the same method
+    and goal where both name one (a record with no method, such as a certificate of no solution,
+    aside), and the horizon the run's options fix (a record's own settings,
+    or its certificate's result's). The seal already binds a record to its header; this holds
+    even where the key has leaked.
+
+    Raises:
+        PuzzleoptError: naming the first setting that differs.
+    """
+    if header is None:
+        return
+    for key in ("method", "goal"):  # a certificate of no solution or an invalid one names no method
+        if key in record and key in header and record[key] != header[key] and (key, record[key]) != ("method", None):
+            raise PuzzleoptError(f"its {key} is {record[key]!r}, this run's is {header[key]!r}")
+    horizon = (header.get("options") or {}).get("horizon")
+    result = record.get("result") if isinstance(record.get("result"), dict) else record
+    settings = result.get("settings") if isinstance(result, dict) else None
+    if horizon is not None and isinstance(settings, dict) and settings.get("horizon", horizon) != horizon:
+        raise PuzzleoptError(f"its horizon is {settings['horizon']!r}, this run's is {horizon!r}")
 
 
 # ----------------------------------------------------------------------------- solving a file
@@ -227,7 +250,8 @@ def solve_task(shared: SolveShared, start) -> Any:
 
 
 def result_record(ident: str, result, **more) -> dict:
-    """A :class:`~exact.result.SolveResult` as a results-log record."""
+    """A :class:`~exact.result.SolveResult` as a results-log record (``more``: the run's method
+    and goal, say, which :func:`of_this_run` checks on resume)."""
     return {"id": ident, **result.to_dict(), **more}
 
 
@@ -275,7 +299,8 @@ def solve_file(
     with executor:
         run = run_batch(
             executor, solve_task, states, [i for i, _, _ in starts], shared, log=log,
-            to_record=lambda i, r: result_record(i, r, known_optimal=known[i]), from_record=result_from_record(puzzle),
+            to_record=lambda i, r: result_record(i, r, known_optimal=known[i], method=method, goal=shared.goal),
+            from_record=result_from_record(puzzle),
             inputs=start_digests(states), on_result=on_result, progress=progress, desc=desc,
         )  # fmt: skip
     run.finish()

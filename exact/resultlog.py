@@ -12,9 +12,12 @@ A result log is an input, not a truth (``docs/reliability.md``, "Result logs"):
   the first difference;
 * each record carries the digest of its instance's input (the start, and a given solution), so
   a record whose instance changed is run again;
-* every line is sealed with HMAC-SHA256 under the user's key (:mod:`exact.signing`): an edited
-  line fails like a torn one. A torn last line is dropped (its instance runs again); any other
-  damaged line, or a file of another kind, is an error that names the file and the line;
+* every line is sealed with HMAC-SHA256 under the user's key (:mod:`exact.signing`), and each
+  record's seal also covers the digest of its run's header (:func:`run_digest`): an edited line,
+  or a record copied under another run's header, fails like a torn one. A torn last line is
+  dropped (its instance runs again); any other damaged line, or a file of another kind, is an
+  error that names the file and the line; a header sealed under another key (another user's, a
+  new key) is said to be that;
 * the caller re-checks every record it keeps (its moves replayed from its start, its status and
   bound), :func:`exact.batch.run_batch`.
 """
@@ -33,7 +36,7 @@ from exact.errors import PuzzleoptError
 from exact.logs import get_logger
 from exact.provenance import stamp
 from exact.result import json_default
-from exact.signing import mac_holds, signed, user_key
+from exact.signing import key_path, mac_holds, signed, user_key
 
 log = get_logger(__name__)
 
@@ -50,7 +53,7 @@ class ResultLog:
 
     Args:
         path: The file.
-        format: The record format, e.g. ``"puzzleopt-certificate/2"``.
+        format: The record format, e.g. ``"puzzleopt-certificate/3"``.
         run: What the answers depend on (JSON-ready); written as the header and compared on
             resume (``None``: read any run's records).
         key: The sealing key (default: the user's, :func:`exact.signing.user_key`).
@@ -63,6 +66,7 @@ class ResultLog:
         self.format = format
         self.run = None if run is None else _plain(dict(run))
         self._key = key
+        self._key_given = key is not None
         self._fh = None
         self._made_by: list[dict[str, str]] = []  # the writers before this one, from the header
 
@@ -77,8 +81,9 @@ class ResultLog:
         against this run's; a torn last line is dropped with a warning.
 
         Raises:
-            PuzzleoptError: the file is of another kind or run, or a line other than the last is
-                damaged or edited (each naming the file and the line).
+            PuzzleoptError: the file is of another kind or run or sealed under another key, or a
+                line other than the last is damaged, edited or copied from another run's log
+                (each naming the file and the line).
         """
         if not self.path.exists():
             return []
@@ -86,31 +91,34 @@ class ResultLog:
         if lines and lines[-1] == b"":
             lines.pop()
         out: list[dict[str, Any]] = []
+        bound_to = ""  # the header's digest, which every record's seal covers
         for n, raw in enumerate(lines, 1):
-            doc = self._line_doc(raw, n)
+            doc = self._line_doc(raw, n, bound_to)
             if doc is None:
                 if n == len(lines):
                     log.warning("%s: line %d was cut short (an interrupted write); it runs again", self.path, n)
                     break
+                if n == 1:
+                    self._refuse_header(raw, lines[1])
                 raise PuzzleoptError(
-                    f"{self.path}: line {n} is damaged or was edited (its seal does not hold under this user's key); "
-                    "remove the file, or that line, to run its instances again"
+                    f"{self.path}: line {n} is damaged or was edited, or was copied from another run's log (its seal "
+                    "does not hold under this log's header and this user's key); remove the file, or that line, to "
+                    "run its instances again"
                 )
             if n == 1:
                 self._check_header(doc)
+                bound_to = run_digest(doc["format"], doc[HEADER])
             elif HEADER in doc:
                 raise PuzzleoptError(f"{self.path}: line {n} is a second header; remove the file to start over")
             else:
                 out.append({k: v for k, v in doc.items() if k not in ("format", "mac")})
         return out
 
-    def _line_doc(self, raw: bytes, n: int) -> dict[str, Any] | None:
-        """The sealed object on line ``n``, ``None`` if it is not one; another format is an error."""
-        try:
-            doc = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return None
-        if not isinstance(doc, dict):
+    def _line_doc(self, raw: bytes, n: int, bound_to: str = "") -> dict[str, Any] | None:
+        """The sealed object on line ``n`` (its seal covering ``bound_to``), ``None`` if it is not
+        one; another format is an error."""
+        doc = _json_object(raw)
+        if doc is None:
             return None
         fmt = doc.get("format")
         if fmt != self.format and isinstance(fmt, str) and ("mac" in doc or "sha256" in doc):
@@ -120,7 +128,24 @@ class ResultLog:
                 + ("; it was written by an older puzzleopt, whose logs cannot be resumed" if older else "")
                 + "; name another output folder"
             )
-        return doc if mac_holds(doc, self.key) else None
+        return doc if mac_holds(doc, self.key, bound_to) else None
+
+    def _refuse_header(self, raw: bytes, second: bytes) -> None:
+        """Raise for a whole header line whose seal does not hold: sealed under another key,
+        unless the next record holds under this key (then the header itself was edited)."""
+        head = _json_object(raw)
+        if head is None or HEADER not in head or not isinstance(head.get("format"), str):
+            raise PuzzleoptError(f"{self.path}: line 1 is not a run header; remove the file to start over")
+        record = _json_object(second)
+        if record is not None and mac_holds(record, self.key, run_digest(head["format"], head[HEADER])):
+            raise PuzzleoptError(
+                f"{self.path}: line 1, the run header, was edited (its seal does not hold); "
+                "remove the file to start over"
+            )
+        raise PuzzleoptError(
+            f"{self.path} was sealed under another key (another user's, or a key made anew since; this user's is "
+            f"{_key_name(self._key_given)}): rerun without --resume, or name another --out"
+        )
 
     def _check_header(self, doc: dict[str, Any]) -> None:
         if HEADER not in doc:
@@ -162,10 +187,31 @@ class ResultLog:
     def _line(self, record: dict[str, Any]) -> bytes:
         if HEADER in record:
             raise ValueError(f"a record may not have the key {HEADER!r}")
-        return self._seal({"format": self.format, **_plain(record)})
+        return self._seal({"format": self.format, **_plain(record)}, run_digest(self.format, self.run))
 
-    def _seal(self, doc: dict[str, Any]) -> bytes:
-        return (json.dumps(signed(doc, self.key)) + "\n").encode()
+    def _seal(self, doc: dict[str, Any], bound_to: str = "") -> bytes:
+        return (json.dumps(signed(doc, self.key, bound_to)) + "\n").encode()
+
+
+def run_digest(format: str, run: Any) -> str:
+    """sha256 of a log's record format and run header (canonical JSON): what every record's
+    seal covers besides the record, so that a record is valid only under its own run's header."""
+    body = json.dumps({"format": format, HEADER: run}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def _json_object(raw: bytes) -> dict[str, Any] | None:
+    """The JSON object on a line, ``None`` where the line is none (torn, or other JSON)."""
+    try:
+        doc = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _key_name(given: bool) -> str:
+    """Where this user's key is, for an error (a key given in code has no file)."""
+    return "the key given in code" if given else repr(str(key_path()))
 
 
 def _plain(value: Any) -> Any:

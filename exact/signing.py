@@ -76,18 +76,28 @@ def canonical(doc: dict) -> bytes:
     return json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
 
 
-def mac(doc: dict, key: bytes) -> str:
-    """HMAC-SHA256 of :func:`canonical` ``doc``, hex."""
-    return hmac.new(key, canonical(doc), hashlib.sha256).hexdigest()
+def mac(doc: dict, key: bytes, bound_to: str = "") -> str:
+    """HMAC-SHA256 of ``bound_to`` and :func:`canonical` ``doc``, hex.
+
+    Args:
+        doc: The JSON object (its ``mac`` key, if any, left out).
+        key: The user's key.
+        bound_to: What else the seal covers: a result log's records are sealed with the digest
+            of their run's header (:func:`exact.resultlog.run_digest`), so that a record moved
+            under another run's header no longer holds. Empty for a header itself.
+    """
+    # the context first, then a NUL: no canonical JSON starts with one, so (context, doc) pairs
+    # cannot collide by shifting bytes from one to the other
+    return hmac.new(key, bound_to.encode() + b"\0" + canonical(doc), hashlib.sha256).hexdigest()
 
 
-def signed(doc: dict, key: bytes) -> dict:
-    """``doc`` with its ``mac`` as the last key."""
+def signed(doc: dict, key: bytes, bound_to: str = "") -> dict:
+    """``doc`` with its ``mac`` (:func:`mac`) as the last key."""
     body = {k: v for k, v in doc.items() if k != "mac"}
-    return {**body, "mac": mac(body, key)}
+    return {**body, "mac": mac(body, key, bound_to)}
 
 
-def mac_holds(doc: dict, key: bytes) -> bool:
-    """Whether ``doc`` carries a ``mac`` made with ``key`` over its other keys."""
+def mac_holds(doc: dict, key: bytes, bound_to: str = "") -> bool:
+    """Whether ``doc`` carries a ``mac`` made with ``key`` over its other keys and ``bound_to``."""
     given = doc.get("mac")
-    return isinstance(given, str) and hmac.compare_digest(given, mac(doc, key))
+    return isinstance(given, str) and hmac.compare_digest(given, mac(doc, key, bound_to))

@@ -74,7 +74,7 @@ BWAS_OPTIONS = (
 )  # fmt: skip
 """The options of the learned run that finds solutions where ``--solutions`` gives none."""
 
-CERTIFICATE_FORMAT = "puzzleopt-certificate/2"
+CERTIFICATE_FORMAT = "puzzleopt-certificate/3"
 """The record format of ``certificates.jsonl`` (:mod:`exact.resultlog`)."""
 
 

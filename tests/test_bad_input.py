@@ -375,18 +375,22 @@ def _put(log, docs):
     log.write_text("".join(json.dumps(d) + "\n" for d in docs))
 
 
-def _reseal(doc, how):
+def _reseal(doc, how, header=None):
+    """``doc`` sealed anew: ``how`` is none, the old sha256, a stranger's key or this user's key
+    (a record bound to ``header``, the log's first line, as the toolkit binds it)."""
     from exact.atomic import sealed
+    from exact.resultlog import HEADER, run_digest
     from exact.signing import signed, user_key
 
     body = {k: v for k, v in doc.items() if k != "mac"}
+    bound_to = "" if header is None else run_digest(header["format"], header[HEADER])
     if how == "none":
         return body
     if how == "sha256":
         return sealed(body)
     if how == "stranger":
-        return signed(body, b"k" * 32)
-    return signed(body, user_key())
+        return signed(body, b"k" * 32, bound_to)
+    return signed(body, user_key(), bound_to)
 
 
 def _edit(module, rec):
@@ -405,7 +409,7 @@ def test_an_edited_record_fails_the_resume_by_name(module, how, tmp_path, capsys
     code, _, log = _batch(module, tmp_path, capsys)
     assert code == 0 and log.exists()
     docs = _lines(log)
-    docs[2] = _reseal(_edit(module, docs[2]), how)  # the suboptimal certificate; a board
+    docs[2] = _reseal(_edit(module, docs[2]), how, docs[0])  # the suboptimal certificate; a board
     _put(log, docs)
     code, io, _ = _batch(module, tmp_path, capsys, "--resume")
     assert code == cli.EXIT_BAD_INPUT and len(io.err.strip().splitlines()) == 1, io.err
@@ -440,7 +444,7 @@ def test_records_resealed_with_the_key_are_still_rechecked(module, tmp_path, cap
         attacks.append({**rec, "start": goal, "moves": [], "length": 0, "lower_bound": 0})  # the goal for the start
         attacks.append({**rec, "lower_bound": rec["length"] + 1})  # a bound above the length
     for bad in attacks:
-        _put(log, [docs[0], _reseal(bad, "user"), *docs[2:]])
+        _put(log, [docs[0], _reseal(bad, "user", docs[0]), *docs[2:]])
         code, io, _ = _batch(module, tmp_path, capsys, "--resume")
         assert code == cli.EXIT_BAD_INPUT and "does not hold" in io.err and str(log) in io.err, (bad, io.err)
 
@@ -461,11 +465,11 @@ def test_a_foreign_or_older_log_is_refused_by_name(module, tmp_path, capsys):
     code, _, log = _batch(module, tmp_path, capsys)
     assert code == 0
     docs = _lines(log)
-    other = "puzzleopt-certificate/2" if module != "hybrid.verify" else "puzzleopt-result/2"
+    other = "puzzleopt-certificate/3" if module != "hybrid.verify" else "puzzleopt-result/3"
     _put(log, [_reseal({**d, "format": other}, "user") for d in docs])
     code, io, _ = _batch(module, tmp_path, capsys, "--resume")
     assert code == cli.EXIT_BAD_INPUT and f"a '{other}' record" in io.err and str(log) in io.err, io.err
-    older = docs[0]["format"].replace("/2", "/1")
+    older = docs[0]["format"].replace("/3", "/2")
     _put(log, [sealed({k: v for k, v in d.items() if k != "mac"} | {"format": older}) for d in docs])
     code, io, _ = _batch(module, tmp_path, capsys, "--resume")
     assert code == cli.EXIT_BAD_INPUT and "older puzzleopt" in io.err, io.err
@@ -510,3 +514,107 @@ def test_a_resumed_run_reports_the_kept_results_too(tmp_path, capsys):
     rows = [json.loads(ln) for ln in again.out.splitlines()]
     assert code == code_again == 0 and [r["id"] for r in rows] == ["b0", "b1", "b2"]
     assert [r["moves"] for r in rows] == [json.loads(ln)["moves"] for ln in first.out.splitlines()]
+
+
+# ------------------------------------------------------------------ records copied between runs
+# Issue 63: each record was sealed alone, so the records of one run, copied under the header of
+# another run of the same user, resumed as that run's answers (a face-turn "optimal, 6 moves"
+# under a slice-turn header, a cross's "infeasible" under a pair-FR goal). Now a record's seal
+# covers its run header's digest. For every ordered pair of distinct settings of every batch
+# command, each record of one run is put under the other's header: the resume exits 2 naming the
+# line, or (the moved record last, like a torn write) runs that instance again to a fresh answer.
+CUBE_SCRAMBLES = ["R U", "F' D", "L B"]
+COPY_RUNS = {
+    "exact.solve": (
+        "results.jsonl",
+        "--puzzle cube3 --instances {inst} --out {out} --no-progress",
+        ["--method bfs", "--method cp-sat --horizon 3", "--method cp-sat --horizon 4",
+         "--method bfs --option metric=htm", "--method bfs --option moves=layers",
+         "--method cp-sat --horizon 3 --goal cross", "--method cp-sat --horizon 3 --goal pair-FR"],
+    ),
+    "exact.ida": (
+        "results.jsonl",
+        "--puzzle cube3 --instances {inst} --out {out} --no-progress",
+        ["--goal cross", "--goal pair-FR", "--goal cross --metric htm", "--goal cross+pair-FR"],
+    ),
+    "hybrid.verify": (
+        "certificates.jsonl",
+        "--puzzle cube3 --instances {inst} --solutions {sols} --out {out} --no-progress",
+        ["--method bfs", "--method cp-sat", "--method bfs --option metric=htm", "--method bfs --option moves=layers"],
+    ),
+    "learned.evaluate": (
+        "results.jsonl",
+        "--puzzle tiles8 --instances {inst} --out {out} --no-progress --threads 1",
+        ["", "--batch 50", "--weight 0.5"],
+    ),
+}  # fmt: skip
+
+
+def _copy_run(module, tmp_path, capsys, k, extra=""):
+    name, args, settings = COPY_RUNS[module]
+    if module == "learned.evaluate":
+        pytest.importorskip("torch")
+        inst = _write(tmp_path / "boards.tsv", BOARDS)
+    else:
+        from exact.moves import cube_moves
+        from exact.puzzles.cube import solved_state, to_facelets
+
+        t = cube_moves(3)
+        inst = _write(tmp_path / "cubes.tsv", [to_facelets(t.apply(solved_state(3), s)) for s in CUBE_SCRAMBLES])
+    sols = _solutions(tmp_path / "sols.txt", ["U' R'", "D' F", "B' L'"])
+    out = tmp_path / f"run{k}"
+    code = cli.run(_main_of(module), _argv(f"{args} {settings[k]} {extra}", {"inst": inst, "out": out, "sols": sols}))
+    io = capsys.readouterr()
+    return code, io, out / name
+
+
+def _facts(d):
+    keys = ("id", "status", "length", "lower_bound", "verdict", "given_length", "best_length", "method", "goal")
+    return {k: d.get(k) for k in keys}
+
+
+@pytest.mark.parametrize("module", sorted(COPY_RUNS))
+def test_records_copied_under_another_runs_header_do_not_resume(module, tmp_path, capsys):
+    settings = COPY_RUNS[module][2]
+    fresh = []
+    for k in range(len(settings)):
+        code, io, log = _copy_run(module, tmp_path, capsys, k)
+        assert code in (0, cli.EXIT_NO_SOLUTION) and log.exists(), io.err
+        fresh.append(_lines(log))
+    attacks = 0
+    for a, b in ((a, b) for a in range(len(settings)) for b in range(len(settings)) if a != b):
+        _, log = None, tmp_path / f"run{b}" / COPY_RUNS[module][0]
+        head, own = fresh[b][0], fresh[b][1:]
+        for n, moved in enumerate(fresh[a][1:]):
+            # the record of run a in place of run b's record n: line 2 + n of b's log
+            _put(log, [head, *own[:n], moved, *own[n + 1 :]])
+            code, io, _ = _copy_run(module, tmp_path, capsys, b, "--resume")
+            attacks += 1
+            if n < len(own) - 1:
+                assert code == cli.EXIT_BAD_INPUT, (a, b, n, io.err)
+                assert f"{log}: line {n + 2} " in io.err and "copied from another run" in io.err, io.err
+                assert len(io.err.strip().splitlines()) == 1, io.err
+            else:  # the last line: run again, as a torn write is, to what a fresh run of b gives
+                assert [_facts(d) for d in _lines(log)[1:]] == [_facts(d) for d in own], (a, b, io.err)
+    assert attacks == sum(len(f) - 1 for f in fresh) * (len(settings) - 1)
+
+
+def test_a_log_sealed_under_another_key_says_so(tmp_path, capsys, monkeypatch):
+    """A new key (or another user's log) is not tampering: the line says which, and the fix."""
+    code, _, log = _batch("exact.solve", tmp_path, capsys)
+    assert code == 0
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "newconfig"))  # a key made anew
+    code, io, _ = _batch("exact.solve", tmp_path, capsys, "--resume")
+    assert code == cli.EXIT_BAD_INPUT and len(io.err.strip().splitlines()) == 1, io.err
+    assert "sealed under another key" in io.err and "rerun without --resume" in io.err and str(log) in io.err, io.err
+
+
+def test_a_record_of_another_method_or_goal_is_refused_even_with_the_key(tmp_path, capsys):
+    """Resealed with this user's key under this header (a leaked key): still refused by name."""
+    code, _, log = _batch("exact.solve", tmp_path, capsys)
+    docs = _lines(log)
+    for change in ({"method": "cp-sat"}, {"goal": "cross"}):
+        _put(log, [docs[0], _reseal({**docs[1], **change}, "user", docs[0]), *docs[2:]])
+        code, io, _ = _batch("exact.solve", tmp_path, capsys, "--resume")
+        key = next(iter(change))
+        assert code == cli.EXIT_BAD_INPUT and f"its {key} is {change[key]!r}" in io.err, io.err

@@ -161,7 +161,7 @@ def test_ctrl_c_then_resume_completes_every_instance_once(tmp_path, boards, monk
 
 
 def test_a_damaged_or_foreign_results_file_fails_clearly(tmp_path):
-    log = ResultLog(tmp_path / "r.jsonl", "puzzleopt-certificate/2", run={"k": 1})
+    log = ResultLog(tmp_path / "r.jsonl", "puzzleopt-certificate/3", run={"k": 1})
     log.start()
     log.append({"id": "1", "x": 1})
     log.append({"id": "2", "x": 2})
