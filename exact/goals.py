@@ -29,7 +29,7 @@ from functools import cached_property
 import numpy as np
 
 from exact.deadline import left
-from exact.errors import PuzzleoptError, StateError, first_line
+from exact.errors import PuzzleoptError, StateError, UnsolvableError, first_line
 from exact.puzzle import Goal, Puzzle
 from exact.result import SolveResult, Status
 from exact.solvers import register_method
@@ -78,29 +78,24 @@ class GoalPuzzle(Puzzle):
         return self.base.check_state(state)
 
     def unsolvable(self, state: np.ndarray) -> str | None:
-        """What rules the goal out from ``state``: a label the mask asks for more often than the
-        start has it, or a mask that names one whole state the puzzle's rules reject, or that lies
-        on the other side of an invariant from the start (a flipped edge, a tile parity)."""
+        """What rules the goal out from ``state``: a mask that names one whole state the puzzle's
+        rules reject, or that lies on the other side of an invariant from the start; for a mask
+        of some positions, the same invariants restricted to what it names
+        (:func:`exact.reachable.unreachable`: labels per orbit, colours no piece has, a piece
+        turned in place, a parity)."""
+        from exact.reachable import unreachable
+
         allowed = self.partial_goal.allowed
-        single = allowed.sum(axis=1) == 1
-        need = np.bincount(allowed[single].argmax(axis=1), minlength=self.num_labels)
-        have = np.bincount(np.asarray(state, dtype=np.int64), minlength=self.num_labels)
-        if (need > have).any():
-            k = int(np.flatnonzero(need > have)[0])
-            return (
-                f"the goal {self.goal_label} needs label {k} at {need[k]} positions, but the start has it "
-                f"{have[k]} times"
-            )
-        if not single.all():
-            return None
-        target = allowed.argmax(axis=1).astype(np.uint8)
-        try:
-            target = self.base.check_state(target)
-        except PuzzleoptError as exc:
-            return f"the goal {self.goal_label} is not a state of the puzzle: {first_line(exc)}"
-        if self.base.unsolvable(state) is None and (why := self.base.unsolvable(target)) is not None:
-            return f"the goal {self.goal_label} cannot be reached from a solvable start: {why}"
-        return None
+        if (allowed.sum(axis=1) == 1).all():
+            target = allowed.argmax(axis=1).astype(np.uint8)
+            try:
+                target = self.base.check_state(target)
+            except PuzzleoptError as exc:
+                return f"the goal {self.goal_label} is not a state of the puzzle: {first_line(exc)}"
+            if self.base.unsolvable(state) is None and (why := self.base.unsolvable(target)) is not None:
+                return f"the goal {self.goal_label} cannot be reached from a solvable start: {why}"
+        why = unreachable(self.base, allowed, state)
+        return None if why is None else f"the goal {self.goal_label} cannot be reached: {why}"
 
     # the mask names positions as they are: no whole-puzzle turn makes another state a goal
     def frame(self):
@@ -183,9 +178,10 @@ def pins(puzzle: Puzzle, allowed: np.ndarray) -> Pins:
     labels) must hold the one piece, turned the one way, whose goal labels the mask allows.
 
     Raises:
-        PuzzleoptError: the puzzle tells no pieces apart, a slot is masked in part, no piece or
-            several fit a slot, or one piece is asked for in two slots; the message says which
-            and that the MIP and CP-SAT take any mask.
+        UnsolvableError: no piece fits a slot, or one piece is asked for in two slots (no state
+            meets the mask; :meth:`GoalPuzzle.unsolvable` says so before any search).
+        PuzzleoptError: the puzzle tells no pieces apart, a slot is masked in part, or several
+            pieces fit a slot; the message says which and that the MIP and CP-SAT take any mask.
     """
     allowed = np.asarray(allowed, dtype=bool)
     masked = ~allowed.all(axis=1)
@@ -215,13 +211,13 @@ def pins(puzzle: Puzzle, allowed: np.ndarray) -> Pins:
         ]
         if len(fits) != 1:
             what = "no piece" if not fits else f"{len(fits)} pieces or turns"
-            raise PuzzleoptError(
+            raise (PuzzleoptError if fits else UnsolvableError)(
                 f"{puzzle.name}: {what} of the puzzle fit the mask at positions {list(slot)}; "
                 f"name colours one piece has{hint if fits else ''}"
             )
         key = frozenset(fits[0])
         if key in used:
-            raise PuzzleoptError(
+            raise UnsolvableError(
                 f"{puzzle.name}: the mask asks for one piece at positions {used[key]} and {list(slot)}; "
                 "no state has a piece in two places"
             )
@@ -340,6 +336,8 @@ def _applies(puzzle) -> bool:
         return False
     try:
         return puzzle.pinned is not None
+    except UnsolvableError:
+        return True  # no state meets the mask: every solve ends unsolvable before any search
     except PuzzleoptError:
         return False
 
