@@ -23,8 +23,10 @@ class Limits:
     stored: int | None = None
 
     def __post_init__(self) -> None:
-        if self.time is not None and not (
-            isinstance(self.time, (int, float)) and math.isfinite(self.time) and self.time > 0
+        if self.time is not None and (
+            isinstance(self.time, bool)  # True is 1 to Python, but no user means "one second" by it
+            or not (isinstance(self.time, (int, float, np.integer, np.floating)) and math.isfinite(self.time))
+            or self.time <= 0
         ):
             raise PuzzleoptError(f"Limits.time must be a number of seconds > 0, or None; got {self.time!r}")
         for name in ("nodes", "stored"):

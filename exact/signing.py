@@ -20,13 +20,27 @@ from pathlib import Path
 import platformdirs
 
 from exact.errors import PuzzleoptError
+from exact.logs import get_logger
+
+log = get_logger(__name__)
 
 KEY_BYTES = 32
 
 
 def key_path() -> Path:
-    """Where this user's key lives."""
-    return Path(platformdirs.user_config_dir("puzzleopt")) / "results.key"
+    """Where this user's key lives.
+
+    Raises:
+        PuzzleoptError: no config folder can be found for this user (no HOME, and no entry in
+            the password database: a container run under a bare uid).
+    """
+    try:
+        return Path(platformdirs.user_config_dir("puzzleopt")) / "results.key"
+    except (RuntimeError, KeyError, OSError) as exc:
+        raise PuzzleoptError(
+            f"the key that seals result logs needs this user's config folder, which cannot be found ({exc}); "
+            "set HOME (or XDG_CONFIG_HOME) to a folder of this user's"
+        ) from None
 
 
 def user_key(path: str | os.PathLike | None = None) -> bytes:
@@ -41,6 +55,7 @@ def user_key(path: str | os.PathLike | None = None) -> bytes:
     file = Path(path) if path is not None else key_path()
     if not file.exists():
         _create(file)
+    _private(file)
     try:
         data = file.read_bytes()
     except OSError as exc:
@@ -51,6 +66,24 @@ def user_key(path: str | os.PathLike | None = None) -> bytes:
             "(result logs sealed with the old key can then not be resumed)"
         )
     return data
+
+
+def _private(file: Path) -> None:
+    """Make the key readable by its user only: a key others can read seals nothing. A key found
+    with wider permissions (copied, restored from a backup) is narrowed, with a warning."""
+    try:
+        mode = stat.S_IMODE(file.stat().st_mode)
+    except OSError:
+        return  # read_bytes below names the file and the reason
+    if mode & 0o077:
+        try:
+            os.chmod(file, stat.S_IRUSR | stat.S_IWUSR)
+        except OSError as exc:
+            raise PuzzleoptError(
+                f"the results key {str(file)!r} is readable by others (mode {mode:04o}) and cannot be made private "
+                f"({exc.strerror or exc}); run chmod 600 on it, or remove it to make a new one"
+            ) from None
+        log.warning("the results key %s was readable by others (mode %04o); it is now 0600", file, mode)
 
 
 def _create(file: Path) -> None:

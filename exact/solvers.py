@@ -26,6 +26,7 @@ a method applies to them because of what they declare, not because of their name
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable, Mapping
@@ -215,11 +216,14 @@ OPTION_KINDS: dict[str, str] = {
     "stop_at": "count", "max_depth": "count", "horizon": "count", "threads": "positive", "seed": "count",
     "progress": "flag", "mirror": "flag", "verbose": "flag", "split": "flag", "incumbent": "text",
     "pdb_dir": "text", "edge": "text", "heuristic": "text", "formulation": "text", "optimize": "text",
-    "solver": "text",
+    "solver": "text", "width": "positive", "ball": "count", "inverse": "flag", "symmetries": "count",
+    "max_steps": "positive", "restarts": "count", "patience": "positive", "batch": "positive", "weight": "real",
+    "model": "text", "device": "text", "quality": "text", "precision": "text",
 }  # fmt: skip
 """The kind of each method option's value: ``count`` (a whole number >= 0), ``positive`` (>= 1),
-``flag`` (yes/no), ``text``; options not named here (``patterns``, ``solver_options``) are the
-method's to check."""
+``real`` (a finite number >= 0), ``flag`` (yes/no), ``text``; options not named here
+(``patterns``, ``solver_options``) are the method's to check. Text from a command line
+(``--method-option width=64``) is read as the kind asks."""
 
 
 def _option_value(method: Method, key: str, value: Any) -> Any:
@@ -233,10 +237,31 @@ def _option_value(method: Method, key: str, value: Any) -> Any:
         if not isinstance(value, (str, os.PathLike)):
             raise PuzzleoptError(f"{what} takes text, got {value!r}")
         return value
+    if kind == "real":
+        number = _number(value)
+        if number is None or not math.isfinite(number) or number < 0:
+            raise PuzzleoptError(f"{what} must be a finite number >= 0, got {value!r}")
+        return number
     least = 1 if kind == "positive" else 0
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
         raise PuzzleoptError(f"{what} must be a whole number >= {least}, got {value!r}")
     return int(value)
+
+
+def _number(value: Any) -> float | None:
+    """``value`` as a float where it is a number or the text of one (never a bool)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
 
 
 def _name(puzzle: Any) -> str:

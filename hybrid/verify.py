@@ -78,16 +78,17 @@ CERTIFICATE_FORMAT = "puzzleopt-certificate/3"
 """The record format of ``certificates.jsonl`` (:mod:`exact.resultlog`)."""
 
 
-def read_solutions(path: str | Path, count: int) -> list[str | None]:
+def read_solutions(path: str | Path, count: int, first: int | None = None) -> list[str | None]:
     """One solution per line (``None`` for an empty line), one line for each of the file's
-    ``count`` instances (empty lines at the end aside), each at most
-    :data:`exact.cli.MAX_SCRAMBLE` moves."""
+    ``count`` instances, or for the ``first`` of them that are certified (``--first``), empty
+    lines at the end aside; each at most :data:`exact.cli.MAX_SCRAMBLE` moves."""
     lines = read_text(path, "--solutions").splitlines()
-    while len(lines) > count and not lines[-1].strip():
+    while len(lines) > min(count, first or count) and not lines[-1].strip():
         lines.pop()
-    if len(lines) != count:
+    if len(lines) != count and (first is None or len(lines) != min(first, count)):
+        also = f" (or {min(first, count)}, for --first {first})" if first is not None and first < count else ""
         raise PuzzleoptError(
-            f"--solutions {str(path)!r} has {len(lines)} lines for {count} instances; give one line per "
+            f"--solutions {str(path)!r} has {len(lines)} lines for {count} instances{also}; give one line per "
             "instance, in the same order (an empty line where there is no solution)"
         )
     for n, ln in enumerate(lines, 1):
@@ -200,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     limits = solvers.Limits(time=args.time_limit, nodes=args.node_limit)
     given: list[str | None] = [None] * len(items)
     if args.solutions is not None:
-        given = read_solutions(args.solutions, len(every))[: len(items)]
+        given = read_solutions(args.solutions, len(every), args.first)[: len(items)]
 
     log = open_log(
         args.out, "certificates.jsonl", CERTIFICATE_FORMAT, args.resume, _run(args, puzzle, chosen, limits, options)

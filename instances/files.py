@@ -72,6 +72,11 @@ def _read_file(
             raise PuzzleoptError(
                 f"{what} {str(path)!r}, line {i + 2}: {length_col} {known!r} is not a whole number"
             ) from None
+        if row[state_col] is None or not row[state_col].strip():
+            raise PuzzleoptError(
+                f"{what} {str(path)!r}, line {i + 2}: no state in its {state_col!r} cell; give every row its "
+                f"{len(header)} tab-separated cells ({' | '.join(header)})"
+            )
         out.append(Instance(row.get("id") or str(i + 1), row[state_col], optimal))
     return out
 

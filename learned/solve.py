@@ -91,10 +91,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if res.extra.get("unsolvable"):
             print(f"{puzzle.table.description}: unsolvable: {res.extra['unsolvable']}")
             return res.exit_code
+        expanded = "no node expanded" if res.nodes is None else f"{res.nodes:,} nodes expanded{_generated(res)}"
+        why = res.extra.get("limit") if isinstance(res.extra.get("limit"), str) else None
         print(
             f"{puzzle.table.description}: {res.status.value}: {res.length if res.length is not None else '-'} "
-            f"moves: {moves}\n"
-            f"{res.nodes:,} nodes expanded{_generated(res)} in {res.seconds:.2f} s, "
+            f"moves: {moves}\n" + (f"{why}\n" if why else "") + f"{expanded} in {res.seconds:.2f} s, "
             f"{rate:,.0f} nodes/s; {settings}"
         )
     return res.exit_code

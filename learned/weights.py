@@ -134,6 +134,14 @@ def _check_fit(net: CostToGo, tensors: Mapping[str, torch.Tensor], path: str | P
 
 
 def load_into(net: CostToGo, tensors: Mapping[str, torch.Tensor], path: str | Path) -> None:
-    """Load ``tensors`` into ``net``: the same names and shapes, or a :class:`WeightsError`."""
+    """Load ``tensors`` into ``net``: the same names and shapes, every value finite, or a
+    :class:`WeightsError` (a network with NaN in it answers NaN for every state, and a search
+    guided by it is a blind one that still looks like a learned one)."""
     _check_fit(net, tensors, path)
+    for name, t in tensors.items():
+        if t.is_floating_point() and not bool(torch.isfinite(t).all()):
+            raise WeightsError(
+                f"weights file {path}: its tensor {name!r} holds NaN or infinite values (a training that diverged?); "
+                "retrain, or use an earlier checkpoint"
+            )
     net.load_state_dict(dict(tensors))

@@ -37,7 +37,8 @@ import numpy as np
 from gymnasium import spaces
 
 from exact import registry, solvers
-from exact.errors import PuzzleoptError
+from exact.cli import MAX_SCRAMBLE
+from exact.errors import PuzzleoptError, UnsolvableError
 
 __all__ = ["PuzzleEnv", "env_id", "register_envs"]
 
@@ -80,10 +81,8 @@ class PuzzleEnv(gymnasium.Env):
             raise PuzzleoptError(f"optimal={optimal!r}: use one of {', '.join(OPTIMAL)}")
         if render_mode not in (None, "ansi"):
             raise PuzzleoptError(f"render_mode={render_mode!r}: use 'ansi' or None")
-        if scramble_depth < 0 or max_steps < 1:
-            raise PuzzleoptError(
-                f"scramble_depth {scramble_depth} (>= 0) or max_steps {max_steps} (>= 1) is out of range"
-            )
+        scramble_depth = _whole(scramble_depth, "scramble_depth", 0, MAX_SCRAMBLE)
+        max_steps = _whole(max_steps, "max_steps", 1, None)
         self.puzzle = registry.get(puzzle, **options)
         self.scramble_depth, self.max_steps, self.render_mode = scramble_depth, max_steps, render_mode
         self.optimal, self.optimal_time_limit, self.pdb_dir = optimal, optimal_time_limit, pdb_dir
@@ -106,7 +105,8 @@ class PuzzleEnv(gymnasium.Env):
         if "state" in options:
             self._state = self._given(options["state"])
         else:
-            self._state = self._scramble(int(options.get("scramble_depth", self.scramble_depth)))
+            depth = _whole(options.get("scramble_depth", self.scramble_depth), "scramble_depth", 0, MAX_SCRAMBLE)
+            self._state = self._scramble(depth)
         self._steps = 0
         return self._state.copy(), self._info(at_reset=True)
 
@@ -133,8 +133,13 @@ class PuzzleEnv(gymnasium.Env):
         return mask
 
     def _given(self, state: str | np.ndarray) -> np.ndarray:
+        """A reset's ``state``, checked: a state of the puzzle that some moves solve (an episode
+        from an unsolvable start could never terminate)."""
         p = self.puzzle
         labels = p.parse_state(state) if isinstance(state, str) else p.check_state(np.asarray(state))
+        why = p.unsolvable(np.asarray(labels))
+        if why is not None:
+            raise UnsolvableError(f"reset option 'state': no moves solve it ({why}); give a solvable state")
         return np.asarray(labels, dtype=np.uint8)
 
     def _scramble(self, depth: int) -> np.ndarray:
@@ -178,3 +183,12 @@ def register_envs() -> list[str]:
 
 
 register_envs()
+
+
+def _whole(value: Any, what: str, least: int, most: int | None) -> int:
+    """``value`` checked as a whole number in ``least..most`` (``most`` None: no top)."""
+    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    if not ok or value < least or (most is not None and value > most):
+        span = f"in {least:,}..{most:,}" if most is not None else f">= {least}"
+        raise PuzzleoptError(f"{what} must be a whole number {span}, got {value!r}")
+    return int(value)

@@ -75,6 +75,20 @@ class State:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable: apply() and scramble() return new states")
 
+    # pickling (multiprocessing, joblib, caches) and copying: a state is its puzzle's registry
+    # spec (or the puzzle object, for one built by hand), its labels and its path; unpickling
+    # checks the labels again, as every other way in does
+    def __reduce__(self) -> tuple[Any, ...]:
+        spec = getattr(self._puzzle, "spec", None)
+        puzzle = spec.to_dict() if spec is not None and not hasattr(self._puzzle, "partial_goal") else self._puzzle
+        return (_state_of, (type(self), puzzle, self._labels.tolist(), self._labels.dtype.str, self._path))
+
+    def __copy__(self: _S) -> _S:
+        return self  # immutable: a copy is the state itself
+
+    def __deepcopy__(self: _S, memo: dict[int, Any]) -> _S:
+        return self
+
     # ------------------------------------------------------------------ reading
     @property
     def puzzle(self) -> Puzzle:
@@ -305,6 +319,12 @@ def _size(n: Any, what: str, sizes: list[int]) -> None:
 def _given(**options: Any) -> dict[str, Any]:
     """The options that were given (``None`` leaves the registry's default)."""
     return {k: v for k, v in options.items() if v is not None}
+
+
+def _state_of(cls: type[_S], puzzle: dict | Puzzle, labels: list[int], dtype: str, path: tuple[str, ...] | None) -> _S:
+    """The state :meth:`State.__reduce__` wrote, checked again (a registry spec is rebuilt)."""
+    built = registry.rebuild(puzzle) if isinstance(puzzle, dict) else puzzle
+    return cls._make(built, np.asarray(labels, dtype=np.dtype(dtype)), None if path is None else tuple(path))
 
 
 class Cube(State):

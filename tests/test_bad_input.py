@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import json
 
+import numpy as np
 import pytest
 
 from exact import cli
@@ -96,6 +97,13 @@ CASES = [
     ("exact.cpsat", "--size 2 --turns 2 --scramble R --time-limit nan", "finite number of seconds above 0"),
     ("exact.pdb", "verify nosuch-table", "no stored table is named 'nosuch-table'"),
     ("exact.ida", "--puzzle cube3 --scramble 'R U' --goal " + "U" * 4 + "." * 50, "IDA* searches to goals that fix"),
+    # the audit of issue 63
+    ("exact.solve", "--puzzle pancake --option n=4 --instances {nostate}", "line 3: no state in its 'state' cell"),
+    ("exact.solve", "--puzzle tiles8 --scramble-length 3 --method beam --method-option width=abc", "whole number >= 1"),
+    ("exact.solve", "--puzzle tiles8 --scramble-length 3 --method beam --method-option ball=-3", "whole number >= 0"),
+    ("exact.solve", "--puzzle tiles8 --scramble-length 3 --method beam --method-option inverse=maybe", "yes/no flag"),
+    ("exact.solve", "--puzzle tiles8 --scramble-length 3 --method bwas --method-option weight=nan", "finite number"),
+    ("hybrid.verify", "--puzzle tiles8 --instances {three} --solutions {sols5} --first 2", "(or 2, for --first 2)"),
     # a solver Pyomo does not know: one line, not Pyomo's logged traceback first
     (
         "exact.mip",
@@ -115,6 +123,10 @@ def paths(tmp_path):
     tiles.write_text(TILES + "\n")
     sols1 = tmp_path / "sols1.txt"
     sols1.write_text("L\n")
+    three = tmp_path / "three.txt"
+    three.write_text(TILES + "\n" + TILES + "\n" + TILES + "\n")
+    nostate = tmp_path / "nostate.tsv"
+    nostate.write_text("id\tstate\np0\t2 1 3 4\np1\n")
     sols5 = tmp_path / "sols5.txt"
     sols5.write_text("L\nL\nL\nL\nL\n")
     long = tmp_path / "long.txt"
@@ -122,7 +134,7 @@ def paths(tmp_path):
     hyper = tmp_path / "hyper.json"
     hyper.write_text(json.dumps({"d": True, "l": 1, "start": [[0, "r"]], "target": [[1, "r"]]}))
     return {"file": file, "dir": tmp_path, "binary": binary, "tiles": tiles, "hyper": hyper, "sols1": sols1,
-            "sols5": sols5, "long": long}  # fmt: skip
+            "sols5": sols5, "long": long, "nostate": nostate, "three": three}  # fmt: skip
 
 
 def _argv(text: str, paths) -> list[str]:
@@ -618,3 +630,69 @@ def test_a_record_of_another_method_or_goal_is_refused_even_with_the_key(tmp_pat
         code, io, _ = _batch("exact.solve", tmp_path, capsys, "--resume")
         key = next(iter(change))
         assert code == cli.EXIT_BAD_INPUT and f"its {key} is {change[key]!r}" in io.err, io.err
+
+
+# ------------------------------------------------------------------ the rest of issue 63's audit
+def test_a_summary_with_an_unsolvable_board_has_no_traceback(tmp_path, capsys):
+    boards = _write(tmp_path / "odd.tsv", ["0 2 1 3 4 5 6 7 8", "1 2 0 3 4 5 6 7 8"])  # odd parity, then 2 moves
+    code = cli.run(_main_of("exact.ida"), ["--puzzle", "tiles8", "--instances", str(boards), "--no-progress"])
+    out = capsys.readouterr().out
+    assert code == cli.EXIT_NO_SOLUTION and "unsolvable" in out and "1/2 optimal" in out, out
+
+
+def test_learned_solve_reports_a_setup_that_did_not_fit(tmp_path, capsys):
+    pytest.importorskip("torch")
+    argv = ["--puzzle", "cube3", "--scramble", "R U F D L B R U", "--method", "beam", "--ball", "6",
+            "--time-limit", "0.3", "--no-progress"]  # fmt: skip
+    code = cli.run(_main_of("learned.solve"), argv)
+    out = capsys.readouterr().out
+    assert code == cli.EXIT_LIMIT and "no node expanded" in out and "did not fit" in out, out
+
+
+def test_hybrid_verify_first_n_takes_an_n_line_solutions_file(tmp_path, capsys):
+    inst = _write(tmp_path / "boards.tsv", BOARDS)
+    sols = _solutions(tmp_path / "sols.txt", ["L L", "U R L"])
+    argv = ["--puzzle", "tiles8", "--method", "bfs", "--instances", str(inst), "--solutions", str(sols), "--first",
+            "2", "--no-progress", "--json"]  # fmt: skip
+    code = cli.run(_main_of("hybrid.verify"), argv)
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0 and summary["instances"] == 2, summary
+
+
+def test_a_results_key_others_can_read_is_made_private(tmp_path, monkeypatch, caplog):
+    import os
+    import stat
+
+    from exact import signing
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    key = signing.user_key()
+    path = signing.key_path()
+    os.chmod(path, 0o644)
+    assert signing.user_key() == key
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and "readable by others" in caplog.text
+
+
+def test_no_home_and_no_passwd_entry_is_one_line(tmp_path, monkeypatch, capsys):
+    """A container under a bare uid: platformdirs cannot find a home; the run says so, exit 2."""
+    import pwd
+
+    def no_entry(uid):
+        raise KeyError(f"getpwuid(): uid not found: {uid}")
+
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.setenv("HOME", "not/absolute")  # platformdirs treats a relative HOME as none
+    monkeypatch.setattr(pwd, "getpwuid", no_entry)
+    code, io, _ = _batch("exact.solve", tmp_path, capsys)
+    assert code == cli.EXIT_BAD_INPUT and len(io.err.strip().splitlines()) == 1, io.err
+    assert "set HOME" in io.err and "Traceback" not in io.err, io.err
+
+
+def test_limits_refuse_true_as_a_time():
+    from exact.errors import PuzzleoptError
+    from exact.solvers import Limits
+
+    for bad in (True, False, float("nan"), "5"):
+        with pytest.raises(PuzzleoptError, match="Limits.time"):
+            Limits(time=bad)
+    assert Limits(time=np.float64(1.5)).time == 1.5

@@ -89,3 +89,16 @@ def test_bad_settings_are_named() -> None:
         pgym.PuzzleEnv("tiles8", optimal="sometimes")
     with pytest.raises(PuzzleoptError, match="reset options"):
         pgym.PuzzleEnv("tiles8").reset(options={"depth": 3})
+
+
+def test_a_scramble_depth_is_bounded_and_a_reset_state_must_be_solvable(tiles8) -> None:
+    """Issue 63: ``scramble_depth=10**9`` walked for minutes; an odd 8-puzzle never terminated."""
+    for bad in (10**9, -1, True, 2.5):
+        with pytest.raises(PuzzleoptError, match="scramble_depth"):
+            pgym.PuzzleEnv("tiles8", scramble_depth=bad)
+        with pytest.raises(PuzzleoptError, match="scramble_depth"):
+            tiles8.reset(seed=0, options={"scramble_depth": bad})
+    with pytest.raises(PuzzleoptError, match="no moves solve it"):
+        tiles8.reset(seed=0, options={"state": "0 2 1 3 4 5 6 7 8"})
+    obs, _ = tiles8.reset(seed=0, options={"state": "1 0 2 3 4 5 6 7 8"})
+    assert obs.tolist() == [1, 0, 2, 3, 4, 5, 6, 7, 8]

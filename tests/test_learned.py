@@ -144,6 +144,16 @@ def test_interrupted_training_resumes_where_it_stopped(tmp_path) -> None:
     assert steps == sorted(set(steps)) and steps[-1] == 30
 
 
+def test_a_network_with_nan_in_it_is_refused_at_load(tmp_path) -> None:
+    """Issue 63: a diverged training's NaN weights, sealed as any other, loaded and answered NaN."""
+    net = make_net(preset_config("tiny", 9, 9), 0)
+    with torch.no_grad():
+        next(net.parameters()).view(-1)[0] = float("nan")
+    path = save_model(tmp_path / "nan.safetensors", net, {"puzzle": "tiles8"})
+    with pytest.raises(WeightsError, match="NaN or infinite"):
+        load_model(path)
+
+
 def test_bad_weight_files_fail_clearly(tmp_path) -> None:
     net = make_net(preset_config("tiny", 9, 9), 0)
     path = save_model(tmp_path / "m.safetensors", net, {"puzzle": "tiles8"})

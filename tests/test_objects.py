@@ -369,3 +369,17 @@ def test_the_models_take_a_tile_path_undone_as_their_hint():
     s = Tiles(8).apply("R D L")  # tile actions resolve state by state: the hint is read from the goal
     r = s.solve(method="cpsat")
     assert r.status.value == "optimal" and r.length == 3 and s.apply(list(r.moves)).is_solved
+
+
+def test_states_pickle_and_copy():
+    """Issue 63: multiprocessing, joblib and caches pickle states; "Cube is immutable" stopped them."""
+    import copy
+    import pickle
+
+    states = [Cube(3).apply("R U"), Cube(2, metric="htm").apply("R2"), Tiles(8).scramble(5, rng=0), LightsOut(3, 3),
+              FreeCell(1)]  # fmt: skip
+    for s in states:
+        back = pickle.loads(pickle.dumps(s))
+        assert type(back) is type(s) and back == s and back.path == s.path and back.puzzle.name == s.puzzle.name
+        assert copy.copy(s) is s and copy.deepcopy(s) is s  # immutable: a copy is the state itself
+    assert pickle.loads(pickle.dumps(states[0])).solve(method="bfs").moves == ("U'", "R'")

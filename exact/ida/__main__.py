@@ -194,12 +194,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"summary": summary}))
         return worst
-    print(f"{'id':>6} {'length':>6} {'known':>6} {'status':>9} {'nodes':>14} {'seconds':>9}")
+    print(f"{'id':>6} {'length':>6} {'known':>6} {'status':>10} {'nodes':>14} {'seconds':>9}")
     for ident, res, known, mismatch in results:
         flag = "  MISMATCH" if mismatch else ""
         print(
             f"{ident:>6} {res.length if res.length is not None else '-':>6} {known if known else '-':>6} "
-            f"{res.status.value:>9} {res.nodes:>14,} {res.seconds:>9.3f}{flag}"
+            f"{res.status.value:>10} {_count(res.nodes):>14} {res.seconds:>9.3f}{flag}"
         )
     secs = summary["seconds"]
     wrong = len(summary["mismatches"])
@@ -210,6 +210,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{summary['nodes'] / max(secs, 1e-9) / 1e6:.2f} M nodes/s"
     )
     return worst
+
+
+def _count(n: int | None) -> str:
+    """A node count for the table: ``-`` where none was counted (unsolvable before any search,
+    a set-up that did not fit)."""
+    return "-" if n is None else f"{n:,}"
 
 
 def _summary(results: list, planned: int, interrupted: bool) -> dict:

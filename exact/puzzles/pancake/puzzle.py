@@ -93,7 +93,9 @@ class PancakePuzzle(Puzzle):
 
     def parse_state(self, text: str) -> np.ndarray:
         """Read a stack written by :meth:`format_state` (whitespace or commas between)."""
-        tokens = str(text).replace(",", " ").split()
+        if not isinstance(text, str):
+            raise StateError(f"{self.name}: a stack is given as text, e.g. '3 1 2'; got {type(text).__name__}")
+        tokens = text.replace(",", " ").split()
         values = []
         for t in tokens:
             if not re.fullmatch(r"[+-]?[0-9]+", t):
