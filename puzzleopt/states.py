@@ -321,7 +321,9 @@ def _given(**options: Any) -> dict[str, Any]:
     return {k: v for k, v in options.items() if v is not None}
 
 
-def _state_of(cls: type[_S], puzzle: dict | Puzzle, labels: list[int], dtype: str, path: tuple[str, ...] | None) -> _S:
+def _state_of(
+    cls: type[_S], puzzle: dict[str, Any] | Puzzle, labels: list[int], dtype: str, path: tuple[str, ...] | None
+) -> _S:
     """The state :meth:`State.__reduce__` wrote, checked again (a registry spec is rebuilt)."""
     built = registry.rebuild(puzzle) if isinstance(puzzle, dict) else puzzle
     return cls._make(built, np.asarray(labels, dtype=np.dtype(dtype)), None if path is None else tuple(path))
