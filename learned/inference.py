@@ -43,11 +43,14 @@ def _folded(layer: nn.Module, norm: nn.Module) -> Layer:
 
 def _mkldnn_ops(dtype: torch.dtype, device: torch.device, activation: str) -> bool:
     """Whether oneDNN's fused linear ops (``mkldnn::_linear_pointwise``, what torch's compiler
-    emits for a frozen CPU model) can run the layers: bf16 on a CPU torch built with oneDNN, ReLU."""
+    emits for a frozen CPU model) can run the layers: bf16 on a CPU torch built with oneDNN, ReLU,
+    and a CPU whose oneDNN takes bf16 (on one without AVX-512 it cannot build the primitive and
+    raises; torch's own bf16 layers, used then, emulate it)."""
     ops = getattr(torch.ops, "mkldnn", None)
     return (
         dtype == torch.bfloat16 and device.type == "cpu" and activation == "relu"
         and torch.backends.mkldnn.is_available() and ops is not None and hasattr(ops, "_linear_pointwise")
+        and bool(getattr(ops, "_is_mkldnn_bf16_supported", lambda: True)())
     )  # fmt: skip
 
 
