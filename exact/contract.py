@@ -44,6 +44,23 @@ class OwnSolver(Protocol):
 
 
 @dataclass(frozen=True)
+class Setup:
+    """What a method builds before it searches, one way of running it (:attr:`Method.setups`).
+
+    Attributes:
+        options: The method options this way runs with (a cube table's ``{"edge": "slice"}``).
+        nbytes: The tables it needs, in bytes.
+        stored: Whether they are on disk already (then loading them is the whole set-up).
+        seconds: About how long building them takes on 2 cores, where measured; else 0.
+    """
+
+    options: Mapping[str, Any]
+    nbytes: int
+    stored: bool
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
 class Method:
     """A registered way to solve.
 
@@ -66,6 +83,9 @@ class Method:
             method name may be registered once generic and once per capability: the variant whose
             capability a puzzle declares is the one it gets (the tiles' kernel for ``ida*``).
         rank: Preference for ``method="auto"`` and the order of listings (lower first).
+        setups: ``setups(puzzle, options, pdb_dir) -> [Setup, ...]``: the ways it can run and
+            what each builds first, best first, for ``auto`` to pass over a method whose tables
+            are large and not built (:mod:`exact.portfolio`); ``None``: nothing large to build.
     """
 
     name: str
@@ -79,6 +99,7 @@ class Method:
     stored: bool = False
     needs: str | None = None
     rank: int = 100
+    setups: Callable[[Any, Mapping[str, Any], Any], list[Setup]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.needs is not None:  # applies means applies: the capability first, then the method's own test

@@ -14,10 +14,12 @@ returned; ``optimal`` only with a proof; a limit ends as ``limit`` with the boun
   nodes (the MIP, CP-SAT, linear algebra) ignore it and say so in ``settings``;
 * ``stored``: states held in memory at once (search nodes, BFS frontiers).
 
-Each method declares which puzzles it ``applies`` to and whether it ``proves`` optimality. With
-``method="auto"`` the first registered method that applies and proves optimality is used, the
-puzzles' fast specialisations first; ``hybrid.certify``, the command lines and the benchmarks all
-pick their methods here. Options a method does not know are an error that names them.
+Each method declares which puzzles it ``applies`` to and whether it ``proves`` optimality.
+``method="auto"`` is a portfolio (:mod:`exact.portfolio`): a quick bidirectional BFS, then the
+first method that proves optimality and whose tables are cheap (the puzzles' fast
+specialisations first), then a method that finds a solution without a proof; ``hybrid.certify``,
+the command lines and the benchmarks all pick their methods here. Options a method does not know
+are an error that names them.
 
 Puzzles whose states are not label vectors of a move table (FreeCell's boards) or whose solver
 needs more than the table (Sokoban's levels) declare it through :class:`OwnSolver`, a protocol:
@@ -34,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from exact.contract import Limits, Method, OwnSolver, everywhere
+from exact.contract import Limits, Method, OwnSolver, Setup, everywhere
 from exact.deadline import SetupLimit, deadline
 from exact.errors import PuzzleoptError
 from exact.invariants import checked_start, unsolvable_result
@@ -42,7 +44,9 @@ from exact.logs import get_logger
 from exact.options import flag
 from exact.result import SolveResult, Status
 
-__all__ = ["COMMON", "Limits", "Method", "OwnSolver", "choose", "get_method", "methods", "register_method", "solve"]
+__all__ = [
+    "COMMON", "Limits", "Method", "OwnSolver", "Setup", "choose", "get_method", "methods", "register_method", "solve",
+]  # fmt: skip
 
 
 COMMON = ("stop_at", "pdb_dir", "progress")
@@ -124,13 +128,16 @@ def get_method(name: str, puzzle: Any = None) -> Method:
 
 
 def choose(puzzle: Any, name: str = "auto", options: Mapping[str, Any] | None = None) -> Method:
-    """The method ``name`` if it applies to ``puzzle``; with ``"auto"`` the first that applies,
-    proves optimality and has what it needs among ``options`` (the models need a horizon)."""
+    """The method ``name`` if it applies to ``puzzle``; ``"auto"`` is the portfolio of the methods
+    that apply (:mod:`exact.portfolio`), where one of them proves optimality and has what it
+    needs among ``options`` (the models need a horizon)."""
     if name == "auto":
-        for m in methods(puzzle):
-            if m.proves and m.ready(dict(options or {})):
-                return m
-        raise PuzzleoptError(f"no registered method proves optimality on {_name(puzzle)}; name one with method=")
+        from exact.portfolio import auto_method
+
+        candidates = methods(puzzle)
+        if not any(m.proves and m.ready(dict(options or {})) for m in candidates):
+            raise PuzzleoptError(f"no registered method proves optimality on {_name(puzzle)}; name one with method=")
+        return auto_method(candidates)
     method = get_method(name, puzzle)
     if not method.fits(puzzle):
         known = [m.name for m in methods(puzzle)]
@@ -218,7 +225,7 @@ OPTION_KINDS: dict[str, str] = {
     "pdb_dir": "text", "edge": "text", "heuristic": "text", "formulation": "text", "optimize": "text",
     "solver": "text", "width": "positive", "ball": "count", "inverse": "flag", "symmetries": "count",
     "max_steps": "positive", "restarts": "count", "patience": "positive", "batch": "positive", "weight": "real",
-    "model": "text", "device": "text", "quality": "text", "precision": "text",
+    "model": "text", "device": "text", "quality": "text", "precision": "text", "build_tables": "flag",
 }  # fmt: skip
 """The kind of each method option's value: ``count`` (a whole number >= 0), ``positive`` (>= 1),
 ``real`` (a finite number >= 0), ``flag`` (yes/no), ``text``; options not named here

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from exact.bfs import UNREACHED, descend, distance_table
-from exact.contract import table_puzzle
+from exact.contract import Setup, table_puzzle
 from exact.errors import PuzzleoptError
 from exact.movetable import MoveTable
 from exact.pdb.store import TableSpec, load
@@ -132,4 +132,15 @@ def _applies(puzzle: Any) -> bool:
     return table_puzzle(puzzle) and applies(puzzle)
 
 
-register_method("table-walk", _run, applies=_applies, rank=10)
+def _setups(puzzle: Any, options: Any, pdb_dir: Any) -> list[Setup]:
+    """The complete table: built in memory for a small space (nothing kept), else stored."""
+    from exact.pdb.store import stored_entries
+
+    space = puzzle.ranked_space()
+    if space is None or space.size <= MEMORY_STATES:
+        return [Setup({}, 0 if space is None else int(space.size), space is None or space.size <= 200_000)]
+    spec = table_spec(puzzle)
+    return [Setup({}, spec.nbytes, stored_entries(spec.name, pdb_dir) == spec.entries)]
+
+
+register_method("table-walk", _run, applies=_applies, rank=10, setups=_setups)

@@ -27,7 +27,7 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
-from exact.contract import Limits
+from exact.contract import Limits, Setup
 from exact.deadline import left
 from exact.errors import PuzzleoptError
 from exact.result import SolveResult
@@ -147,11 +147,24 @@ def run_bwas(
     )  # fmt: skip
 
 
+LOAD_SECONDS = 4.0
+"""About how long importing torch and loading a network takes the first time in a process on 2
+loaded cores (about 2 s on idle ones); ``auto`` skips a learned step that would not have this."""
+
+
+def _setups(puzzle: Any, options: Any, pdb_dir: Any) -> list[Setup]:
+    """The network: loaded already in this process (a cached heuristic), or to be loaded."""
+    import sys
+
+    warm = "torch" in sys.modules and _heuristic.cache_info().currsize > 0
+    return [Setup({}, 0, True, 0.5 if warm else LOAD_SECONDS)]
+
+
 # ranked after every exact method: "auto" means proven, and these prove nothing
 BEAM_OPTIONS = (
     "model", "device", "width", "ball", "inverse", "symmetries", "quality", "max_steps", "restarts", "patience",
     "precision",
 )  # fmt: skip
 BWAS_OPTIONS = ("model", "device", "weight", "batch", "quality", "precision")
-register_method("beam", run_beam, applies=_applies, proves=False, options=BEAM_OPTIONS, rank=200)
-register_method("bwas", run_bwas, applies=_applies, proves=False, options=BWAS_OPTIONS, rank=201)
+register_method("beam", run_beam, applies=_applies, proves=False, options=BEAM_OPTIONS, rank=200, setups=_setups)
+register_method("bwas", run_bwas, applies=_applies, proves=False, options=BWAS_OPTIONS, rank=201, setups=_setups)

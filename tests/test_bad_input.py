@@ -640,8 +640,9 @@ def test_a_summary_with_an_unsolvable_board_has_no_traceback(tmp_path, capsys):
     assert code == cli.EXIT_NO_SOLUTION and "unsolvable" in out and "1/2 optimal" in out, out
 
 
-def test_learned_solve_reports_a_setup_that_did_not_fit(tmp_path, capsys):
+def test_learned_solve_reports_a_setup_that_did_not_fit(tmp_path, capsys, monkeypatch):
     pytest.importorskip("torch")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # no goal ball on disk: it must be built
     argv = ["--puzzle", "cube3", "--scramble", "R U F D L B R U", "--method", "beam", "--ball", "6",
             "--time-limit", "0.3", "--no-progress"]  # fmt: skip
     code = cli.run(_main_of("learned.solve"), argv)

@@ -124,16 +124,21 @@ def test_hybrid_certifies_the_new_puzzles(tmp_path) -> None:
     from hybrid.certify import verify_solution
 
     budget = dict(limits=Limits(time=120), pdb_dir=tmp_path)
-    for n, method in ((10, "ida*"), (9, "table-walk")):  # the gap heuristic; a complete table (n <= 9)
+    # auto's proof: the gap heuristic's IDA* at once (nothing to build); the 9-pancake's complete
+    # table is built in memory, so the quick BFS goes first and finds the one flip
+    for n, solvers_seen in ((10, ("ida*",)), (9, ("bfs", "table-walk"))):
         p = registry.get("pancake", n=n)
         start = p.parse_state("2 1 " + " ".join(map(str, range(3, n + 1))))
         assert verify_solution(p, start, "f2", **budget).verdict == "optimal"
         r = verify_solution(p, start, "f3 f2 f3 f2 f3", **budget)  # 5 flips where 1 does
-        assert r.verdict == "suboptimal" and r.gap == 4 and r.method == method
+        assert r.verdict == "suboptimal" and r.gap == 4 and r.method == "auto"
+        assert r.result.extra["exact"]["solver"] in solvers_seen
+        r = verify_solution(p, start, "f3 f2 f3 f2 f3", method="table-walk" if n == 9 else "ida*", **budget)
+        assert r.verdict == "suboptimal" and r.gap == 4
     q = registry.get("pyraminx", tips=False)
     start = q.table.apply(q.goal, "U L' R B'")
     r = verify_solution(q, start, "B R' L U'", **budget)
-    assert r.verdict == "optimal" and r.method == "ida*"
+    assert r.verdict == "optimal" and r.method == "auto" and r.result.extra["exact"]["solver"] == "ida*"
 
 
 # ----------------------------------------------------------------------------- state checks

@@ -291,7 +291,7 @@ def _solve_auto(puzzle, start, solve, args, kwargs, method: str) -> SolveResult:
     if kwargs.get("hint") is not None:
         raise PuzzleoptError("--turns auto finds its own incumbent; give --hint with a number of --turns instead")
     options = {k: v for k, v in kwargs.items() if k != "hint"}
-    chosen = solvers.get_method(method)
+    chosen = solvers.choose(puzzle, method)
     own = {"model": str(args.model)} if args.model is not None and "model" in chosen.options else {}
     if args.model is not None and not own:
         raise PuzzleoptError(f"--model is for a learned --horizon-method (beam, bwas); {method!r} takes no model")

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import numpy as np
 
-from exact.contract import Limits
+from exact.contract import Limits, Setup
 from exact.deadline import left
 from exact.result import SolveResult
 from exact.solvers import register_method
@@ -51,5 +52,41 @@ def _korf_tables(metric: str, pdb_dir, progress: bool) -> tuple:
     return cube_tables(metric, pdb_dir=pdb_dir, progress=progress)
 
 
-register_method("cube3-optimal", _optimal, needs="cube3-coordinates", options=("edge", "threads"), rank=20)
-register_method("ida*-cube", _korf, needs="cube3-coordinates", rank=25)
+BUILD_SECONDS = {"slicesorted": 180.0, "slice": 0.0}
+"""About how long each table takes to build on 2 cores (README: "2-4 minutes" for the large one;
+the small one is measured by ``auto``'s first run and not estimated here)."""
+
+
+def _setups(puzzle, options, pdb_dir) -> list[Setup]:
+    """The large table first (fast searches), then the small one; an ``edge`` given is the only way."""
+    from exact.cube import prune
+    from exact.pdb.store import default_dir, stored_entries
+
+    directory = default_dir() if pdb_dir is None else Path(pdb_dir)
+    metric = puzzle.table.metadata.get("metric", "qtm")
+    edges = [options["edge"]] if options.get("edge") else ["slicesorted", "slice"]
+    out = []
+    for edge in edges:
+        spec = prune.spec(puzzle.table, metric, edge)
+        on_disk = stored_entries(spec.name, directory) == spec.entries
+        out.append(Setup({"edge": edge}, spec.nbytes, on_disk, BUILD_SECONDS.get(edge, 0.0)))
+    return out
+
+
+register_method(
+    "cube3-optimal", _optimal, needs="cube3-coordinates", options=("edge", "threads"), rank=20, setups=_setups
+)
+
+
+def _korf_setups(puzzle, options, pdb_dir) -> list[Setup]:
+    """Korf's three tables (corners, two sets of six edges)."""
+    from exact.cube.catalog import cube_spec
+    from exact.cube.pdb import korf_patterns
+    from exact.pdb.store import stored_entries
+
+    specs = [cube_spec(p) for p in korf_patterns(puzzle.table.metadata.get("metric", "htm"))]
+    stored = all(stored_entries(s.name, pdb_dir) == s.entries for s in specs)
+    return [Setup({}, sum(s.nbytes for s in specs), stored)]
+
+
+register_method("ida*-cube", _korf, needs="cube3-coordinates", rank=25, setups=_korf_setups)

@@ -7,7 +7,7 @@ import functools
 
 import numpy as np
 
-from exact.contract import Limits, table_puzzle
+from exact.contract import Limits, Setup, table_puzzle
 from exact.deadline import left
 from exact.errors import PuzzleoptError
 from exact.result import SolveResult
@@ -53,4 +53,25 @@ def _ida_tiles(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, pro
                      stop_at=stop_at, progress=progress)  # fmt: skip
 
 
-register_method("ida*", _ida_tiles, applies=table_puzzle, needs="korf-tiles", options=TILE_OPTIONS, rank=30)
+def _setups(puzzle, options, pdb_dir) -> list[Setup]:
+    """The heuristic named, or the board's pattern databases, then Manhattan distance with linear
+    conflicts (nothing to build): ``auto`` builds the 510 MB of ``pdb-6666`` only when asked."""
+    from exact.pdb.store import stored_entries
+    from exact.tiles.catalog import PARTITIONS, tile_spec
+    from exact.tiles.pattern import check_partition
+
+    cells = puzzle.rows * puzzle.cols
+    default = TILE_HEURISTICS.get(cells, "manhattan-lc") if cells > 9 else "manhattan-lc"
+    names = [options["heuristic"]] if options.get("heuristic") else [default, "manhattan-lc"]
+    out = []
+    for name in dict.fromkeys(names):
+        part = PARTITIONS.get((puzzle.rows, puzzle.cols), {}).get(name[4:]) if name.startswith("pdb-") else None
+        specs = [] if part is None else [tile_spec(p) for p in check_partition(puzzle.rows, puzzle.cols, part)]
+        stored = all(stored_entries(s.name, pdb_dir) == s.entries for s in specs)
+        out.append(Setup({"heuristic": name}, sum(s.nbytes for s in specs), stored))
+    return out
+
+
+register_method(
+    "ida*", _ida_tiles, applies=table_puzzle, needs="korf-tiles", options=TILE_OPTIONS, rank=30, setups=_setups
+)
