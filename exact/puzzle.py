@@ -446,6 +446,11 @@ class Puzzle:
         """A picture of one state as an SVG document, or ``None`` (the default: no picture)."""
         return None
 
+    def drawing(self, state: np.ndarray) -> str:
+        """One state drawn as text for a terminal (``print(state)``): a cube's net, a board's
+        rows. Default: :meth:`format_state`."""
+        return self.format_state(state)
+
     def format_state(self, state: np.ndarray) -> str:
         """Human-readable text of one state (subclasses give their own notation)."""
         return " ".join(str(int(v)) for v in np.asarray(state))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -26,11 +26,14 @@ LENGTH_COLUMNS = ("optimal_length", "optimal_qtm", "optimal_htm", "optimal")
 
 @dataclass(frozen=True)
 class Instance:
-    """One line of an instance file: its id, the state's text, the known optimal length."""
+    """One line of an instance file: its id, the state's text, the known optimal length, and
+    (for a shipped set) the registry name of its puzzle (``puzzleopt.State.from_instance`` makes
+    it a state)."""
 
     id: str
     text: str
     optimal: int | None = None
+    puzzle: str = ""
 
 
 def read_instances(path: str | Path, what: str = "--instances") -> list[Instance]:
@@ -113,10 +116,11 @@ def load(name: str) -> list[Instance]:
     entry = sets.entry(name)
     where = sets.path(name)
     if entry.kind == "tsv":
-        return _read_file(where, f"instance set {name!r}", entry.state_column, entry.length_column)
+        items = _read_file(where, f"instance set {name!r}", entry.state_column, entry.length_column)
+        return [replace(x, puzzle=entry.puzzle) for x in items]
     if entry.kind == "json-states":
         states = json.loads(where.read_text())["states"]
-        return [Instance(str(i), " ".join(map(str, s))) for i, s in enumerate(states)]
+        return [Instance(str(i), " ".join(map(str, s)), puzzle=entry.puzzle) for i, s in enumerate(states)]
     if entry.kind == "levels":
         from exact.puzzles.sokoban.text import format_level, parse_levels
 

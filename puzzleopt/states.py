@@ -121,6 +121,19 @@ class State:
         p = registry.get(puzzle, **options) if isinstance(puzzle, str) else puzzle
         return cls._make(p, p.parse_state(_text(text, "from_board")), None)
 
+    @classmethod
+    def from_instance(cls: type[_S], instance: Any, puzzle: str | None = None, **options: Any) -> _S:
+        """The state of an instance (:class:`instances.files.Instance`): of its shipped set's
+        puzzle, or of ``puzzle`` for one read from a file.
+
+        Raises:
+            PuzzleoptError: no puzzle is known, or the text is not a state of it.
+        """
+        name = puzzle or getattr(instance, "puzzle", "")
+        if not name:
+            raise PuzzleoptError(f"instance {getattr(instance, 'id', '?')}: name its puzzle, e.g. puzzle='tiles15'")
+        return cls.from_board(name, instance.text, **options)
+
     @property
     def is_solved(self) -> bool:
         return bool(self._puzzle.is_goal(self._labels[None])[0])
@@ -234,6 +247,31 @@ class State:
         p = self._goal_puzzle(goal)
         return build_mip(p.table, self._labels, p.goal_spec(self._labels), T, formulation, num_labels=p.num_labels)
 
+    def moves_from_pyomo(self, model: Any, goal: str | Goal | None = None) -> tuple[str, ...]:
+        """The moves a model of :meth:`to_pyomo` chose once the user solved it (with any solver
+        Pyomo drives), replayed from this state: they must reach the goal (``goal`` as given to
+        :meth:`to_pyomo`).
+
+        Raises:
+            PuzzleoptError: the model is not one of :meth:`to_pyomo`'s, holds no solution, or its
+                moves do not bring this state to the goal (another state's model?).
+        """
+        from exact.mip import seed, tight
+
+        p = self._goal_puzzle(goal)
+        reader = tight.chosen_moves if hasattr(model, "actions") else seed.chosen_moves
+        try:
+            rows = [m for m in reader(model, p.table.num_moves) if m is not None]
+        except (AttributeError, KeyError, TypeError) as exc:
+            raise PuzzleoptError(f"moves_from_pyomo: not a model of to_pyomo ({exc})") from None
+        end = p.table.apply(self._labels, rows) if rows else self._labels
+        if not p.solved(end):
+            raise PuzzleoptError(
+                f"moves_from_pyomo: the model's {len(rows)} moves do not bring this state to the goal; is the model "
+                "solved, and is it this state's?"
+            )
+        return tuple(p.table.names[r] for r in rows)
+
     def to_cpsat(self, T: int, goal: str | Goal | None = None) -> Any:
         """The CP-SAT model of this start within ``T`` moves, unsolved
         (:func:`exact.cpsat.build_cpsat`; its ``.model`` is the ``CpModel``); ``goal`` as in
@@ -274,6 +312,36 @@ class State:
             moves = list(moves.moves)
         rows = self._rows(moves, "animate")
         return Animation.of(self._puzzle, self._labels, self._puzzle.table.format(rows), seconds)
+
+    @property
+    def legal_moves(self) -> tuple[str, ...]:
+        """The names of the moves that apply here, in the table's order, each once (a tile
+        board's blank at an edge has fewer)."""
+        table = self._puzzle.table
+        rows = np.flatnonzero(table.applicable(self._labels[None])[0]) if table.guarded else range(table.num_moves)
+        return tuple(dict.fromkeys(table.names[int(r)] for r in rows))
+
+    def neighbors(self: _S) -> list[tuple[str, _S]]:
+        """``(move, state)`` for each of :attr:`legal_moves`, the state one move away."""
+        return [(m, self.apply(m)) for m in self.legal_moves]
+
+    def inverse(self: _S) -> _S:
+        """The inverse as a group element: the state a solution of this one reaches when played
+        from the goal (:meth:`exact.puzzle.Puzzle.inverse_state`).
+
+        Raises:
+            PuzzleoptError: the puzzle has none (guarded moves, or items that look alike).
+        """
+        inv = self._puzzle.inverse_state(self._labels)
+        if inv is None:
+            raise PuzzleoptError(
+                f"{self._puzzle.name} has no inverse states: its moves are guarded or its items cannot be told apart"
+            )
+        return self._make(self._puzzle, np.asarray(inv), None)
+
+    def __str__(self) -> str:
+        """The state drawn as text (a cube's net, a board's rows): what ``print(state)`` shows."""
+        return self._puzzle.drawing(self._labels)
 
     def _repr_svg_(self) -> str | None:
         return self._puzzle.svg(self._labels)

@@ -169,3 +169,17 @@ def test_a_shipped_file_is_found_by_its_path_and_checked() -> None:
         assert sets.file_path(entry.file) == instances.path(entry.name)
     with pytest.raises(PuzzleoptError, match="no shipped set has the file 'tiles/korf101.tsv'"):
         sets.file_path("tiles/korf101.tsv")
+
+
+def test_an_instance_of_a_shipped_set_is_a_state_at_once():
+    """``State.from_instance`` (issue 64): the notebook object, its puzzle known from the set."""
+    from exact.errors import PuzzleoptError
+    from instances.files import Instance
+    from puzzleopt import State
+
+    x = read_instances("korf100")[0]
+    s = State.from_instance(x)
+    assert x.puzzle == "tiles15" and s.puzzle.name == "tiles15" and s.board == x.text.strip()
+    with pytest.raises(PuzzleoptError, match="name its puzzle"):
+        State.from_instance(Instance("a", "1 0 2 3 4 5 6 7 8"))
+    assert State.from_instance(Instance("a", "1 0 2 3 4 5 6 7 8"), "tiles8").legal_moves == ("D", "L", "R")

@@ -383,3 +383,31 @@ def test_states_pickle_and_copy():
         assert type(back) is type(s) and back == s and back.path == s.path and back.puzzle.name == s.puzzle.name
         assert copy.copy(s) is s and copy.deepcopy(s) is s  # immutable: a copy is the state itself
     assert pickle.loads(pickle.dumps(states[0])).solve(method="bfs").moves == ("U'", "R'")
+
+
+def test_a_state_lists_its_moves_neighbours_and_inverse_and_prints_itself():
+    """What python-chess and magiccube users expect of a state (issue 64)."""
+    cube = Cube(3).apply("R U")
+    assert cube.legal_moves == cube.puzzle.table.names and len(cube.neighbors()) == 12
+    assert all(n == cube.apply(m) for m, n in cube.neighbors())
+    inv = cube.inverse()
+    assert Cube(3).apply("U' R'") == inv and cube.apply("U' R'").is_solved  # the undoing moves reach it
+    assert str(cube).splitlines()[0].split() == ["U", "U", "U"] and len(str(cube).splitlines()) == 9  # the net
+    assert Tiles(8).legal_moves == ("D", "R")  # the blank in its corner: two moves, not four
+    assert set(Tiles(8).apply("R D").legal_moves) == {"U", "D", "L", "R"}  # in the middle: four
+    assert str(Tiles(8)).splitlines() == [". 1 2", "3 4 5", "6 7 8"]
+    with pytest.raises(ValueError, match="no inverse states"):
+        Tiles(8).inverse()
+    assert str(LightsOut(3, 3).apply("a1")).splitlines() == ["##.", "#..", "..."]
+
+
+def test_moves_from_pyomo_reads_a_model_the_user_solved():
+    pyo = pytest.importorskip("pyomo.environ")
+    cube = Cube(2).apply("R U")
+    for formulation in ("tight", "pairs", "seed"):
+        model = cube.to_pyomo(2, formulation=formulation)
+        pyo.SolverFactory("appsi_highs").solve(model)
+        moves = cube.moves_from_pyomo(model)
+        assert len(moves) == 2 and cube.apply(list(moves)).is_solved, formulation
+    with pytest.raises(ValueError, match="do not bring this state to the goal"):
+        cube.moves_from_pyomo(cube.to_pyomo(2))  # not solved

@@ -108,6 +108,12 @@ class CubePuzzle(Puzzle):
             out += list(edge_slots(self.n))
         return out
 
+    def drawing(self, state: np.ndarray) -> str:
+        """The net as letters (:func:`exact.puzzles.cube.net.net`)."""
+        from exact.puzzles.cube.net import net
+
+        return net(np.asarray(state), self.n)
+
     def svg(self, state: np.ndarray) -> str:
         """The net in the standard colours (:func:`exact.puzzles.cube.svg.net_svg`)."""
         from exact.puzzles.cube.svg import net_svg

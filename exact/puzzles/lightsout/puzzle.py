@@ -56,6 +56,11 @@ class LightsOutPuzzle(Puzzle):
 
         return board_svg(state_to_lights(state, self.rows, self.cols))
 
+    def drawing(self, state: np.ndarray) -> str:
+        """The board in rows, ``#`` lit and ``.`` off."""
+        text = self.format_state(state).replace("1", "#").replace("0", ".")
+        return "\n".join(text[r * self.cols : (r + 1) * self.cols] for r in range(self.rows))
+
     def format_state(self, state: np.ndarray) -> str:
         """The lights string of a state, e.g. ``"0100..."`` (row-major, ``1`` lit)."""
         return format_lights(state_to_lights(state, self.rows, self.cols))

@@ -58,6 +58,13 @@ class TilesPuzzle(Puzzle):
 
         return board_svg(state, self.rows, self.cols, self.goal)
 
+    def drawing(self, state: np.ndarray) -> str:
+        """The board in rows, the blank as ``.``."""
+        s = np.asarray(state)
+        width = len(str(self.rows * self.cols - 1))
+        cells = [("." if v == 0 else str(int(v))).rjust(width) for v in s]
+        return "\n".join(" ".join(cells[r * self.cols : (r + 1) * self.cols]) for r in range(self.rows))
+
     def format_state(self, state: np.ndarray) -> str:
         """One line, ``"0 1 2 ..."`` (Korf-convention text; blank 0)."""
         return format_board(np.asarray(state), self.rows, self.cols)
