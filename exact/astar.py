@@ -18,6 +18,7 @@ import numpy as np
 
 from exact.errors import PuzzleoptError
 from exact.progress import SearchProgress
+from exact.provenance import toolkit
 from exact.result import SolveResult, Status
 
 
@@ -66,7 +67,7 @@ def best_first(
     start = np.asarray(start)
     settings = {"weight": weight, "batch": int(batch), "admissible": admissible, "node_limit": node_limit,
                 "time_limit": time_limit}  # fmt: skip
-    done = SolveResult.recorder(puzzle, start, solver=solver, solver_version="puzzleopt", settings=settings, since=t0)
+    done = SolveResult.recorder(puzzle, start, solver=solver, solver_version=toolkit(), settings=settings, since=t0)
     search = _Search(puzzle, start, heuristic, weight)
     with SearchProgress(f"{solver} {puzzle.name}", progress, unit="expanded nodes", stage=None) as watch:
         result = _loop(search, done, batch, admissible and weight == 1.0, node_limit, time_limit, t0, watch)

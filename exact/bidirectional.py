@@ -34,6 +34,7 @@ from exact.contract import Limits, single_goal, table_puzzle
 from exact.deadline import left
 from exact.errors import PuzzleoptError
 from exact.movetable import MoveTable
+from exact.provenance import toolkit
 from exact.result import SolveResult, Status
 from exact.solvers import register_method
 
@@ -318,7 +319,7 @@ def _bfs(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=
         max_depth=int(max_depth), max_stored=stored, time_limit=left(limits.time),
     )  # fmt: skip
     done = SolveResult.recorder(
-        puzzle, start, solver="bfs", solver_version="puzzleopt",
+        puzzle, start, solver="bfs", solver_version=toolkit(),
         settings={"max_depth": max_depth, "stored": stored}, since=t0,
     )  # fmt: skip
     extra = met.extra()

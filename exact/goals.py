@@ -30,6 +30,7 @@ import numpy as np
 
 from exact.deadline import left
 from exact.errors import PuzzleoptError, StateError, UnsolvableError, first_line
+from exact.provenance import toolkit
 from exact.puzzle import Goal, Puzzle
 from exact.result import SolveResult, Status
 from exact.solvers import register_method
@@ -303,7 +304,7 @@ def solve_partial(
         )
     settings = {"goal": puzzle.goal_label, "time_limit": time_limit, "node_limit": node_limit, "stop_at": stop_at}
     done = SolveResult.recorder(
-        puzzle, start, solver="ida*-goal", solver_version="puzzleopt", settings=settings, since=t0
+        puzzle, start, solver="ida*-goal", solver_version=toolkit(), settings=settings, since=t0
     )
     fixed = list(pinned.fixed)
     if fixed and not puzzle.partial_goal.allowed[fixed, start[fixed].astype(np.int64)].all():

@@ -12,7 +12,7 @@ import subprocess
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-__all__ = ["commit", "package_version", "stamp"]
+__all__ = ["commit", "package_version", "stamp", "toolkit"]
 
 _SOURCE = Path(__file__).resolve().parents[1]
 
@@ -24,6 +24,12 @@ def package_version() -> str:
         return version("puzzleopt")
     except PackageNotFoundError:  # a source tree on sys.path, never installed
         return "0.0.0+source"
+
+
+def toolkit(*more: str) -> str:
+    """``"puzzleopt 0.1.0"`` and ``more`` (``"numba 0.68.1"``): a result's ``solver_version``
+    where the solver is puzzleopt's own, so that every record names the version that made it."""
+    return " ".join(("puzzleopt", package_version(), *more))
 
 
 @functools.lru_cache(maxsize=1)

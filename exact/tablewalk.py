@@ -24,6 +24,7 @@ from exact.contract import Setup, table_puzzle
 from exact.errors import PuzzleoptError
 from exact.movetable import MoveTable
 from exact.pdb.store import TableSpec, load
+from exact.provenance import toolkit
 from exact.result import SolveResult, Status
 from exact.solvers import register_method
 from exact.timeindexed import prepare
@@ -98,7 +99,7 @@ def solve_table(puzzle: Any, start: np.ndarray, *, pdb_dir=None, progress: bool 
         def distance(states: np.ndarray) -> np.ndarray:
             return stored.values(space.rank(states))
 
-    done = SolveResult.recorder(puzzle, start, solver="table-walk", solver_version="puzzleopt",
+    done = SolveResult.recorder(puzzle, start, solver="table-walk", solver_version=toolkit(),
                                 settings={"table": name, "states": int(space.size)}, since=t0)  # fmt: skip
     if int(distance(state[None])[0]) == UNREACHED:
         return done([], Status.UNSOLVABLE, None, 0, {"proof": PROOF})

@@ -45,6 +45,7 @@ import numpy as np
 from exact.errors import PuzzleoptError
 from exact.invariants import checked_start, unsolvable_result
 from exact.progress import SearchProgress
+from exact.provenance import toolkit
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
 from learned.ballstore import cached_goal_ball  # noqa: F401 - re-exported: learned.beam is where users look
@@ -128,7 +129,7 @@ def beam_search(
     if why is not None:
         return unsolvable_result(puzzle, start, why, solver="beam", settings=settings, since=t0)
     ways = _ways(puzzle, start, inverse, int(symmetries))
-    done = SolveResult.recorder(puzzle, start, solver="beam", solver_version="puzzleopt", settings=settings, since=t0)
+    done = SolveResult.recorder(puzzle, start, solver="beam", solver_version=toolkit(), settings=settings, since=t0)
     if puzzle.solved(start):
         return done([], Status.OPTIMAL, 0, 0)
     met = _meet(puzzle, start[None], ball)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -403,9 +402,19 @@ def _report(res: SolveResult, puzzle, start, text, args) -> None:
         )
     if res.extra.get("interrupted"):
         print("interrupted: every worker stopped; the bound above is what was proven")
+    counted = "-" if res.nodes is None else f"{res.nodes:,}"  # none where no solver run counts them
     print(
         f"build {res.extra.get('build_seconds', 0.0):.2f} s, solve {res.extra.get('solve_seconds', 0.0):.2f} s, "
         f"total {res.seconds:.2f} s ({res.solver} {res.solver_version}); "
-        f"{'nodes' if res.solver != 'cp-sat' else 'conflicts'}: {res.nodes}"
+        f"{'nodes' if res.solver != 'cp-sat' else 'conflicts'}: {counted}"
     )
-    print(json.dumps(res.settings))
+    print("settings: " + ", ".join(f"{k} {_shown(v)}" for k, v in res.settings.items() if v is not None))
+
+
+def _shown(value) -> str:
+    """A setting as a person reads it: lists and mappings joined, not JSON."""
+    if isinstance(value, dict):
+        return "(" + ", ".join(f"{k} {_shown(v)}" for k, v in value.items()) + ")"
+    if isinstance(value, (list, tuple)):
+        return f"{len(value)} moves" if all(isinstance(x, int) for x in value) else " ".join(map(str, value))
+    return str(value)

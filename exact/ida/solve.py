@@ -17,6 +17,7 @@ from exact.heuristic import UNREACHABLE, Heuristic, kernel_of
 from exact.ida.generic import GenericSearch
 from exact.ida.search import FOUND, PAUSED
 from exact.progress import SearchProgress
+from exact.provenance import toolkit
 from exact.result import SolveResult, Status
 from exact.timeindexed import move_parity
 
@@ -151,5 +152,5 @@ def ida(
 def recorder(puzzle, start, settings, t0):
     """:meth:`SolveResult.recorder` for IDA* (solver name and version)."""
     return SolveResult.recorder(
-        puzzle, start, solver="ida*", solver_version=f"puzzleopt numba {numba.__version__}", settings=settings, since=t0
+        puzzle, start, solver="ida*", solver_version=toolkit(f"numba {numba.__version__}"), settings=settings, since=t0
     )

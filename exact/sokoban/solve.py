@@ -30,6 +30,7 @@ from functools import cache
 import numpy as np
 
 from exact.errors import PuzzleoptError
+from exact.provenance import toolkit
 from exact.puzzles.sokoban import Level, SokobanPuzzle, parse_lurd
 from exact.puzzles.sokoban.level import DIRECTIONS
 from exact.result import SolveResult, Status
@@ -191,7 +192,7 @@ def solve_sokoban(
     puzzle = _puzzle(level.height, level.width)
     start = puzzle.state_of(level)
     settings = {"optimize": optimize, "time_limit": time_limit, "node_limit": node_limit, "max_stored": max_stored}
-    done = SolveResult.recorder(puzzle, start, solver=SOLVER, solver_version="puzzleopt", settings=settings, since=t0)
+    done = SolveResult.recorder(puzzle, start, solver=SOLVER, solver_version=toolkit(), settings=settings, since=t0)
     base = {"optimize": optimize}
     if level.is_solved:
         solved = {"lurd": "", "moves": 0, "pushes": 0, "pushes_optimal": True}
