@@ -104,8 +104,9 @@ def run_portfolio(
     if quick is not None:
         budget = _share(limits, since, QUICK_SHARE)
         stored = min(QUICK_STORED, limits.stored or QUICK_STORED)
-        depth = {"max_depth": stop_at - 1} if stop_at else {}
-        r = _run(quick, puzzle, start, Limits(time=budget, stored=stored), **_for(quick, common, options), **depth)
+        given = _for(quick, common, options)
+        depth = {"max_depth": min(stop_at - 1, given.get("max_depth", stop_at))} if stop_at else {}
+        r = _run(quick, puzzle, start, Limits(time=budget, stored=stored), **{**given, **depth})
         steps.append(("quick", r))
         if _settled(r, stop_at):
             return _answer(puzzle, start, steps, since)

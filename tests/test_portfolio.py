@@ -132,3 +132,10 @@ def test_auto_is_one_method_of_the_registry_with_its_options_checked():
     assert m.name == "auto" and m.proves and "build_tables" in m.options
     with pytest.raises(ValueError, match="build_tables is a yes/no flag"):
         solvers.solve(TILES, START, build_tables="maybe")
+
+
+def test_a_certify_through_auto_takes_the_bfs_depth_it_is_given():
+    """``max_depth`` is bfs's option; auto's quick step also sets it from the solution's length."""
+    cube = Cube(3).apply("R U R' F")
+    c = cube.certify("F' R U' R'", max_depth=20)
+    assert c.verdict == "optimal" and c.lower_bound == 4
