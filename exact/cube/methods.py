@@ -54,7 +54,7 @@ def _korf_tables(metric: str, pdb_dir, progress: bool) -> tuple:
 
 BUILD_SECONDS = {"slicesorted": 180.0, "slice": 0.0}
 """About how long each table takes to build on 2 cores (README: "2-4 minutes" for the large one;
-the small one is measured by ``auto``'s first run and not estimated here)."""
+the small one is not estimated: 0 means no estimate is shown)."""
 
 
 def _setups(puzzle, options, pdb_dir) -> list[Setup]:
