@@ -97,7 +97,8 @@ def _table(section: str, text: str) -> list[list[str]]:
 
 def mip_plots() -> list[str]:
     """MIP and CP-SAT seconds per seed, and their ratio."""
-    rows = _table("main", (PAGES / "mip.md").read_text())
+    text = (PAGES / "mip.md").read_text()
+    rows = _table("main", text)
     seeds = [int(r[1]) for r in rows]
     mip = [float(r[5].split()[0]) for r in rows]
     cpsat = [float(r[10].split()[0]) for r in rows]
@@ -114,13 +115,24 @@ def mip_plots() -> list[str]:
     ratio_ax.set_xlabel("seed")
     ratio_ax.set_ylabel("MIP / CP-SAT")
     ratio_ax.set_xticks(seeds)
-    fig.suptitle("3x3 (layers, QTM), scrambles of 8 moves: proven optimal by both")
+    fig.suptitle(_mip_title(text, rows))
     return _drawn(
         fig,
         "mip",
         "MIP and CP-SAT seconds per seed",
         "Section `main`'s table, drawn: seconds of each command per seed and their ratio.",
     )
+
+
+def _mip_title(text: str, rows: list[list[str]]) -> str:
+    """The plot's title from the section it draws: move set, horizon, and what the runs proved."""
+    body = re.search(r"<!-- section main -->\n(.*?)<!-- end section main -->", text, re.S)
+    horizon = re.search(r"T = (\d+)", body.group(1) if body else text)
+    moves = ", ".join(sorted({r[0] for r in rows}))
+    proved = all(r[2] == "optimal" for r in rows) and all(r[3] == r[9] for r in rows)
+    verdict = "proven optimal by both" if proved else "not every run proven optimal by both"
+    turns = f"scrambles of {horizon.group(1)} moves" if horizon else "scrambles"
+    return f"3x3 ({moves}), {turns}: {verdict}"
 
 
 def pancake_plots() -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,9 +22,12 @@ from exact.progress import SearchProgress
 from exact.provenance import toolkit
 from exact.result import SolveResult, Status
 
+if TYPE_CHECKING:
+    from exact.puzzle import Puzzle
+
 
 def best_first(
-    puzzle,
+    puzzle: Puzzle,
     start: np.ndarray,
     heuristic: Callable[[np.ndarray], np.ndarray],
     *,

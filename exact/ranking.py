@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 from numba import njit
+from numpy.typing import DTypeLike
 
 from exact.errors import PuzzleoptError, StateError
 
@@ -187,7 +188,7 @@ def partial_permutation_rank(positions: np.ndarray, n: int, *, check: bool = Tru
     return out[0, ...] if single else out
 
 
-def partial_permutation_unrank(ranks: np.ndarray | int, n: int, k: int, *, dtype=np.uint8) -> np.ndarray:
+def partial_permutation_unrank(ranks: np.ndarray | int, n: int, k: int, *, dtype: DTypeLike = np.uint8) -> np.ndarray:
     """Inverse of :func:`partial_permutation_rank`.
 
     Args:

@@ -17,7 +17,7 @@ import torch
 
 from exact.puzzle import Puzzle
 from learned.beam_parts import HASH_SEED, GoalBall, _descend, _path, goal_states
-from learned.values import INPUT_SHARE
+from learned.values import INPUT_SHARE, NetHeuristic
 
 _SIGN = -(2**63)
 
@@ -31,12 +31,15 @@ class TorchBeam:
         puzzle: A puzzle whose moves always apply.
         heuristic: A :class:`learned.values.NetHeuristic` on ``device``: its network scores the
             children (:meth:`~learned.values.NetHeuristic.scores`: its precision and chunk).
-        width, ball, until, max_nodes: As :func:`learned.beam.beam_search`.
+        width: The beam's width, as :func:`learned.beam.beam_search`'s.
+        ball: The goal ball, as there.
+        until: The ``time.perf_counter()`` at which to stop; ``None`` for none.
+        max_nodes: States expanded before giving up (``None``: none), as there.
         device: Torch device.
     """
 
-    def __init__(self, puzzle: Puzzle, heuristic, width: int, ball: GoalBall | None, until, max_nodes,
-                 device: str) -> None:  # fmt: skip
+    def __init__(self, puzzle: Puzzle, heuristic: NetHeuristic, width: int, ball: GoalBall | None,
+                 until: float | None, max_nodes: int | None, device: str) -> None:  # fmt: skip
         self.puzzle, self.width, self.ball, self.until, self.max_nodes = puzzle, width, ball, until, max_nodes
         self.device, self.expanded, self.watch = torch.device(device), 0, None
         self.heuristic, self.net = heuristic, heuristic.net

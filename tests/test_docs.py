@@ -70,3 +70,37 @@ def test_the_pictures_the_docs_show_are_drawn() -> None:
     assert shown and shown <= set(pictures), f"pictures shown but not drawn by the hook: {shown - set(pictures)}"
     for name, svg in pictures.items():
         assert ET.fromstring(svg).tag.endswith("svg"), name
+
+
+def _public_modules() -> list[str]:
+    found = []
+    for package in SOURCES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if "__pycache__" in parts or any(p.startswith("_") and p != "__init__" for p in parts):
+                continue
+            found.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return found
+
+
+def test_every_public_module_has_a_reference() -> None:
+    rendered: set[str] = set()
+    for page in (ROOT / "docs" / "reference").glob("*.md"):
+        rendered |= set(re.findall(r"^::: (\S+)$", page.read_text(), re.M))
+    modules = _public_modules()
+    assert len(modules) > 100, "the module walk found too little to check"
+    missing = sorted(set(modules) - rendered)
+    assert not missing, f"public modules without a reference page (add '::: name' to a docs/reference/*.md): {missing}"
+
+
+def test_docstring_roles_become_links() -> None:
+    griffe = pytest.importorskip("griffe")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("griffe_roles", ROOT / "docs" / "griffe_roles.py")
+    roles = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(roles)
+    package = griffe.load("exact", search_paths=[str(ROOT)], extensions=griffe.load_extensions(roles.SphinxRoles))
+    text = package["solvers"].docstring.value
+    assert ":class:`" not in text and ":func:`" not in text and ":mod:`" not in text
+    assert '<autoref identifier="exact.result.SolveResult" optional><code>SolveResult</code></autoref>' in text

@@ -120,7 +120,11 @@ def build_cpsat(
     (:meth:`CpsatModel.branching` gives other orders).
 
     Args:
-        table, start, goal, T, num_labels: The problem (``start`` int ``(P,)``).
+        table: The move table.
+        start: The start state, int ``(P,)``.
+        goal: The goal.
+        T: The horizon (time steps).
+        num_labels: The number of distinct labels in ``start``.
         exact_moves: Require a move at every one of the ``T`` steps (iterative deepening): no
             ``done`` literals and no objective.
         max_moves: With ``exact_moves=False``, at most this many moves.

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from math import comb
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
@@ -31,6 +32,9 @@ from exact.progress import SearchProgress
 from exact.puzzles.cube.cubies import cubie_moves, perm_parity, read_cubies
 from exact.result import SolveResult, Status
 from exact.timeindexed import move_rules
+
+if TYPE_CHECKING:
+    from exact.puzzle import Puzzle
 
 AXES = (np.eye(3, dtype=np.int64), URF, URF @ URF)
 """The symmetries that bring each axis onto U-D: identity, then R-L, then F-B."""
@@ -292,7 +296,7 @@ class _Tasks:
 
 
 def optimal_cube(
-    puzzle,
+    puzzle: Puzzle,
     start: np.ndarray,
     *,
     tables: OptimalTables | None = None,

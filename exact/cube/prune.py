@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -283,7 +284,7 @@ CHECKPOINT_SECONDS = 60.0
 
 def build(
     table: MoveTable,
-    advance=None,
+    advance: Callable[[int], object] | None = None,
     *,
     edge: str = "slice",
     checkpoint: tuple[Path, str] | None = None,

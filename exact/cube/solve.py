@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,6 +17,9 @@ from exact.pdb.store import load
 from exact.puzzles.cube.cubies import centre_facelets, cubie_moves, perm_parity, read_cubies
 from exact.result import SolveResult, Status
 from exact.timeindexed import move_rules
+
+if TYPE_CHECKING:
+    from exact.puzzle import Puzzle
 
 
 def cube_tables(
@@ -54,7 +58,7 @@ def face_turn_start(puzzle, start: np.ndarray, who: str) -> tuple[str, np.ndarra
 
 
 def ida_cube(
-    puzzle,
+    puzzle: Puzzle,
     start: np.ndarray,
     *,
     tables: tuple | None = None,
@@ -73,7 +77,9 @@ def ida_cube(
         tables: From :func:`cube_tables` for this metric (pass them when solving many cubes);
             otherwise they are loaded from ``pdb_dir`` (the user cache by default) and built
             there on first use (a few minutes each on one core).
-        time_limit, node_limit, stop_at: As in :func:`exact.ida.solve.ida`.
+        time_limit: Seconds, as in :func:`exact.ida.solve.ida`; ``None`` for none.
+        node_limit: Expanded nodes, as there.
+        stop_at: A known solution length to prove or beat, as there.
         patterns: Three :class:`~exact.cube.pdb.CubePattern` (corners, edges, edges) in place of
             Korf's (smaller ones build in seconds, for tests); ``h`` is their maximum.
     """

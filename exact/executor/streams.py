@@ -10,6 +10,7 @@ import signal
 import time
 import traceback
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from exact.executor import (
@@ -78,7 +79,7 @@ class ProcessStream(Stream):
         preload: Modules the forkserver imports once for all workers.
     """
 
-    def __init__(self, workers: int, threads: int, fn, shared, preload: tuple = ()) -> None:
+    def __init__(self, workers: int, threads: int, fn: Callable[..., Any], shared: object, preload: tuple = ()) -> None:
         ctx = process_context(preload)
         self.capacity = workers
         self._tasks, self._results = ctx.Queue(), ctx.Queue()

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING, Any
 
 import numba
 import numpy as np
@@ -21,10 +22,20 @@ from exact.provenance import toolkit
 from exact.result import SolveResult, Status
 from exact.timeindexed import move_parity
 
+if TYPE_CHECKING:
+    from exact.puzzle import Puzzle
+
 CHUNK = 2_000_000  # nodes between two looks at the clock (well under a second)
 
 
-def deepen(search, t0: float, time_limit: float | None, node_limit: int | None, stop_at: int | None = None, watch=None):
+def deepen(
+    search: Any,
+    t0: float,
+    time_limit: float | None,
+    node_limit: int | None,
+    stop_at: int | None = None,
+    watch: SearchProgress | None = None,
+) -> tuple[int, int, int, int, int]:
     """Run IDA* iterations on a resumable ``search`` until it finds a solution or a limit.
 
     With ``stop_at``, it also stops (as at a limit) once the threshold reaches ``stop_at``: every
@@ -37,8 +48,9 @@ def deepen(search, t0: float, time_limit: float | None, node_limit: int | None, 
         watch: a :class:`exact.progress.SearchProgress` told the bound and nodes after each budget.
 
     Returns:
-        (code, bound, generated, expanded, iterations): ``FOUND`` or ``PAUSED`` (a limit);
-        ``bound`` is the solution length when found, else the proven lower bound.
+        ``(code, bound, generated, expanded, iterations)``, ints: ``code`` is ``FOUND`` or
+        ``PAUSED`` (a limit); ``bound`` is the solution length when found, else the proven lower
+        bound.
     """
 
     def threshold(b: int) -> int:
@@ -90,7 +102,7 @@ def finish(search, code, bound, generated, expanded, iterations, done) -> SolveR
 
 
 def ida(
-    puzzle,
+    puzzle: Puzzle,
     start: np.ndarray,
     heuristic: Heuristic,
     *,

@@ -4,6 +4,7 @@ returning the project's :class:`~exact.result.SolveResult`."""
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -13,9 +14,12 @@ from exact.result import SolveResult, Status
 from exact.tiles.heuristic import TileHeuristic
 from exact.tiles.kernel import TileSearch
 
+if TYPE_CHECKING:
+    from exact.puzzle import Puzzle
+
 
 def ida_tiles(
-    puzzle,
+    puzzle: Puzzle,
     start: np.ndarray,
     heuristic: TileHeuristic,
     *,

@@ -156,7 +156,7 @@ def run(
     tt_slots,
     max_open,
     goal_moves,
-):
+) -> tuple:
     """Run stages until the goal, an empty open list, ``node_limit`` nodes (<= 0: none) or
     ``budget`` more nodes (checked between stages).
 

@@ -83,7 +83,8 @@ def scramble(
         n: Cube size.
         length: Number of moves (>= 0).
         rng: The random generator.
-        moves, metric: The move table (see :func:`exact.puzzles.cube.cube_moves`).
+        moves: The move set (see :func:`exact.puzzles.cube.cube_moves`).
+        metric: The metric, ``"qtm"`` or ``"htm"``.
 
     Returns:
         ``(state, sequence)``: the scrambled facelet colours (uint8 ``(6*n*n,)``) and the moves in

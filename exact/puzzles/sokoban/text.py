@@ -119,8 +119,9 @@ def parse_levels(source: str | os.PathLike) -> list[Level]:
         The levels in file order, each checked.
 
     Raises:
-        PuzzleoptError: the file cannot be read. StateError: a level is bad (the message names
-        the file, the level and the line), or there is no level at all.
+        PuzzleoptError: The file cannot be read.
+        StateError: A level is bad (the message names the file, the level and the line), or
+            there is no level at all.
     """
     text, label = _read(source)
     blocks = _blocks(text)
