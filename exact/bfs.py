@@ -351,7 +351,12 @@ def descend(table: MoveTable, start: np.ndarray, distance: Callable[[np.ndarray]
 
 
 def meet_in_the_middle(
-    table: MoveTable, start: np.ndarray, goal: np.ndarray, max_depth: int, max_states: int = 1_000_000
+    table: MoveTable,
+    start: np.ndarray,
+    goal: np.ndarray,
+    max_depth: int,
+    max_states: int = 1_000_000,
+    time_limit: float | None = None,
 ) -> list[int] | None:
     """A shortest move sequence from ``start`` to ``goal`` by bidirectional BFS, or ``None``.
 
@@ -364,6 +369,7 @@ def meet_in_the_middle(
         goal: ``(P,)``, one goal state.
         max_depth: Give up beyond this length.
         max_states: Give up once both sides together hold this many states.
+        time_limit: Give up rather than start a layer that would end after this many seconds.
 
     Returns:
         Move rows from ``start`` to ``goal``, or ``None`` (longer than ``max_depth``, too many
@@ -371,6 +377,6 @@ def meet_in_the_middle(
     """
     met = search(
         TableSide(table, np.asarray(start)), TableSide(table, np.asarray(goal), backward=True),
-        max_depth=max_depth, max_stored=max_states,
+        max_depth=max_depth, max_stored=max_states, time_limit=time_limit,
     )  # fmt: skip
     return met.rows

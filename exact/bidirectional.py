@@ -121,7 +121,8 @@ def search(
         backward: The side grown from the goal.
         max_depth: Stop once paths of this length are ruled out (``None``: no limit).
         max_stored: Stop once both sides together hold more states than this.
-        time_limit: Seconds of wall clock.
+        time_limit: Seconds of wall clock; a layer that would end past it, at the rate of the
+            layers before, is not started.
     """
     t0 = time.perf_counter()
     expanded = 0
@@ -141,9 +142,12 @@ def search(
             return end(None, "depth", reached + 1)
         if max_stored is not None and forward.seen_size + backward.seen_size > max_stored:
             return end(None, "stored", reached + 1)
-        if time_limit is not None and time.perf_counter() - t0 > time_limit:
-            return end(None, "time", reached + 1)
         side, other = (forward, backward) if forward.frontier_size <= backward.frontier_size else (backward, forward)
+        # A layer is not interrupted, so the next one is refused when, at the rate of the layers
+        # so far, it would end past the limit (layers grow by the branching factor).
+        spent = time.perf_counter() - t0
+        if time_limit is not None and spent + (spent / max(expanded, 1)) * side.frontier_size > time_limit:
+            return end(None, "time", reached + 1)
         expanded += side.frontier_size
         layer = side.grow()
         if len(layer) == 0:

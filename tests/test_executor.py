@@ -171,3 +171,72 @@ def test_a_script_read_from_stdin_starts_workers() -> None:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.splitlines()[:2] == ["[(0, 5.0), (1, 6.4031242374328485)]", "('a', 13.0)"]
+
+
+UNGUARDED_TOUR = """
+from puzzleopt import Cube
+
+r = Cube(3).apply("R U R' F").solve(method="mip")  # the MIP's split proof starts worker processes
+print(r.status.value, r.length)
+"""
+
+UNGUARDED_TASK = """
+from exact.executor import Processes
+
+
+def task(shared, item):
+    return item * shared
+
+
+with Processes(2) as ex:
+    print(sorted(ex.map(task, [1, 2, 3], shared=10)))
+"""
+
+GUARDED_TASK = """
+import os
+
+from exact.executor import Processes
+
+
+def task(shared, item):
+    return os.getpid()
+
+
+if __name__ == "__main__":
+    with Processes(2) as ex:
+        pids = {pid for _, pid in ex.map(task, [1, 2, 3, 4], shared=None)}
+    print(os.getpid() not in pids)
+"""
+
+
+def _script(tmp_path, text: str) -> subprocess.CompletedProcess:
+    script = tmp_path / "tour.py"
+    script.write_text(text)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300
+    )
+
+
+def test_a_script_without_a_main_guard_runs_the_tour(tmp_path) -> None:
+    # the workers used to import the script, solve again and die (WorkerLost, 200 lines of traceback)
+    done = _script(tmp_path, UNGUARDED_TOUR)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["optimal", "4"]
+    assert "Traceback" not in done.stderr and "leaked" not in done.stderr
+
+
+def test_a_task_of_an_unguarded_script_runs_in_process_with_one_warning(tmp_path) -> None:
+    done = _script(tmp_path, UNGUARDED_TASK)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "[(0, 10), (1, 20), (2, 30)]"
+    warnings = [ln for ln in done.stderr.splitlines() if "RuntimeWarning" in ln]
+    assert len(warnings) == 1 and "task is defined in the main script" in warnings[0], done.stderr
+    assert "one process" in warnings[0] and "tour.py" in warnings[0], done.stderr  # it points at the call
+
+
+def test_a_task_of_a_guarded_script_runs_in_workers(tmp_path) -> None:
+    done = _script(tmp_path, GUARDED_TASK)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "True"
+    assert "one process" not in done.stderr

@@ -36,6 +36,7 @@ was still starting (before it could ask) sees that and exits (:func:`die_with_pa
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import multiprocessing as mp
@@ -91,25 +92,75 @@ def _running(pid: int) -> bool:
 
 @contextlib.contextmanager
 def startable_main() -> Iterator[None]:
-    """Workers started inside this block do not try to run a main script that is not a file.
+    """Workers started inside this block do not run a main script that cannot be run again.
 
-    A forkserver or spawn worker runs the caller's ``__main__.__file__`` again; for a script read
-    from standard input that is ``'<stdin>'``, which no worker can open, so each died at start
-    (``WorkerLost``). While workers start, such a path is hidden; a real script's is left, so
-    that workers can still unpickle what it defines.
+    A forkserver or spawn worker imports the caller's ``__main__`` first (by its ``__spec__``
+    name, else its ``__file__``), so that it can unpickle what the script defines. A script read
+    from standard input (``'<stdin>'``) cannot be opened: each worker died at start. A script now
+    running its top-level code outside ``if __name__ == "__main__":`` would solve again in every
+    worker, which starts workers of its own, and multiprocessing kills it (``WorkerLost`` after
+    pages of traceback). In both cases the script's name is hidden while workers start; the
+    project's tasks are functions of its own modules and need nothing from it (a task the script
+    defines runs in-process instead: :func:`runs_unguarded`).
     """
     import sys
 
     main = sys.modules.get("__main__")
-    path = getattr(main, "__file__", None)
-    if not isinstance(path, str) or os.path.isfile(path):
+    path, spec = getattr(main, "__file__", None), getattr(main, "__spec__", None)
+    if main is None or (isinstance(path, str) and os.path.isfile(path) and not _main_unguarded()):
         yield
         return
-    del main.__file__
+    if isinstance(path, str):
+        del main.__file__
+    main.__spec__ = None
     try:
         yield
     finally:
-        main.__file__ = path
+        if isinstance(path, str):
+            main.__file__ = path
+        main.__spec__ = spec
+
+
+def runs_unguarded(fn: Callable[..., Any]) -> bool:
+    """Whether ``fn`` is defined in the main script and that script is now running its top-level
+    code outside ``if __name__ == "__main__":``: workers, which import the script to find ``fn``,
+    would run that code again and start workers of their own."""
+    return getattr(fn, "__module__", None) == "__main__" and _main_unguarded()
+
+
+def _main_unguarded() -> bool:
+    """Whether the main script (a file) is running its top-level code outside a main guard."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if not isinstance(path, str) or not os.path.isfile(path):
+        return False
+    frame = sys._getframe()
+    while frame is not None and not (frame.f_globals is vars(main) and frame.f_code.co_name == "<module>"):
+        frame = frame.f_back
+    if frame is None:  # the script's top level is done (an interactive session after it)
+        return False
+    try:
+        tree = ast.parse(Path(path).read_text())
+    except (OSError, SyntaxError, ValueError):
+        return True
+    line = frame.f_lineno
+    return not any(
+        isinstance(node, ast.If) and _is_main_test(node.test) and node.lineno <= line <= (node.end_lineno or line)
+        for node in tree.body
+    )
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    )
 
 
 def set_threads(threads: int) -> None:
@@ -360,6 +411,10 @@ class Processes(Executor):
         return self._pool
 
     def map(self, fn, items, shared=None, *, retries=RETRIES):
+        if runs_unguarded(fn):  # before importable(): a worker importing the script by name runs it too
+            _warn_unguarded(fn)
+            yield from InProcess().map(fn, items, shared)
+            return
         fn = importable(fn)
         todo = list(range(len(items)))
         tries = dict.fromkeys(todo, 0)
@@ -401,6 +456,9 @@ class Processes(Executor):
     def stream(self, fn, shared=None, *, preload=()) -> Stream:
         from exact.executor.streams import ProcessStream
 
+        if runs_unguarded(fn):
+            _warn_unguarded(fn)
+            return InProcess().stream(fn, shared)
         return ProcessStream(self.workers, self.threads, importable(fn), shared, tuple(preload))
 
     def close(self) -> None:
@@ -421,6 +479,20 @@ class Processes(Executor):
                 p.terminate()
         for p in procs:
             p.join(timeout=5)
+
+
+def _warn_unguarded(fn: Callable[..., Any]) -> None:
+    # a warning, not a log record: the library's log is silent until configured, and this is
+    # for the script's author (Python shows it once per place)
+    import warnings
+
+    warnings.warn(
+        f"{getattr(fn, '__qualname__', fn)} is defined in the main script, which runs without "
+        '`if __name__ == "__main__":`; its tasks run in this one process (put the script\'s work '
+        "under that guard to use workers)",
+        RuntimeWarning,
+        stacklevel=3,
+    )
 
 
 # ----------------------------------------------------------------------------- Ray

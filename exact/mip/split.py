@@ -49,6 +49,7 @@ import pyomo.environ as pyo
 
 from exact.bfs import meet_in_the_middle
 from exact.executor import Executor, InProcess, Processes, Ray, Stream
+from exact.logs import get_logger
 from exact.mip.adapters import quiet_highs
 from exact.mip.pieces import LIMIT, PRELOAD, REFUTED, SOLVED, PieceAnswer, PieceSolver, PieceTask, solve_piece
 from exact.result import Status
@@ -237,9 +238,12 @@ def run_phase(
     run = _PhaseRun(stream, phase_id, sm, problem, rules, horizon, floor, record, format_moves, on_progress)
     # The first pieces: every allowed prefix of first_prefix_length(horizon) moves.
     level = [Piece((), floor)]
-    for _ in range(first_prefix_length(horizon)):
+    for depth in range(first_prefix_length(horizon)):
         run.todo.clear()
         for parent in level:
+            if deadline is not None and time.perf_counter() >= deadline:
+                # every prefix of ``depth`` moves was tried and none solves: more are needed
+                return PhaseOutcome("stopped", max(floor, depth + 1))
             if (found := run.push_children(parent)) is not None:
                 return found
         level = list(run.todo)
@@ -332,6 +336,8 @@ class _PhaseRun:
 
 # ----------------------------------------------------------------------------- the driver
 
+_log = get_logger(__name__)
+
 # Both sides of the bidirectional BFS together (54-byte keys in dicts: a few hundred MB at most).
 _BFS_MAX_STATES = 2_000_000
 
@@ -358,13 +364,14 @@ def solve_split(puzzle, start: np.ndarray, T: int, form, hint: list[int] | None,
     emit = progress or (lambda event: None)
     t0 = time.perf_counter()
     problem = prepare(puzzle, start, form.reduce_frame)
-    state = _incumbent(puzzle, start, problem, T, hint, hint_source, incumbent)
+    deadline = None if time_limit is None else t0 + time_limit
+    state = _incumbent(puzzle, start, problem, T, hint, hint_source, incumbent, deadline)
     if state.best is not None:
         emit({"stage": "incumbent", "length": len(state.best), "source": state.source,
               "moves": puzzle.table.format(state.best)})  # fmt: skip
     runner = split_executor(executor, threads)
     asked = dict(piece_time_limit=piece_time_limit, options=options, confirm=confirm, emit=emit,
-                 deadline=None if time_limit is None else t0 + time_limit)  # fmt: skip
+                 deadline=deadline)  # fmt: skip
     interrupted = False
     try:
         _phases(puzzle, start, problem, T, form, links_on, state, runner, **asked)
@@ -388,16 +395,22 @@ def solve_split(puzzle, start: np.ndarray, T: int, form, hint: list[int] | None,
     return done(moves, status, bound, sum(pc.nodes or 0 for ph in phases for pc in ph.pieces), extra)
 
 
-def _incumbent(puzzle, start, problem: Problem, T: int, hint, hint_source, how: str) -> SplitRun:
+# The incumbent's BFS takes at most this share of the time left: the pieces need the rest.
+_BFS_SHARE = 0.4
+
+
+def _incumbent(puzzle, start, problem: Problem, T: int, hint, hint_source, how: str,
+               deadline: float | None = None) -> SplitRun:  # fmt: skip
     """The first incumbent: ``hint``, shortened (or found) by bidirectional BFS where ``how`` is
-    ``"bfs"`` and the table allows it."""
+    ``"bfs"`` and the table allows it (within its share of the time left before ``deadline``)."""
     state = SplitRun(hint, (hint_source or "the given hint") if hint is not None else None)
     if how == "bfs" and not problem.table.guarded and problem.goal.state is not None:
         # Also below a hint: a shorter incumbent spares the MIP a phase of finding, the costly
         # part (a T = 9 phase's pieces stall while a T = 8 refutation falls; docs/mip.md).
         t = time.perf_counter()
         depth = T if hint is None else len(hint) - 1
-        path = meet_in_the_middle(problem.table, problem.start, problem.goal.state, depth, _BFS_MAX_STATES)
+        budget = None if deadline is None else max(0.0, deadline - t) * _BFS_SHARE
+        path = meet_in_the_middle(problem.table, problem.start, problem.goal.state, depth, _BFS_MAX_STATES, budget)
         state.incumbent_seconds = time.perf_counter() - t
         if path is not None:
             state.best = replay_until_goal(puzzle, start, problem.lift(puzzle.table, start, path))
@@ -418,6 +431,9 @@ def _phases(puzzle, start, problem: Problem, T: int, form, links_on: bool, state
 
     with tempfile.TemporaryDirectory(prefix="puzzleopt-split-") as tmp:
         while (H := T if state.best is None else len(state.best) - 1) >= state.floor:
+            if not _model_fits(problem, H, deadline):
+                state.ended = "limit"
+                return
             sm, phase = _phase_model(problem, H, form, links, runner, tmp, emit)
             state.phases.append(phase)
             with runner.stream(solve_piece, preload=PRELOAD) as stream:
@@ -441,6 +457,25 @@ def _phases(puzzle, start, problem: Problem, T: int, form, links_on: bool, state
             state.best, state.floor = moves, max(state.floor, out.bound)
             state.source = source if state.source is None else f"{state.source}, shortened by the MIP"
             emit({"stage": "incumbent", "length": len(moves), "source": state.source, "moves": fmt(moves)})
+
+
+BUILD_SECONDS_PER_CELL = 4e-4
+"""Seconds to build and write a phase's model per (horizon x moves x positions): 2.5-3.4e-4
+measured on the 2-core development machine (3x3 at horizons 7 and 11, 2x2 at 10, pairs
+formulation), rounded up. A phase whose model would not be ready before the deadline is not
+started: a build cannot be stopped halfway."""
+
+
+def _model_fits(problem: Problem, H: int, deadline: float | None) -> bool:
+    if deadline is None:
+        return True
+    left = deadline - time.perf_counter()
+    need = BUILD_SECONDS_PER_CELL * H * problem.table.num_moves * problem.start.shape[0]
+    if need < left:
+        return True
+    if left > 0:
+        _log.info("the model of horizon %d would take about %.1f s to build; %.1f s are left: stopped", H, need, left)
+    return False
 
 
 def _phase_model(problem: Problem, H: int, form, links, runner: Executor, tmp: str, emit) -> tuple[SplitModel, Phase]:
