@@ -86,6 +86,9 @@ class Method:
         setups: ``setups(puzzle, options, pdb_dir) -> [Setup, ...]``: the ways it can run and
             what each builds first, best first, for ``auto`` to pass over a method whose tables
             are large and not built (:mod:`exact.portfolio`); ``None``: nothing large to build.
+        extra: The optional extra it needs (a key of :data:`exact.errors.EXTRAS`), if any.
+        installed: Whether that extra is installed (cheap: imports nothing); a method named
+            without it fails with :class:`~exact.errors.MissingExtra`, which says how to install it.
     """
 
     name: str
@@ -100,6 +103,8 @@ class Method:
     needs: str | None = None
     rank: int = 100
     setups: Callable[[Any, Mapping[str, Any], Any], list[Setup]] | None = field(default=None, repr=False)
+    extra: str | None = None
+    installed: Callable[[], bool] = field(default=lambda: True, repr=False)
 
     def __post_init__(self) -> None:
         if self.needs is not None:  # applies means applies: the capability first, then the method's own test

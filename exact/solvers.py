@@ -39,7 +39,7 @@ import numpy as np
 
 from exact.contract import Limits, Method, OwnSolver, Setup, everywhere
 from exact.deadline import SetupLimit, deadline
-from exact.errors import PuzzleoptError
+from exact.errors import MissingExtra, PuzzleoptError
 from exact.invariants import checked_start, unsolvable_result
 from exact.logs import get_logger
 from exact.options import flag
@@ -140,6 +140,8 @@ def choose(puzzle: Any, name: str = "auto", options: Mapping[str, Any] | None = 
             raise PuzzleoptError(f"no registered method proves optimality on {_name(puzzle)}; name one with method=")
         return auto_method(candidates)
     method = get_method(name, puzzle)
+    if method.extra is not None and not method.installed():
+        raise MissingExtra(f"method {name!r}", method.extra)
     if not method.fits(puzzle):
         known = [m.name for m in methods(puzzle)]
         raise PuzzleoptError(

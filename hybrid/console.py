@@ -31,6 +31,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from exact import __version__, cli
+from exact.errors import missing_extra
 
 SUBCOMMANDS = {
     "solve": ("exact.solve", "any registered puzzle by any registered method"),
@@ -86,7 +87,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     prog, rest = f"puzzleopt {name}", args[1:]
     if name in ("mip", "cpsat"):
         return cli.run(_models(name), rest, prog=prog)
-    module = importlib.import_module(SUBCOMMANDS[name][0])
+    try:
+        module = importlib.import_module(SUBCOMMANDS[name][0])
+    except ImportError as exc:  # the subcommand's extra (torch) is not installed: one line, not a traceback
+        if (missing := missing_extra(exc, prog)) is None:
+            raise
+        print(f"{prog}: error: {missing}", file=sys.stderr)
+        return cli.EXIT_BAD_INPUT
     return cli.run(module.main, rest, prog=prog)
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from exact.contract import Limits, Setup
 from exact.deadline import left
-from exact.errors import PuzzleoptError
+from exact.errors import MissingExtra
 from exact.result import SolveResult
 from exact.solvers import register_method
 
@@ -96,7 +96,7 @@ def beam_settings(card: dict, quality: str | None = None) -> dict:
 
 def _needs_torch(name: str) -> None:
     if not _has_torch():
-        raise PuzzleoptError(f"method {name!r} needs the learned extra (torch): pip install 'puzzleopt[learned]'")
+        raise MissingExtra(f"method {name!r}", "learned")
 
 
 def run_beam(
@@ -166,5 +166,7 @@ BEAM_OPTIONS = (
     "precision",
 )  # fmt: skip
 BWAS_OPTIONS = ("model", "device", "weight", "batch", "quality", "precision")
-register_method("beam", run_beam, applies=_applies, proves=False, options=BEAM_OPTIONS, rank=200, setups=_setups)
-register_method("bwas", run_bwas, applies=_applies, proves=False, options=BWAS_OPTIONS, rank=201, setups=_setups)
+register_method("beam", run_beam, applies=_applies, proves=False, options=BEAM_OPTIONS, rank=200, setups=_setups,
+                extra="learned", installed=_has_torch)  # fmt: skip
+register_method("bwas", run_bwas, applies=_applies, proves=False, options=BWAS_OPTIONS, rank=201, setups=_setups,
+                extra="learned", installed=_has_torch)  # fmt: skip

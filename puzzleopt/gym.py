@@ -32,13 +32,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
 
 from exact import registry, solvers
 from exact.cli import MAX_SCRAMBLE
-from exact.errors import PuzzleoptError, UnsolvableError
+from exact.errors import MissingExtra, PuzzleoptError, UnsolvableError
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as exc:  # one line naming the extra, not a bare ModuleNotFoundError
+    raise MissingExtra("puzzleopt.gym", "gym") from exc
 
 __all__ = ["PuzzleEnv", "env_id", "register_envs"]
 

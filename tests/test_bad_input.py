@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import importlib
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from exact import cli
+
+ROOT = Path(__file__).resolve().parents[1]
 
 TILES = "1 2 0 3 4 5 6 7 8"
 ROTATED_SOLVED = "FFFFFFFFFRRRRRRRRRDDDDDDDDDBBBBBBBBBLLLLLLLLLUUUUUUUUU"
@@ -697,3 +702,50 @@ def test_limits_refuse_true_as_a_time():
         with pytest.raises(PuzzleoptError, match="Limits.time"):
             Limits(time=bad)
     assert Limits(time=np.float64(1.5)).time == 1.5
+
+
+# ----------------------------------------------------------------------------- missing extras
+NO_TORCH = [
+    ["puzzleopt", "learned", "--help"],
+    ["puzzleopt", "train", "--help"],
+    ["puzzleopt", "evaluate", "--puzzle", "cube2"],
+    ["learned.solve", "--help"],
+    ["learned.train", "--help"],
+    ["learned.evaluate", "--help"],
+    ["exact.solve", "--puzzle", "cube2", "--method", "bwas", "--scramble-length", "3"],
+    ["exact.solve", "--puzzle", "tiles8", "--method", "beam", "--scramble-length", "3"],
+]
+
+
+@pytest.mark.parametrize("command", NO_TORCH, ids=" ".join)
+def test_without_torch_a_learned_command_says_which_extra_in_one_line(command: list[str]) -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "no_torch.py"), *command], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2, done.stderr[-2000:]
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr[-2000:]
+    assert "needs the 'learned' extra" in lines[0] and "pip install torch==2.13.0" in lines[0], lines[0]
+    assert "puzzleopt[learned]" in lines[0] and "Traceback" not in done.stderr
+
+
+def test_without_torch_a_learned_method_raises_missing_extra_and_auto_still_solves() -> None:
+    code = (
+        "from exact.errors import MissingExtra\n"
+        "from puzzleopt import Cube\n"
+        'c = Cube(2).apply("R U")\n'
+        "try:\n    c.solve(method='bwas')\nexcept MissingExtra as e:\n    print('missing', e.extra)\n"
+        "print(c.solve().status.value)\n"
+    )
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "no_torch.py"), "-c", code], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["missing", "learned", "optimal"]
+
+
+def test_a_missing_extra_is_bad_input_and_an_import_error() -> None:
+    from exact.errors import MissingExtra, PuzzleoptError, missing_extra
+
+    e = missing_extra(ModuleNotFoundError("No module named 'gymnasium'", name="gymnasium"), "puzzleopt.gym")
+    assert isinstance(e, MissingExtra) and isinstance(e, PuzzleoptError) and isinstance(e, ImportError)
+    assert str(e) == "puzzleopt.gym needs the 'gym' extra, which is not installed: pip install 'puzzleopt[gym]'"
+    assert missing_extra(ModuleNotFoundError("No module named 'numpy'", name="numpy"), "x") is None

@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from exact.errors import PuzzleoptError
+from exact.errors import PuzzleoptError, missing_extra
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -211,9 +211,10 @@ def run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None 
     ``prog``: the command as typed, where it is not ``python -m`` of ``main``'s module (the
     ``puzzleopt`` subcommands); usage lines and errors then name it (:func:`typed`).
 
-    * bad input (a :class:`~exact.errors.PuzzleoptError`, the project's own error types) and a
+    * bad input (a :class:`~exact.errors.PuzzleoptError`, the project's own error types), a
       file that cannot be read or written (``OSError``: a missing folder, a directory where a file
-      was meant, no permission): one line on stderr, exit 2;
+      was meant, no permission) and a missing optional extra (torch, gymnasium, Ray: the line
+      names the extra and its install command): one line on stderr, exit 2;
     * Ctrl-C: ``interrupted``, exit 130;
     * a closed output pipe (``--json | head``): silence, exit 141 (as ``yes | head`` does);
     * anything else is a bug: it is not caught, so Python prints its traceback (exit 1).
@@ -242,6 +243,10 @@ def _run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None
         return main(argv)
     except PuzzleoptError as exc:
         return bad_input(str(exc))
+    except ImportError as exc:  # an optional extra's module (torch, gymnasium, ray): say which to install
+        if (missing := missing_extra(exc, prog)) is None:
+            raise
+        return bad_input(str(missing))
     except BrokenPipeError:
         # The reader went away: nothing more can be said on stdout, and Python's flush at exit
         # would raise again, so stdout is pointed at /dev/null first.

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from exact.errors import PuzzleoptError
+from exact.errors import MissingExtra, PuzzleoptError
 from exact.logs import configure as configure_log
 from exact.logs import configured
 
@@ -512,7 +512,7 @@ def ray_module():
     try:
         import ray
     except ImportError:
-        raise PuzzleoptError("--ray needs Ray: pip install 'puzzleopt[scale]'") from None
+        raise MissingExtra("--ray", "scale") from None
     return ray
 
 
