@@ -75,7 +75,7 @@ def best_first(
     search = _Search(puzzle, start, heuristic, weight)
     with SearchProgress(f"{solver} {puzzle.name}", progress, unit="expanded nodes", stage=None) as watch:
         result = _loop(search, done, batch, admissible and weight == 1.0, node_limit, time_limit, t0, watch)
-        watch.close(result.status.value)
+        watch.close(result.status.value, result.nodes)
     return result
 
 

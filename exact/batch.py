@@ -11,7 +11,6 @@ rewrites the log in instance order (:meth:`BatchRun.finish`).
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -19,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from exact import __version__
 from exact.errors import PuzzleoptError, ReplayError, first_line
 from exact.executor import Executor, InProcess
 from exact.logs import get_logger
+from exact.progress import bar as progress_bar
 from exact.resultlog import ResultLog, digest, order
 from exact.userfiles import output_folder
 
@@ -127,7 +126,7 @@ def run_batch(
                 if ident in run.results:
                     on_result(ident, run.results[ident])
     todo = [k for k, i in enumerate(ids) if i not in run.results]
-    bar = tqdm(total=len(ids), initial=run.resumed, disable=not progress, desc=desc, unit="instance", file=sys.stderr)
+    bar = progress_bar(progress, total=len(ids), initial=run.resumed, desc=desc, unit="instance")
 
     def take(ident: str, value: Any) -> None:
         run.results[ident] = value

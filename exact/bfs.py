@@ -193,9 +193,9 @@ def _layer(dist: np.ndarray, depth: int, frontier: np.ndarray | None, chunk: int
 def _bar(progress: bool, total: int | None):
     if not progress:
         return None
-    from tqdm.auto import tqdm
+    from exact.progress import bar
 
-    return tqdm(total=total, unit="states", desc="BFS", unit_scale=True)
+    return bar(total=total, unit="states", desc="BFS", unit_scale=True)
 
 
 def depth_counts(dist: np.ndarray) -> list[int]:

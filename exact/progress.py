@@ -16,13 +16,14 @@ times a second.
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from typing import Any
 
 from exact.logs import get_logger
 
-__all__ = ["EVERY", "ModelProgress", "SearchProgress", "bars_wanted"]
+__all__ = ["EVERY", "RATE_AFTER", "ModelProgress", "SearchProgress", "bar", "bars_wanted"]
 
 logger = get_logger(__name__)
 
@@ -39,6 +40,53 @@ def bars_wanted() -> bool:
     get = getattr(shell, "get_ipython", None)
     kernel = get() if get is not None else None
     return kernel is not None and "IPKernelApp" in getattr(kernel, "config", {})
+
+
+RATE_AFTER = 1.0
+"""Seconds of counted progress a bar measures before it shows a rate and an ETA."""
+
+
+def bar(enabled: bool = True, **kwargs: Any) -> Any:
+    """A tqdm progress bar on stderr, the one every long run of the project shows.
+
+    Drawn only where it can be seen (:func:`bars_wanted`: a terminal or a notebook), never as
+    ``\r``-torn lines in a log file or a pipe; elsewhere it is disabled (and costs nothing).
+    Its rate, and so its ETA, is measured from its first counted step, not from its creation:
+    the set-up before that step (numba compiling, a table loading) made the first ETAs read
+    thousands of hours. Until :data:`RATE_AFTER` seconds of counted progress it shows ``?``.
+
+    Args:
+        enabled: Whether the caller wants progress at all (its ``progress`` option).
+        kwargs: tqdm's own arguments (``total``, ``desc``, ``unit``, ``initial``, ...).
+    """
+    from tqdm.auto import tqdm
+
+    kwargs.setdefault("file", sys.stderr)
+    wanted = enabled and not kwargs.pop("disable", False) and bars_wanted()
+    return _measured(tqdm)(disable=not wanted, **kwargs)
+
+
+@functools.cache
+def _measured(base: type) -> type:
+    class Measured(base):  # type: ignore[misc, valid-type]
+        """tqdm whose rate starts at its first counted step (see :func:`bar`)."""
+
+        _first: tuple[float, float] | None = None
+
+        @property
+        def format_dict(self) -> dict[str, Any]:
+            d = super().format_dict
+            n, elapsed = d["n"], d["elapsed"]
+            if self._first is None and n > (d.get("initial") or 0):
+                self._first = (elapsed, n)
+            first = self._first
+            ran = 0.0 if first is None else elapsed - first[0]
+            # rate 0 is tqdm's "unknown": '?' for the rate and the remaining time
+            d["rate"] = (n - first[1]) / ran if first is not None and ran >= RATE_AFTER and n > first[1] else 0
+            return d
+
+    Measured.__name__ = f"Measured{base.__name__}"
+    return Measured
 
 
 def _rate(count: int, seconds: float) -> str:
@@ -83,10 +131,13 @@ class SearchProgress:
             bar.set_postfix_str(", ".join(shown), refresh=False)
             bar.refresh()
 
-    def close(self, outcome: str = "") -> None:
-        """The search ended (``outcome``: how, for the last line)."""
+    def close(self, outcome: str = "", count: int | None = None) -> None:
+        """The search ended (``outcome``: how, for the last line; ``count``: the final count,
+        the result's, where the search counted more after its last update)."""
         if not self.enabled:
             return
+        if count is not None:
+            self.count = count
         if self._bar is not None:
             self._bar.close()
             self._bar = None
@@ -102,9 +153,7 @@ class SearchProgress:
 
     def _bar_for(self):
         if self._bar is None:
-            from tqdm.auto import tqdm
-
-            self._bar = tqdm(desc=self.what, unit=f" {self.unit}", unit_scale=True, file=sys.stderr, leave=False)
+            self._bar = bar(desc=self.what, unit=f" {self.unit}", unit_scale=True, leave=False)
         return self._bar
 
     def _line(self, text: str) -> None:
@@ -157,9 +206,7 @@ class ModelProgress:
     def _pieces(self, event: dict[str, Any]) -> None:
         text = f"bound {event['bound']}" + (f", incumbent {self.incumbent}" if self.incumbent else "")
         if self._bar is None and bars_wanted():
-            from tqdm.auto import tqdm
-
-            self._bar = tqdm(desc=f"{self.prefix}pieces refuted", unit="piece", file=sys.stderr, leave=False)
+            self._bar = bar(desc=f"{self.prefix}pieces refuted", unit="piece", leave=False)
         if self._bar is not None:
             self._bar.total, self._bar.n = event["total"], event["refuted"]
             self._bar.set_postfix_str(text)

@@ -26,10 +26,9 @@ def _torch_command_without_torch() -> None:
     try:
         import torch  # noqa: F401 - only whether it imports
     except ImportError:
-        from exact.errors import MissingExtra
+        from exact.cli import exit_missing_extra
 
-        print(f"{command}: error: {MissingExtra(f'python -m {command}', 'learned')}", file=sys.stderr)
-        sys.exit(2)
+        exit_missing_extra(command, "learned")
 
 
 _torch_command_without_torch()

@@ -147,7 +147,7 @@ def beam_search(
             if path is not None
             else done([], Status.LIMIT, None, run.expanded, extra)
         )
-        w.close(result.status.value)
+        w.close(result.status.value, result.nodes)
     return result
 
 

@@ -33,13 +33,13 @@ from pathlib import Path
 import numpy as np
 import torch
 from filelock import FileLock, Timeout
-from tqdm.auto import tqdm
 
 from exact import registry
 from exact.atomic import write_chunks
 from exact.batch import rebuilt
 from exact.errors import PuzzleoptError
 from exact.plots import new_figure, png_bytes
+from exact.progress import bar as progress_bar
 from exact.puzzle import Puzzle
 from learned.nets import CostToGo, make_net, preset_config
 from learned.values import NetHeuristic, bellman_targets, greedy_solve_rate
@@ -364,10 +364,10 @@ def _train(
             f"trained, and the model written is the checkpoint's (step {run.step}); raise --steps to train on"
         )
     t_start = time.perf_counter() - run.seconds
-    bar = tqdm(
+    bar = progress_bar(
+        progress and lead,
         total=config.steps,
         initial=run.step,
-        disable=not (progress and lead),
         desc=f"{config.objective} {config.puzzle}",
         unit="step",
     )

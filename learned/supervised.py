@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from tqdm.auto import tqdm
 
 from exact.errors import PuzzleoptError
+from exact.progress import bar as progress_bar
 from exact.puzzle import Puzzle
 from learned.nets import CostToGo, make_net, preset_config
 from learned.weights import WeightsError, read, write
@@ -61,7 +61,9 @@ def label_states(
     Returns:
         The states and int16 ``(N,)`` distances.
     """
-    d = np.array([solve(s) for s in tqdm(states, disable=not progress, desc="labels", unit="state")], dtype=np.int16)
+    d = np.array(
+        [solve(s) for s in progress_bar(progress, iterable=states, desc="labels", unit="state")], dtype=np.int16
+    )
     return np.asarray(states), d
 
 
@@ -107,7 +109,7 @@ def fit_distances(
     y_all = torch.from_numpy(y)
     history = []
     t0 = time.perf_counter()
-    for epoch in tqdm(range(config.epochs), disable=not progress, desc="fit", unit="epoch"):
+    for epoch in progress_bar(progress, iterable=range(config.epochs), desc="fit", unit="epoch"):
         for g in opt.param_groups:
             g["lr"] = config.lr * 0.5 ** (3 * epoch // config.epochs)
         net.train()

@@ -1,6 +1,7 @@
 """Run a command as tests/test_bad_input.py does, as if the learned extra (torch) were not
 installed: ``python tests/no_torch.py puzzleopt SUB ...`` (the console script) or ``python
 tests/no_torch.py MODULE ...`` (``python -m MODULE ...``)."""
+
 import importlib.util
 import runpy
 import sys
@@ -13,6 +14,7 @@ if sys.argv[1] == "-c":
     sys.exit(0)
 if sys.argv[1] == "puzzleopt":
     from hybrid.console import main
+
     sys.exit(main(sys.argv[2:]))
 mod = sys.argv[1]
 sys.orig_argv = [sys.executable, "-m", *sys.argv[1:]]

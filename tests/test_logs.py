@@ -193,6 +193,61 @@ def test_model_progress_draws_a_bar_where_one_is_seen_and_logs_the_last_count(ca
     assert shown._bar is None
 
 
+def test_a_search_ends_with_the_count_its_result_reports(caplog) -> None:
+    # learned.solve's last progress line said 16,511 states and its result 17,535: the last
+    # update came before the search's final count
+    from exact.astar import best_first
+    from exact.tiles.catalog import tile_heuristic
+
+    p = registry_get("tiles8")
+    h = tile_heuristic("manhattan", 3, 3, progress=False)
+    with caplog.at_level(logging.INFO, logger="puzzleopt.exact.progress"):
+        r = best_first(p, p.parse_state("8 6 7 2 5 4 3 0 1"), h, progress=True)
+    last = [rec.getMessage() for rec in caplog.records][-1]
+    assert f", {r.nodes:,} expanded nodes" in last, (last, r.nodes)
+
+
+def test_bars_show_only_where_they_are_seen(monkeypatch) -> None:
+    from exact import progress
+
+    monkeypatch.setattr(progress, "bars_wanted", lambda: False)
+    assert progress.bar(True, total=3).disable  # a log file or a pipe gets no \r-torn lines
+    monkeypatch.setattr(progress, "bars_wanted", lambda: True)
+    assert not progress.bar(True, total=3).disable
+    assert progress.bar(False, total=3).disable
+
+
+def test_a_command_writing_to_a_file_writes_no_bar(tmp_path) -> None:
+    err = tmp_path / "stderr.txt"
+    with err.open("w") as f:
+        cmd = [sys.executable, "-m", "exact.pdb", "--pdb-dir", str(tmp_path / "t"), "build", "tiles15-1.4.5"]
+        done = subprocess.run(cmd, cwd=ROOT, stderr=f, stdout=subprocess.DEVNULL, timeout=300)
+    said = err.read_text()
+    assert done.returncode == 0 and "building (3360 entries)" in said, said[-500:]
+    assert "\r" not in said and "%|" not in said, said[-500:]
+
+
+def test_a_bar_shows_no_rate_or_eta_before_it_measured_one(monkeypatch) -> None:
+    import io
+    import time
+
+    from tqdm.std import tqdm
+
+    from exact import progress
+
+    monkeypatch.setattr(progress, "RATE_AFTER", 0.05)
+    b = progress._measured(tqdm)(total=100, file=io.StringIO(), mininterval=0)
+    time.sleep(0.2)  # the set-up (numba compiling) before the first step: no part of the rate
+    b.update(1)
+    assert "<?, ?it/s]" in b.format_meter(**b.format_dict)
+    time.sleep(0.06)
+    b.update(10)
+    shown = b.format_meter(**b.format_dict)
+    b.close()
+    rate = float(shown.split(", ")[-1].split("it/s")[0])
+    assert "?" not in shown and rate > 100, shown  # 10 steps in ~0.06 s, not 11 in ~0.26 s
+
+
 def test_an_animation_repr_is_one_short_line() -> None:
     from puzzleopt import Cube
 

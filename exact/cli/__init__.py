@@ -27,8 +27,9 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
-from exact.errors import PuzzleoptError, missing_extra
+from exact.errors import MissingExtra, PuzzleoptError, missing_extra
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -260,6 +261,13 @@ def _run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None
         return EXIT_INTERRUPTED
     except SystemExit as exc:  # argparse's usage errors and --help: the code, also when called in-process
         return exc.code if isinstance(exc.code, int) else (EXIT_OK if exc.code is None else 1)
+
+
+def exit_missing_extra(command: str, extra: str) -> NoReturn:
+    """End ``python -m command``, which needs ``extra``, with the one line that names it and
+    exit code 2 (for a command whose first imports would fail before its ``main`` runs)."""
+    print(f"{command}: error: {MissingExtra(f'python -m {command}', extra)}", file=sys.stderr)
+    sys.exit(EXIT_BAD_INPUT)
 
 
 def os_error_line(exc: OSError) -> str:

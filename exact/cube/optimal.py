@@ -354,7 +354,7 @@ def optimal_cube(
                 tables, root, pieces, -1 if parity is None else parity, threshold(max(root_h, 1)), threshold, t0,
                 time_limit, node_limit, stop_at, watch,
             )  # fmt: skip
-            watch.close("solved" if code == K.FOUND else "stopped at a limit")
+            watch.close("solved" if code == K.FOUND else "stopped at a limit", generated)
     finally:
         numba.set_num_threads(before)
     extra = {"iterations": iterations, "generated": generated}

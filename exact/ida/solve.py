@@ -86,7 +86,7 @@ def watched(what: str, progress: bool, search, t0: float, time_limit, node_limit
     """:func:`deepen` with its progress shown where ``progress`` (:class:`SearchProgress` named ``what``)."""
     with SearchProgress(what, progress, unit="generated nodes") as watch:
         out = deepen(search, t0, time_limit, node_limit, stop_at, watch)
-        watch.close("solved" if out[0] == FOUND else "stopped at a limit")
+        watch.close("solved" if out[0] == FOUND else "stopped at a limit", out[2])  # the result's generated count
     return out
 
 

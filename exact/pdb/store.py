@@ -27,7 +27,6 @@ import hashlib
 import json
 import os
 import re
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -548,7 +547,7 @@ def load(
 
 
 def _build(spec: TableSpec, progress: bool) -> tuple[np.ndarray, float]:
-    from tqdm.auto import tqdm
+    from exact.progress import bar as progress_bar
 
     start = time.perf_counter()
     from exact.deadline import check
@@ -557,9 +556,7 @@ def _build(spec: TableSpec, progress: bool) -> tuple[np.ndarray, float]:
         bar.update(k)
         check(f"building the table {spec.name}")  # a solve's time limit covers its set-up
 
-    with tqdm(
-        total=spec.progress_total, desc=f"pdb {spec.name}", unit_scale=True, disable=not progress, file=sys.stderr
-    ) as bar:
+    with progress_bar(progress, total=spec.progress_total, desc=f"pdb {spec.name}", unit_scale=True) as bar:
         values = spec.build(advance)
     return values, time.perf_counter() - start
 

@@ -20,10 +20,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tqdm.auto import tqdm
-
 from exact.errors import PuzzleoptError
 from exact.executor import Executor, InProcess
+from exact.progress import bar as progress_bar
 from exact.puzzles.freecell import format_board, ms_deal, parse_moves, replay
 from learned.freecell.hsd import solve_hsd
 from learned.freecell.weights import Weights
@@ -67,7 +66,7 @@ def _solve_task(shared: tuple, deal: int) -> dict[str, Any]:
 
 def _map(fn: Callable, items: list, shared: Any, executor: Executor | None, desc: str, progress: bool) -> list:
     out: list = [None] * len(items)
-    with tqdm(total=len(items), desc=desc, disable=not progress) as bar:
+    with progress_bar(progress, total=len(items), desc=desc) as bar:
         for i, row in (executor or InProcess()).map(fn, items, shared):
             out[i] = row
             bar.update(1)

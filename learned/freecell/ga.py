@@ -49,11 +49,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from exact.atomic import seal_holds, sealed, write_chunks
 from exact.errors import PuzzleoptError
 from exact.executor import Executor, InProcess
+from exact.progress import bar as progress_bar
 from exact.puzzles.freecell import autoplay, ms_deal
 from learned.freecell.deals import SPLIT_SEED, training_deals
 from learned.freecell.heuristics import HSDH, NAMES, NUM_FEATURES
@@ -158,7 +158,7 @@ class _Evaluator:
         if not todo:
             return
         shared = (self.s.k, self.s.node_limit, self.s.tt_limit)
-        with tqdm(total=len(todo), desc=what, leave=False, disable=not self.progress) as bar:
+        with progress_bar(self.progress, total=len(todo), desc=what, leave=False) as bar:
             for i, res in self.executor.map(_run_task, todo, shared):
                 self.cache[todo[i]] = res
                 bar.update(1)
@@ -300,8 +300,7 @@ def evolve(
     ev = _Evaluator(s, executor, progress)
     hsdh = _key(HSDH)
     ev.cache.update({(hsdh, d): v for d, v in g.baseline.items()})
-    bar = tqdm(total=s.generations, initial=min(g.generation, s.generations), desc="generations",
-               disable=not progress)  # fmt: skip
+    bar = progress_bar(progress, total=s.generations, initial=min(g.generation, s.generations), desc="generations")
     while g.generation < s.generations:
         _generation(g, s, ev, hsdh, pool, log)
         _write_checkpoint(checkpoint, g.to_dict(s, seed))
