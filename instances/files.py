@@ -35,6 +35,22 @@ class Instance:
     optimal: int | None = None
     puzzle: str = ""
 
+    def state(self, puzzle: str | None = None) -> np.ndarray:
+        """The instance's state as the solvers take it, checked: labels ``(P,)`` of its shipped
+        set's puzzle (or of ``puzzle``, a registry name, for one read from a file). In a
+        notebook, ``puzzleopt.State.from_instance(instance)`` gives the object that draws and
+        solves itself (this package sits below ``puzzleopt`` and does not import it).
+
+        Raises:
+            PuzzleoptError: no puzzle is known, or the text is not a state of it.
+        """
+        from exact import registry
+
+        name = puzzle or self.puzzle
+        if not name:
+            raise PuzzleoptError(f"instance {self.id}: name its puzzle, e.g. state(puzzle='tiles15')")
+        return registry.get(name).parse_state(self.text)
+
 
 def read_instances(path: str | Path, what: str = "--instances") -> list[Instance]:
     """The instances of ``path`` (see the module docstring).
