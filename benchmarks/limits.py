@@ -13,7 +13,10 @@ contract. Writes ``docs/benchmarks/limits.md``::
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -93,6 +96,101 @@ def _start(recipe: str):
     raise ValueError(recipe)
 
 
+# Entry points (issue 64): (name, what). Each runs in a fresh process whose user cache
+# (XDG_CACHE_HOME: tables, balls) is empty ("cold"), then again in another fresh process on the
+# cache the first left ("warm"). Wall time from the call (the function or the command's main),
+# after the imports that precede it.
+ENTRIES = [
+    ("notebook", "Cube.from_facelets(superflip).solve(time_limit=L): auto"),
+    ("notebook-optimal", "the same, method='cube3-optimal': the default 1.67 GB table"),
+    ("notebook-deepcubea", "DeepCubeA's cube 0, Cube(...).solve(time_limit=L): auto"),
+    ("verify", "hybrid.verify_solution: a 3x3 and a 20-move solution"),
+    ("gym", "Gym reset, cube2 (its 3.7M table), optimal_time_limit=L"),
+    ("beam-ball", "exact.solvers.solve(method='beam', ball=7): the 3x3's network and ball"),
+    ("learned-solve", "python -m learned.solve --method beam --ball 7 (main)"),
+    ("exact-solve", "python -m exact.solve --facelets superflip (main)"),
+    ("cpsat-auto", "python -m exact.cpsat --turns auto --scramble-length 12 (main)"),
+]
+
+
+def entry(name: str, limit: float) -> dict:
+    """Run entry point ``name`` under ``limit`` in this (fresh) process: wall from the call."""
+    import numpy as np
+
+    from exact import registry, solvers
+
+    status: object
+    if name.startswith("notebook"):
+        from puzzleopt import Cube
+
+        facelets = SUPERFLIP if name != "notebook-deepcubea" else instances.load("deepcubea-cube3")[0].text
+        cube = Cube.from_facelets(facelets, metric="htm" if name != "notebook-deepcubea" else "qtm")
+        how = {"method": "cube3-optimal"} if name == "notebook-optimal" else {}
+        t = time.perf_counter()
+        status = cube.solve(time_limit=limit, **how).status.value
+    elif name == "verify":
+        from hybrid import verify_solution
+
+        p = registry.get("cube3")
+        rows = p.table.parse("R U F D L B " * 3 + "R U", p.goal)
+        given = p.table.format([int(p.table.inverse[m]) for m in reversed(rows)])
+        start = p.table.apply(p.goal, rows)
+        t = time.perf_counter()
+        status = verify_solution(p, start, given, limits=solvers.Limits(time=limit)).verdict
+    elif name == "gym":
+        import gymnasium
+
+        import puzzleopt.gym  # noqa: F401 - registers the environments
+
+        env = gymnasium.make("puzzleopt/cube2-v0", scramble_depth=8, optimal_time_limit=limit)
+        t = time.perf_counter()
+        got = env.reset(seed=0)[1].get("optimal_distance")
+        status = "no distance" if got is None else f"distance {got}"
+    elif name == "beam-ball":
+        p = registry.get("cube3")
+        start = p.random_walk(1, 16, np.random.default_rng(7))[0]
+        t = time.perf_counter()
+        status = solvers.solve(p, start, method="beam", ball=7, limits=solvers.Limits(time=limit)).status.value
+    else:
+        argv = {
+            "learned-solve": ["--puzzle", "cube3", "--scramble", "R U F D L B R' U2 F D' L B2 R U", "--method",
+                              "beam", "--ball", "7"],
+            "exact-solve": ["--puzzle", "cube3", "--option", "metric=htm", "--facelets", SUPERFLIP],
+            "cpsat-auto": ["--size", "3", "--turns", "auto", "--scramble-length", "12", "--seed", "1"],
+        }[name] + ["--time-limit", str(limit)]  # fmt: skip
+        from exact import cli
+
+        module = {"learned-solve": "learned.solve", "exact-solve": "exact.solve", "cpsat-auto": "exact.cpsat.__main__"}
+        main = __import__(module[name], fromlist=["main"]).main
+        t = time.perf_counter()
+        with contextlib.redirect_stdout(io.StringIO()):
+            status = f"exit {cli.run(main, argv)}"
+    return {"wall": time.perf_counter() - t, "status": str(status)}
+
+
+def entry_rows(limit: float, repeats: int, picked: list[str]) -> list[list[str]]:
+    """One row per entry point and cache state: the median and worst wall of ``repeats`` runs."""
+    rows = []
+    for name in picked:
+        what = dict(ENTRIES)[name]
+        runs: dict[str, list[dict]] = {"cold": [], "warm": []}
+        for _ in range(repeats):
+            with tempfile.TemporaryDirectory() as cache:
+                for state in ("cold", "warm"):
+                    cmd = [sys.executable, __file__, "--entry", name, "--limit", str(limit)]
+                    env = {**os.environ, "XDG_CACHE_HOME": cache}
+                    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=ROOT, env=env)
+                    if r.returncode != 0:
+                        raise SystemExit(f"entry {name} ({state}) failed:\n{r.stderr[-3000:]}")
+                    runs[state].append(json.loads(r.stdout.strip().splitlines()[-1]))
+        for state, got in runs.items():
+            wall, worst = statistics.median(x["wall"] for x in got), max(x["wall"] for x in got)
+            rows.append([name, what, state, "/".join(sorted({x["status"] for x in got})), f"{wall:.2f}",
+                         f"{worst:.2f}", "yes" if worst <= 1.1 * limit + 2 else "**no**"])  # fmt: skip
+            print(" | ".join(rows[-1]), flush=True)
+    return rows
+
+
 def one(index: int, limit: float, pdb_dir: str) -> dict:
     """Run case ``index`` in this (fresh) process: the wall time of the solve, set-up included."""
     t0 = time.perf_counter()
@@ -112,14 +210,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=float, default=2.0, help="the time limit of every solve (default 2)")
     ap.add_argument("--repeats", type=int, default=3, help="runs per case, each cold (default 3)")
     ap.add_argument("--cases", help="comma-separated case numbers (default: all)")
+    ap.add_argument("--entries", help="comma-separated entry points (default: all; 'none' for none)")
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--entry", help=argparse.SUPPRESS)
     ap.add_argument("--pdb-dir", help=argparse.SUPPRESS)
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "limits.md"))
     args = ap.parse_args(argv)
     if args.one is not None:
         print(json.dumps(one(args.one, args.limit, args.pdb_dir)))
         return 0
-    picked = range(len(CASES)) if not args.cases else [int(c) for c in args.cases.split(",")]
+    if args.entry is not None:
+        print(json.dumps(entry(args.entry, args.limit)))
+        return 0
+    picked = range(len(CASES)) if not args.cases else [int(c) for c in args.cases.split(",") if c != "none"]
     load = load_meter()
     rows = []
     for i in picked:
@@ -139,13 +242,18 @@ def main(argv: list[str] | None = None) -> int:
         rows.append([str(i), method, what, status, f"{wall:.2f}", f"{worst:.2f}", f"{wall - args.limit:+.2f}",
                      "yes" if worst <= bound else "**no**"])  # fmt: skip
         print(" | ".join(rows[-1]), flush=True)
+    names = [n for n, _ in ENTRIES] if not args.entries else [n for n in args.entries.split(",") if n != "none"]
+    entries = entry_rows(args.limit, args.repeats, names)
     head = ["case", "method", "start", "status", "wall s (median)", "wall s (max)", "over the limit (median)",
             f"within {1.1 * args.limit + 2:.1f} s"]  # fmt: skip
+    entry_head = ["entry point", "what", "cache", "status", "wall s (median)", "wall s (max)",
+                  f"within {1.1 * args.limit + 2:.1f} s"]  # fmt: skip
     page = [
         "# Time limits with set-up included",
         "",
         f"Command: `python benchmarks/limits.py --limit {args.limit:g} --repeats {args.repeats}"
         + (f" --cases {args.cases}" if args.cases else "")
+        + (f" --entries {args.entries}" if args.entries else "")
         + "`  ",
         f"Machine: {machine()}; {load()}  ",
         f"Each solve runs {args.repeats} times, each in a fresh process with an empty table folder: the wall "
@@ -156,6 +264,16 @@ def main(argv: list[str] | None = None) -> int:
         "the first run. No peer: this measures our own contract.",
         "",
         *markdown_table(head, rows),
+        "",
+        "## Entry points, cold and warm",
+        "",
+        "Each entry point a user meets first, under the same limit: `cold` is a fresh process with an empty user "
+        "cache (no tables, no goal balls), `warm` another fresh process on the cache the cold run left (numba's "
+        "kernels are cached in both). Wall seconds from the call (the function, or the command's `main`), after "
+        "the imports before it. A status `limit` or `exit 4` is the honest end: the set-up or the search did not "
+        "fit; a learned method's network (about 4 s to load) does not fit in 2 s and is not started.",
+        "",
+        *markdown_table(entry_head, entries),
         "",
     ]
     write_page(args.out, page)

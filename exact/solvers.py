@@ -178,6 +178,11 @@ def solve(
     start, why = checked_start(puzzle, start)
     if why is not None:
         return unsolvable_result(puzzle, start, why, solver=chosen.name, since=since)
+    if (refused := _setup_refused(chosen, puzzle, options, limits, since)) is not None:
+        return SolveResult.build(
+            puzzle, start, [], Status.LIMIT, seconds=time.perf_counter() - since, solver=chosen.name,
+            settings={"time_limit": limits.time}, extra={"limit": refused},
+        )  # fmt: skip
     with deadline(None if limits.time is None else limits.time - (time.perf_counter() - since)):
         try:
             return _from_the_call(chosen.run(puzzle, start, limits, **options), since)
@@ -190,6 +195,27 @@ def solve(
                 puzzle, start, [], Status.LIMIT, seconds=time.perf_counter() - since, solver=chosen.name,
                 settings={"time_limit": limits.time}, extra={"limit": why},
             )  # fmt: skip
+
+
+def _setup_refused(method: Method, puzzle: Any, options: Mapping[str, Any], limits: Limits, since: float) -> str | None:
+    """Why ``method`` is not started at all under ``limits``: the set-up it declares for these
+    options (:attr:`Method.setups`, the first way: the one it runs) takes longer, by its own
+    estimate, than the time left; ``None`` where it may start. A build stopped at the deadline
+    is work thrown away, and some (a 1.67 GB table's first phase) cannot stop in time."""
+    if limits.time is None or method.setups is None:
+        return None
+    ways = method.setups(puzzle, options, options.get("pdb_dir"))
+    if not ways or ways[0].seconds <= 0:
+        return None
+    way, left_s = ways[0], limits.time - (time.perf_counter() - since)
+    if way.seconds <= left_s:
+        return None
+    what = "loading" if way.stored else f"building {way.nbytes / 1e6:,.0f} MB of tables"
+    return (
+        f"its set-up ({what}, about {way.seconds:g} s on 2 cores) did not fit in the {left_s:.3g} s left of the "
+        f"{limits.time:.3g} s limit: it was not started. Allow more time, or build the tables once (python -m "
+        "exact.pdb build, or a solve without a limit)"
+    )
 
 
 def _from_the_call(result: SolveResult, since: float) -> SolveResult:

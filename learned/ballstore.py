@@ -19,7 +19,7 @@ import numpy as np
 from exact.logs import get_logger
 from exact.pdb import store
 from exact.puzzle import Puzzle
-from learned.beam_parts import HASH_SEED, GoalBall, goal_ball, goal_states, state_hashes
+from learned.beam_parts import HASH_SEED, GoalBall, ball_states, goal_ball, goal_states, state_hashes
 
 logger = get_logger(__name__)
 
@@ -27,12 +27,46 @@ STORE_FROM = 100_000
 """Balls of fewer states are built each time: faster than reading and verifying a file."""
 
 
+BALL_SECONDS_PER_STATE = 1.5e-6
+"""Seconds to build a goal ball, per state it holds: 1.0e-6 measured (the 3x3's radius 7,
+9,205,558 states in 9 s on one core; :func:`learned.beam_parts.goal_ball`), rounded up."""
+
+
+def _ball_name(puzzle: Puzzle, depth: int) -> str:
+    desc = puzzle.spec.to_dict()
+    key = hashlib.sha256(json.dumps([desc, HASH_SEED, int(depth)], sort_keys=True).encode()).hexdigest()[:16]
+    return f"ball-{puzzle.name}-d{int(depth)}-{key}"
+
+
+def fitting_radius(puzzle: Puzzle, depth: int, seconds: float | None, directory: str | Path | None = None) -> int:
+    """The largest radius up to ``depth`` whose goal ball is stored in ``directory`` or, by
+    :func:`ball_states` and :data:`BALL_SECONDS_PER_STATE`, builds within ``seconds``; 0 where
+    none does. A radius lowered is logged (a warning): the beam then meets a smaller ball."""
+    if seconds is None or depth <= 0:
+        return int(depth)
+    spec = getattr(puzzle, "spec", None)
+    for radius in range(int(depth), 0, -1):
+        if spec is not None and store.stored_entries(_ball_name(puzzle, radius), directory) is not None:
+            break
+        need = ball_states(puzzle, radius) * BALL_SECONDS_PER_STATE
+        if need <= seconds:
+            break
+    else:
+        radius = 0
+    if radius < depth:
+        logger.warning(
+            "%s: the goal ball's radius lowered from %d to %d: radius %d (about %s states to build, not stored) "
+            "would not fit in the %.1f s it may take; build it once without a time limit to keep it",
+            puzzle.name, depth, radius, radius + 1, f"{ball_states(puzzle, radius + 1):,}", seconds,
+        )  # fmt: skip
+    return radius
+
+
 def stored_goal_ball(puzzle: Puzzle, depth: int, directory: str | Path | None = None) -> GoalBall:
     """:func:`learned.beam.goal_ball` of a registry puzzle (it has a ``spec``), stored in
     ``directory`` (default: the store's) when it holds at least :data:`STORE_FROM` states."""
     desc = puzzle.spec.to_dict()
-    key = hashlib.sha256(json.dumps([desc, HASH_SEED, int(depth)], sort_keys=True).encode()).hexdigest()[:16]
-    name = f"ball-{puzzle.name}-d{int(depth)}-{key}"
+    name = _ball_name(puzzle, depth)
     built: list[GoalBall] = []
     entries = store.stored_entries(name, directory)
     if entries is None:

@@ -73,6 +73,11 @@ def goal_ball(puzzle: Puzzle, depth: int, max_states: int = 100_000_000) -> Goal
     """
     if (np.asarray(puzzle.table.inverse) < 0).any():
         raise PuzzleoptError(f"{puzzle.name}: a goal ball needs every move's inverse; this table lacks some")
+    if depth > PROBE_RADIUS and (about := ball_states(puzzle, depth)) > max_states:  # before memory runs out
+        raise PuzzleoptError(
+            f"{puzzle.name}: the goal ball of radius {depth} exceeds {max_states:,} states (about {about:,.3g}, "
+            "by the growth of its first layers); give a smaller radius (or a larger max_states)"
+        )
     frontier = goal_states(puzzle)
     keys, dist = [state_hashes(frontier)], [np.zeros(len(frontier), dtype=np.uint8)]
     seen = keys[0]
@@ -92,6 +97,26 @@ def goal_ball(puzzle: Puzzle, depth: int, max_states: int = 100_000_000) -> Goal
     allk, alld = np.concatenate(keys), np.concatenate(dist)
     order = np.argsort(allk)
     return GoalBall(int(depth), allk[order], alld[order])
+
+
+PROBE_RADIUS = 3
+"""The radius built to measure how a puzzle's ball grows (milliseconds: 1,000-odd states)."""
+
+
+def ball_states(puzzle: Puzzle, depth: int) -> int:
+    """About how many states the goal ball of radius ``depth`` holds: the ball of
+    :data:`PROBE_RADIUS` built, its last layer's growth carried on (an overestimate: real layers
+    grow more slowly as states repeat)."""
+    probe = goal_ball(puzzle, min(int(depth), PROBE_RADIUS))
+    layers = np.bincount(probe.dist, minlength=probe.depth + 1).astype(float)
+    if depth <= probe.depth:
+        return int(layers[: depth + 1].sum())
+    growth = layers[-1] / max(layers[-2], 1.0) if len(layers) > 1 else 1.0
+    total, layer = float(layers.sum()), float(layers[-1])
+    for _ in range(int(depth) - probe.depth):
+        layer *= growth
+        total += layer
+    return int(min(total, 2**62))
 
 
 BALL_CHUNK = 100_000

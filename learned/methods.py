@@ -109,6 +109,7 @@ def run_beam(
 
     :func:`learned.beam.beam_search` with the network of ``model``."""
     _needs_torch("beam")
+    from learned.ballstore import fitting_radius
     from learned.beam import beam_search, cached_goal_ball
 
     heuristic = heuristic_for(puzzle, model, device, precision)
@@ -118,6 +119,8 @@ def run_beam(
     # on a GPU the whole layer stays there (learned.beam_torch); on the CPU numpy's layers cost the same
     on = heuristic.device if str(heuristic.device).startswith("cuda") and TorchWalks.applies(puzzle) else None
     depth = chosen["ball"] if ball is None else int(ball)
+    budget = left(limits.time)  # the ball may take a share of what is left; the beam needs the rest
+    depth = fitting_radius(puzzle, depth, None if budget is None else budget * BALL_SHARE, common.get("pdb_dir"))
     return beam_search(
         puzzle, start, heuristic, width=chosen["width"] if width is None else int(width), max_steps=int(max_steps),
         time_limit=left(limits.time), max_nodes=limits.nodes,
@@ -146,6 +149,10 @@ def run_bwas(
         progress=bool(common.get("progress")),
     )  # fmt: skip
 
+
+BALL_SHARE = 0.5
+"""The share of a beam's time limit (what is left after loading) its goal ball may take to build;
+a radius that would take longer is lowered (:func:`learned.ballstore.fitting_radius`)."""
 
 LOAD_SECONDS = 4.0
 """About how long importing torch and loading a network takes the first time in a process on 2

@@ -17,7 +17,9 @@ Exit codes: 0 solved, 2 bad input, 4 limit reached without a solution.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
+import time
 from collections.abc import Sequence
 
 from exact import cli, solvers
@@ -67,6 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.method not in (None, "bwas"):
             raise PuzzleoptError("--instances runs BWAS (learned.evaluate); solve one start at a time with beam")
         return evaluate_main(argv)
+    t0 = time.perf_counter()  # the limit covers what comes before the search too (the network's load)
     puzzle = puzzle_from(args)
     device = configure(args.device, args.threads)
     if args.scramble is not None:
@@ -80,9 +83,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings, options = _settings(args, card)
     if args.precision is not None:
         options["precision"] = args.precision
-    limits = solvers.Limits(time=args.time_limit, nodes=args.max_nodes)
+    left = None if args.time_limit is None else max(1e-3, args.time_limit - (time.perf_counter() - t0))
+    limits = solvers.Limits(time=left, nodes=args.max_nodes)
     res = solvers.solve(puzzle, start, method=args.method, limits=limits, model=args.model, device=device,
                         progress=not args.no_progress, **options)  # fmt: skip
+    res = dataclasses.replace(res, seconds=time.perf_counter() - t0)
+    used = res.settings.get("ball", 0) if res.settings.get("width") is not None else None  # None: no beam ran
+    if args.method == "beam" and used is not None and used != options.get("ball"):
+        settings = settings.replace(f"ball {options.get('ball')}", f"ball {used} (lowered to fit the limit)")
     rate = (res.nodes or 0) / res.seconds if res.seconds > 0 else 0.0
     if args.json:
         print(res.to_json(nodes_per_second=round(rate)))

@@ -22,10 +22,12 @@ random walk of k moves from the goal drawn with the environment's seeded generat
 
 ``info["optimal_distance"]`` is the start's optimal distance (at reset) and the current state's
 (each step) where an exact method gives it cheaply: the puzzle's complete distance table
-(``optimal="auto"``, the default: the 8-puzzle, the 2x2x2, ...; the table is built once); with
-``optimal="always"`` the exact method of :func:`exact.solvers.solve` (``method="auto"``) solves
-each start at reset, within ``optimal_time_limit`` seconds (``None`` where it proves nothing in
-time); ``optimal="never"`` leaves it out.
+(``optimal="auto"``, the default: the 8-puzzle, the 2x2x2, ...; the table is built once, within
+``optimal_time_limit``: a table that does not build in time is not tried again, the distance is
+left out and a warning says how to build it); with ``optimal="always"`` the exact method of
+:func:`exact.solvers.solve` (``method="auto"``) solves each start at reset, within
+``optimal_time_limit`` seconds (``None`` where it proves nothing in time); ``optimal="never"``
+leaves it out. ``optimal_time_limit`` covers every set-up (tables built or loaded).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import numpy as np
 from exact import registry, solvers
 from exact.cli import MAX_SCRAMBLE
 from exact.errors import MissingExtra, PuzzleoptError, UnsolvableError
+from exact.logs import get_logger
 
 try:
     import gymnasium
@@ -45,6 +48,8 @@ except ImportError as exc:  # one line naming the extra, not a bare ModuleNotFou
     raise MissingExtra("puzzleopt.gym", "gym") from exc
 
 __all__ = ["PuzzleEnv", "env_id", "register_envs"]
+
+_log = get_logger(__name__)
 
 OPTIMAL = ("auto", "always", "never")
 
@@ -160,7 +165,10 @@ class PuzzleEnv(gymnasium.Env):
             return info
         if self.optimal == "auto" and not self._tabled():
             return info
-        info["optimal_distance"] = self._distance()
+        distance = self._distance()
+        if self.optimal == "auto" and not self._tabled():  # its table was refused just now: as ever after
+            return info
+        info["optimal_distance"] = distance
         return info
 
     def _tabled(self) -> bool:
@@ -169,9 +177,19 @@ class PuzzleEnv(gymnasium.Env):
         return self._table
 
     def _distance(self) -> int | None:
-        method = "table-walk" if self._tabled() else "auto"
-        limits = solvers.Limits(time=None if self._tabled() else self.optimal_time_limit)
-        r = solvers.solve(self.puzzle, self._state, method=method, limits=limits, pdb_dir=self.pdb_dir)
+        tabled = self._tabled()
+        limits = solvers.Limits(time=self.optimal_time_limit)  # the table's build included
+        r = solvers.solve(self.puzzle, self._state, method="table-walk" if tabled else "auto", limits=limits,
+                          pdb_dir=self.pdb_dir)  # fmt: skip
+        if tabled and r.status.value == "limit":  # the table was not built in time: not asked again
+            self._table = False
+            _log.warning(
+                "%s: its distance table was not built within optimal_time_limit=%s s, so info has no "
+                "'optimal_distance'; build it once (python -m exact.solve --puzzle %s --method table-walk "
+                "--scramble-length 1) or raise optimal_time_limit",
+                self.puzzle.name, self.optimal_time_limit, self.puzzle.name,
+            )  # fmt: skip
+            return None
         return r.length if r.status.value == "optimal" else None
 
 
