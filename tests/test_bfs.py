@@ -66,12 +66,17 @@ def test_distance_table_small_chunks_scan_path(puzzle8):
     np.testing.assert_array_equal(again, dist)
 
 
-def test_max_depth_and_progress(puzzle8, capsys):
+def test_max_depth_and_progress(puzzle8, capsys, monkeypatch):
+    from exact import progress
+
     space, dist = puzzle8
     part = distance_table(space, tile_moves(3, 3), space.goal_states(), max_depth=10, progress=True)
     assert depth_counts(part) == depth_counts(dist)[:11]
     np.testing.assert_array_equal(part[dist <= 10], dist[dist <= 10])
     assert (part[dist > 10] == 255).all()
+    assert "BFS" not in capsys.readouterr().err  # stderr is no terminal here: no bar
+    monkeypatch.setattr(progress, "bars_wanted", lambda: True)  # as on a terminal
+    distance_table(space, tile_moves(3, 3), space.goal_states(), max_depth=3, progress=True)
     assert "BFS" in capsys.readouterr().err
 
 

@@ -240,7 +240,7 @@ def test_the_pyraminx_net_keeps_each_tip_at_its_vertex(tips):
 
 
 def test_sokoban_and_freecell_states_solve_and_draw():
-    s = Sokoban(str(ROOT.parent / "shared/data/sokoban/boxoban_unfiltered_test_000.txt") + ":0")
+    s = Sokoban("boxoban-test:0")  # the shipped set (instances/data)
     cells = _rects(s.svg())
     level = s.puzzle.level_of(s.labels)
     content = {int(c.get("data-cell")): c.get("data-content") for c in cells if c.get("data-cell")}
@@ -324,7 +324,7 @@ def test_an_animation_shows_each_position_in_turn(tmp_path):
         ("exact.cpsat", ["--size", "2", "--turns", "3", "--scramble", "R U F"]),
         ("exact.lightsout", ["--size", "3", "--lights", "110001000"]),
         ("exact.freecell", ["--deal", "617", "--time-limit", "60"]),
-        ("exact.sokoban", ["--level", str(ROOT.parent / "shared/data/sokoban/boxoban_unfiltered_test_000.txt") + ":0"]),
+        ("exact.sokoban", ["--level", "boxoban-test:0"]),
     ],
 )
 def test_the_clis_write_the_picture_they_print(module, argv, tmp_path, capsys):
