@@ -34,6 +34,7 @@ from exact.contract import Limits, single_goal, table_puzzle
 from exact.deadline import left
 from exact.errors import PuzzleoptError
 from exact.movetable import MoveTable
+from exact.options import Option
 from exact.provenance import toolkit
 from exact.result import SolveResult, Status
 from exact.solvers import register_method
@@ -359,4 +360,5 @@ def _bfs_applies(puzzle) -> bool:
     return (not table.guarded or bool((table.inverse >= 0).all())) and single_goal(puzzle)
 
 
-register_method("bfs", _bfs, applies=_bfs_applies, options=("max_depth",), stored=True, rank=80)
+register_method("bfs", _bfs, applies=_bfs_applies, stored=True, rank=80,
+                options=(Option("max_depth", "count", 40, "give up beyond this many moves"),))  # fmt: skip

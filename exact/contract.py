@@ -11,6 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from exact.errors import PuzzleoptError
+from exact.options import COMMON, Option
 from exact.result import SolveResult
 
 
@@ -69,8 +70,10 @@ class Method:
         applies: Whether it can solve a puzzle (cheap: builds nothing).
         proves: Whether a solution it returns without a limit is proven optimal.
         run: ``run(puzzle, start, limits, **options) -> SolveResult``.
-        options: Option names ``run`` accepts besides the common ``stop_at``, ``pdb_dir`` and
-            ``progress``.
+        options: The options ``run`` accepts besides the common ``stop_at``, ``pdb_dir`` and
+            ``progress`` (:data:`exact.options.COMMON`), each declared once here
+            (:class:`exact.options.Option`: name, kind, default, help); ``run`` takes each as a
+            keyword with the declared default.
         description: One line for ``--help`` and the docs.
         ready: Whether the given options are enough to run (the models need a horizon);
             ``method="auto"`` passes over a method that is not ready.
@@ -95,7 +98,7 @@ class Method:
     applies: Callable[[Any], bool]
     proves: bool
     run: Callable[..., SolveResult] = field(repr=False)
-    options: tuple[str, ...] = ()
+    options: tuple[Option, ...] = ()
     description: str = ""
     ready: Callable[[Mapping[str, Any]], bool] = field(default=lambda options: True, repr=False)
     goals: bool = False
@@ -109,6 +112,15 @@ class Method:
     def __post_init__(self) -> None:
         if self.needs is not None:  # applies means applies: the capability first, then the method's own test
             object.__setattr__(self, "applies", _needing(self.needs, self.applies))
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        """The names of :attr:`options`, in their order."""
+        return tuple(o.name for o in self.options)
+
+    def option(self, name: str) -> Option | None:
+        """The declaration of option ``name`` (the common ones included), or ``None``."""
+        return next((o for o in (*COMMON, *self.options) if o.name == name), None)
 
     def fits(self, puzzle: Any) -> bool:
         """Whether it applies to ``puzzle``, partial goal included."""

@@ -1,7 +1,11 @@
-"""Option values as users write them: strict yes/no flags."""
+"""Method options, declared once where each method registers (:class:`Option`), and their
+values as users write them (strict yes/no flags)."""
 
 from __future__ import annotations
 
+import math
+import os
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -31,3 +35,98 @@ def flag(value: Any, what: str) -> bool:
     if isinstance(value, str) and value.strip().lower() in TRUE + FALSE:
         return value.strip().lower() in TRUE
     raise PuzzleoptError(f"{what} is a yes/no flag, got {value!r}; write true or false (or yes/no, 1/0)")
+
+
+KINDS = ("count", "positive", "real", "flag", "text", "object")
+"""What an option's value is: ``count`` (a whole number >= 0), ``positive`` (>= 1), ``real`` (a
+finite number >= 0), ``flag`` (yes/no, read strictly: :func:`flag`), ``text``, or ``object`` (a
+Python value the method checks itself: ``patterns``, ``solver_options``, ``hint``)."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a method, declared once, where the method registers (as Fast Downward's
+    plugins declare theirs): its name, kind, default and help. The method's function takes it
+    as a keyword with the same default (tests/test_method_registry.py checks), and every entry
+    point reads it through :meth:`read`.
+
+    Attributes:
+        name: The keyword (``width``); ``--method-option width=64`` on the command line.
+        kind: One of :data:`KINDS`.
+        default: The value when it is not given (``None``: the method decides, as its help says).
+        help: One line for ``--list-methods`` and the docs.
+        choices: For ``text``: the values it takes (empty: any).
+    """
+
+    name: str
+    kind: str
+    default: Any = None
+    help: str = ""
+    choices: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"option {self.name!r}: kind {self.kind!r} is not one of {KINDS}")
+
+    def with_default(self, default: Any, help: str | None = None) -> Option:
+        """The same option with another method's default (and help, where the shared one's
+        speaks of its default)."""
+        return replace(self, default=default, help=self.help if help is None else help)
+
+    def read(self, value: Any, owner: str) -> Any:
+        """``value`` checked as this option's kind (text from a command line read as the kind
+        asks); ``None`` passes (the default applies).
+
+        Raises:
+            PuzzleoptError: naming ``owner``'s option, the value and what it takes.
+        """
+        what = f"{owner} option {self.name}"
+        if value is None or self.kind == "object":
+            return value
+        if self.kind == "flag":
+            return flag(value, what)
+        if self.kind == "text":
+            if not isinstance(value, (str, os.PathLike)):
+                raise PuzzleoptError(f"{what} takes text, got {value!r}")
+            if self.choices and str(value) not in self.choices:
+                raise PuzzleoptError(f"{what} is {value!r}: use one of {', '.join(self.choices)}")
+            return value
+        if self.kind == "real":
+            number = _number(value)
+            if number is None or not math.isfinite(number) or number < 0:
+                raise PuzzleoptError(f"{what} must be a finite number >= 0, got {value!r}")
+            return number
+        least = 1 if self.kind == "positive" else 0
+        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+            raise PuzzleoptError(f"{what} must be a whole number >= {least}, got {value!r}")
+        return int(value)
+
+
+def _number(value: Any) -> float | None:
+    """``value`` as a float where it is a number or the text of one (never a bool)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+# Options many methods take, declared once; a method whose default differs takes
+# ``THREADS.with_default(1)``.
+STOP_AT = Option("stop_at", "count", None, "a known solution length: prove it optimal or find a shorter one, then stop")
+PDB_DIR = Option("pdb_dir", "text", None, "where tables are kept (default: the user cache)")
+PROGRESS = Option("progress", "flag", False, "show progress on stderr (a bar on a terminal, else log lines)")
+COMMON = (STOP_AT, PDB_DIR, PROGRESS)
+"""The options every method takes."""
+THREADS = Option("threads", "positive", None, "threads or worker processes (unset: every core)")
+VERBOSE = Option("verbose", "flag", False, "show the solver's own log")
+SEED = Option("seed", "count", 0, "the solver's random seed")
+HORIZON = Option("horizon", "count", None, "the most moves a model allows (default: from a known solution)")
+HINT = Option("hint", "object", None, "a known solution (move rows): the incumbent")

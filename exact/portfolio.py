@@ -39,6 +39,7 @@ from typing import Any
 from exact.contract import Limits, Method, Setup
 from exact.deadline import SetupLimit, deadline
 from exact.logs import get_logger
+from exact.options import Option
 from exact.result import SolveResult, Status
 
 log = get_logger(__name__)
@@ -69,13 +70,16 @@ MIN_STEP = 0.05
 BUILD_BYTES = 100 * 2**20
 """The largest table ``auto`` builds unasked (100 MiB)."""
 
-OPTIONS = ("build_tables",)
+OPTIONS = (
+    Option("build_tables", "flag", False, "build a method's large tables (over 100 MB) when they are not on disk"),
+)
 """``auto``'s own options, besides those it hands on to the methods that take them."""
 
 
 def auto_method(candidates: list[Method]) -> Method:
     """The ``auto`` method over ``candidates`` (the methods that apply, in rank order)."""
-    takes = tuple(dict.fromkeys(o for m in candidates for o in m.options))
+    # each option once, as the first (best ranked) method that takes it declares it
+    takes = tuple({o.name: o for m in reversed(candidates) for o in m.options}.values())
 
     def run(puzzle: Any, start: Any, limits: Limits, **options: Any) -> SolveResult:
         return run_portfolio(puzzle, start, limits, candidates, **options)
@@ -211,7 +215,7 @@ def exact_step(candidates: list[Method], puzzle: Any, options: Mapping[str, Any]
 
 def _for(method: Method, common: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
     """The options ``method`` takes: the common ones, and those of ``options`` it names."""
-    return {**common, **{k: v for k, v in options.items() if k in method.options}}
+    return {**common, **{k: v for k, v in options.items() if k in method.option_names}}
 
 
 def _share(limits: Limits, since: float, share: float) -> float | None:

@@ -73,6 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         puzzle = puzzle_from(args) if args.puzzle else None
         for m in solvers.methods(puzzle):
             print(f"{m.name}: {'proves optimality' if m.proves else 'finds a solution'}. {m.description}")
+            for o in m.options:  # each as declared where the method registers (--method-option NAME=VALUE)
+                default = "" if o.default is None else f"; default {o.default}"
+                print(f"    {o.name} ({o.kind}{default}): {o.help}")
         return cli.EXIT_OK
     if args.puzzle is None:
         raise PuzzleoptError("give --puzzle (one of " + ", ".join(registry.names()) + ")")

@@ -29,20 +29,16 @@ a method applies to them because of what they declare, not because of their name
 from __future__ import annotations
 
 import dataclasses
-import math
-import os
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
-
-import numpy as np
 
 from exact.contract import Limits, Method, OwnSolver, Setup, everywhere
 from exact.deadline import SetupLimit, deadline
 from exact.errors import MissingExtra, PuzzleoptError
 from exact.invariants import checked_start, unsolvable_result
 from exact.logs import get_logger
-from exact.options import flag
+from exact.options import COMMON as OPTIONS_EVERY_METHOD_TAKES
 from exact.result import SolveResult, Status
 
 __all__ = [
@@ -50,7 +46,7 @@ __all__ = [
 ]  # fmt: skip
 
 
-COMMON = ("stop_at", "pdb_dir", "progress")
+COMMON = tuple(o.name for o in OPTIONS_EVERY_METHOD_TAKES)
 """Options every method takes: ``stop_at=L`` (stop once no solution shorter than ``L`` remains to
 be found: the proof a given solution of length ``L`` is optimal; methods that cannot stop there
 search on), ``pdb_dir`` (where tables are kept) and ``progress`` (bars while tables build)."""
@@ -237,74 +233,23 @@ def _kept_to(method: Method, puzzle: Any, limits: Limits) -> Limits:
 
 
 def check_options(method: Method, options: Mapping[str, Any]) -> dict[str, Any]:
-    """``options`` checked for ``method``: each one it takes, each value of its kind
-    (:data:`OPTION_KINDS`; yes/no flags read strictly, :func:`exact.options.flag`).
+    """``options`` checked for ``method``: each one it declares (:attr:`Method.options`, and the
+    common ones), each value read as its declared kind (:meth:`exact.options.Option.read`: yes/no
+    flags strictly, counts whole, text from a command line as the kind asks).
 
     Returns:
-        The options, flags as bools.
+        The options, each value as its kind.
 
     Raises:
         PuzzleoptError: naming an option ``method`` does not take, or a value of the wrong kind.
     """
-    unknown = sorted(set(options) - set(COMMON) - set(method.options))
+    declared = {o.name: o for o in (*OPTIONS_EVERY_METHOD_TAKES, *method.options)}
+    unknown = sorted(set(options) - set(declared))
     if unknown:
         raise PuzzleoptError(
-            f"method {method.name!r} takes no option {', '.join(unknown)}; "
-            f"its options: {', '.join(COMMON + method.options)}"
+            f"method {method.name!r} takes no option {', '.join(unknown)}; its options: {', '.join(declared)}"
         )
-    return {k: _option_value(method, k, v) for k, v in options.items()}
-
-
-OPTION_KINDS: dict[str, str] = {
-    "stop_at": "count", "max_depth": "count", "horizon": "count", "threads": "positive", "seed": "count",
-    "progress": "flag", "mirror": "flag", "verbose": "flag", "split": "flag", "incumbent": "text",
-    "pdb_dir": "text", "edge": "text", "heuristic": "text", "formulation": "text", "optimize": "text",
-    "solver": "text", "width": "positive", "ball": "count", "inverse": "flag", "symmetries": "count",
-    "max_steps": "positive", "restarts": "count", "patience": "positive", "batch": "positive", "weight": "real",
-    "model": "text", "device": "text", "quality": "text", "precision": "text", "build_tables": "flag",
-}  # fmt: skip
-"""The kind of each method option's value: ``count`` (a whole number >= 0), ``positive`` (>= 1),
-``real`` (a finite number >= 0), ``flag`` (yes/no), ``text``; options not named here
-(``patterns``, ``solver_options``) are the method's to check. Text from a command line
-(``--method-option width=64``) is read as the kind asks."""
-
-
-def _option_value(method: Method, key: str, value: Any) -> Any:
-    kind = OPTION_KINDS.get(key)
-    if value is None or kind is None:
-        return value
-    what = f"method {method.name!r} option {key}"
-    if kind == "flag":
-        return flag(value, what)
-    if kind == "text":
-        if not isinstance(value, (str, os.PathLike)):
-            raise PuzzleoptError(f"{what} takes text, got {value!r}")
-        return value
-    if kind == "real":
-        number = _number(value)
-        if number is None or not math.isfinite(number) or number < 0:
-            raise PuzzleoptError(f"{what} must be a finite number >= 0, got {value!r}")
-        return number
-    least = 1 if kind == "positive" else 0
-    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
-        raise PuzzleoptError(f"{what} must be a whole number >= {least}, got {value!r}")
-    return int(value)
-
-
-def _number(value: Any) -> float | None:
-    """``value`` as a float where it is a number or the text of one (never a bool)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float, np.integer, np.floating)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return None
-    return None
+    return {k: declared[k].read(v, f"method {method.name!r}") for k, v in options.items()}
 
 
 def _name(puzzle: Any) -> str:

@@ -30,8 +30,11 @@ from typing import Any
 from exact.contract import Limits, Setup
 from exact.deadline import left
 from exact.errors import MissingExtra
+from exact.options import Option
 from exact.result import SolveResult
 from exact.solvers import register_method
+from learned.bwas import QUALITIES
+from learned.runtime import PRECISIONS
 
 BEAM_WIDTH = 1024
 """Beam width for a model whose card measured none."""
@@ -168,11 +171,28 @@ def _setups(puzzle: Any, options: Any, pdb_dir: Any) -> list[Setup]:
 
 
 # ranked after every exact method: "auto" means proven, and these prove nothing
+MODEL = Option("model", "text", None, "a model.safetensors (default: the puzzle's shipped network)")
+DEVICE = Option("device", "text", "cpu", "the torch device: cpu, cuda, cuda:1, ...")
+QUALITY = Option("quality", "text", None, "the settings the model's card measured: fast or best", QUALITIES)
+PRECISION = Option("precision", "text", "auto", "the network's arithmetic: auto, fp32, bf16 or int8", PRECISIONS)
 BEAM_OPTIONS = (
-    "model", "device", "width", "ball", "inverse", "symmetries", "quality", "max_steps", "restarts", "patience",
-    "precision",
+    MODEL, DEVICE,
+    Option("width", "positive", None, "states kept per step (default: from quality)"),
+    Option("ball", "count", None, "meet every state within this many moves of the goal (default: from quality)"),
+    Option("inverse", "flag", None, "also search from the start's inverse (default: from quality)"),
+    Option("symmetries", "count", None, "also search from this many conjugates of the start (default: from quality)"),
+    QUALITY,
+    Option("max_steps", "positive", 1000, "steps before the beam gives up"),
+    Option("restarts", "count", 0, "beams again after a stagnation, its states banned"),
+    Option("patience", "positive", None, "steps without progress that make a stagnation (default: none)"),
+    PRECISION,
 )  # fmt: skip
-BWAS_OPTIONS = ("model", "device", "weight", "batch", "quality", "precision")
+BWAS_OPTIONS = (
+    MODEL, DEVICE,
+    Option("weight", "real", None, "lambda in f = lambda g + h (default: from quality)"),
+    Option("batch", "positive", None, "nodes expanded per step (default: from quality)"),
+    QUALITY, PRECISION.with_default("fp32"),
+)  # fmt: skip
 register_method("beam", run_beam, applies=_applies, proves=False, options=BEAM_OPTIONS, rank=200, setups=_setups,
                 extra="learned", installed=_has_torch)  # fmt: skip
 register_method("bwas", run_bwas, applies=_applies, proves=False, options=BWAS_OPTIONS, rank=201, setups=_setups,

@@ -119,3 +119,62 @@ def test_no_engine_branches_on_puzzle_names() -> None:
         if any(b in text for b in ('metadata.get("puzzle")', 'metadata["puzzle"]', '.get("puzzle") ==')):
             hits.append(str(rel))
     assert not hits, hits
+
+
+# ----------------------------------------------------------------------------- options, declared once
+def _every_method() -> list[Method]:
+    solvers.methods(registry.get("cube2"))  # loads the built-in modules and the plugins
+    return [m for variants in solvers._METHODS.values() for m in variants]
+
+
+def test_every_option_is_declared_once_with_the_default_its_function_takes() -> None:
+    """Each method's options are declared where it registers (kind, default, help); the function
+    that runs it takes each as a keyword with that same default, or hands it on (``**options``)
+    to a function whose default it is."""
+    import inspect
+
+    from exact.options import COMMON, KINDS
+
+    methods = _every_method()
+    assert len(methods) >= 15
+    for m in methods:
+        names = [o.name for o in m.options]
+        assert len(names) == len(set(names)), f"{m.name}: an option declared twice: {names}"
+        params = inspect.signature(m.run).parameters
+        forwards = any(p.kind is p.VAR_KEYWORD for p in params.values())
+        for o in (*COMMON, *m.options):
+            assert o.kind in KINDS and o.help, (m.name, o)
+            if o.name in params:
+                assert params[o.name].default == o.default, (
+                    f"{m.name}: {o.name} defaults to {params[o.name].default!r} "
+                )
+                f"in its function, {o.default!r} in its declaration"
+            else:
+                assert forwards, f"{m.name}: declares {o.name}, which its function does not take"
+
+
+def test_lightsout_options_default_as_the_solve_functions_they_are_handed_to() -> None:
+    import inspect
+
+    from exact.lightsout.cpsat import solve_lightsout_cpsat
+    from exact.lightsout.gf2 import solve_gf2
+    from exact.lightsout.mip import solve_lightsout_mip
+
+    functions = {"lightsout": solve_gf2, "lightsout-mip": solve_lightsout_mip, "lightsout-cpsat": solve_lightsout_cpsat}
+    for name, function in functions.items():
+        params = inspect.signature(function).parameters
+        for o in solvers.get_method(name, registry.get("lightsout")).options:
+            assert params[o.name].default == o.default, (name, o.name, params[o.name].default, o.default)
+
+
+def test_an_option_value_is_read_as_its_declared_kind() -> None:
+    p = registry.get("tiles8")
+    mip = solvers.get_method("mip")
+    assert solvers.check_options(mip, {"split": "no", "horizon": "7", "formulation": "tight"}) == {
+        "split": False, "horizon": 7, "formulation": "tight",
+    }  # fmt: skip
+    with pytest.raises(PuzzleoptError, match="option formulation is 'loose': use one of tight, pairs, seed"):
+        solvers.check_options(mip, {"formulation": "loose"})
+    with pytest.raises(PuzzleoptError, match="takes no option width; its options: stop_at, pdb_dir, progress, horizon"):
+        solvers.check_options(mip, {"width": 3})
+    assert solvers.get_method("bfs", p).option("max_depth").default == 40

@@ -129,7 +129,7 @@ def test_a_cheap_exact_method_goes_first_without_a_quick_bfs():
 
 def test_auto_is_one_method_of_the_registry_with_its_options_checked():
     m = solvers.choose(TILES, "auto")
-    assert m.name == "auto" and m.proves and "build_tables" in m.options
+    assert m.name == "auto" and m.proves and "build_tables" in m.option_names
     with pytest.raises(ValueError, match="build_tables is a yes/no flag"):
         solvers.solve(TILES, START, build_tables="maybe")
 

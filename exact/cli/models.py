@@ -291,7 +291,7 @@ def _solve_auto(puzzle, start, solve, args, kwargs, method: str) -> SolveResult:
         raise PuzzleoptError("--turns auto finds its own incumbent; give --hint with a number of --turns instead")
     options = {k: v for k, v in kwargs.items() if k != "hint"}
     chosen = solvers.choose(puzzle, method)
-    own = {"model": str(args.model)} if args.model is not None and "model" in chosen.options else {}
+    own = {"model": str(args.model)} if args.model is not None and "model" in chosen.option_names else {}
     if args.model is not None and not own:
         raise PuzzleoptError(f"--model is for a learned --horizon-method (beam, bwas); {method!r} takes no model")
     return exact_horizon(

@@ -6,12 +6,13 @@ import numpy as np
 
 from exact.contract import Limits
 from exact.deadline import left
+from exact.options import HINT, HORIZON, THREADS
 from exact.progress import ModelProgress
 from exact.result import SolveResult
 from exact.solvers import register_method
 from exact.timeindexed import horizon_for, model_applies, model_ready
 
-OPTIONS = ("horizon", "threads", "hint")
+OPTIONS = (HORIZON, THREADS.with_default(1, "CP-SAT's workers"), HINT)
 
 
 def _cpsat(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, horizon=None, threads=1,

@@ -10,6 +10,7 @@ import numpy as np
 
 from exact.contract import Limits, Setup
 from exact.deadline import left
+from exact.options import THREADS, Option
 from exact.result import SolveResult
 from exact.solvers import register_method
 
@@ -74,8 +75,12 @@ def _setups(puzzle, options, pdb_dir) -> list[Setup]:
 
 
 register_method(
-    "cube3-optimal", _optimal, needs="cube3-coordinates", options=("edge", "threads"), rank=20, setups=_setups
-)
+    "cube3-optimal", _optimal, needs="cube3-coordinates", rank=20, setups=_setups, options=(
+        Option("edge", "text", "slicesorted", "the table: slicesorted (1.67 GB, fast searches) or slice (70 MB)",
+               ("slicesorted", "slice")),
+        THREADS,
+    ),
+)  # fmt: skip
 
 
 def _korf_setups(puzzle, options, pdb_dir) -> list[Setup]:

@@ -11,6 +11,7 @@ import numpy as np
 from exact.contract import Limits, single_goal, table_puzzle
 from exact.deadline import left
 from exact.errors import PuzzleoptError
+from exact.options import Option
 from exact.result import SolveResult
 from exact.solvers import register_method
 
@@ -57,4 +58,6 @@ def _applies(puzzle: Any) -> bool:
     return bool((np.bincount(goal) == 1).any()) and single_goal(puzzle)
 
 
-register_method("ida*", run_ida, applies=_applies, options=("heuristic", "patterns"), rank=30)
+HEURISTIC = Option("heuristic", "text", None, "a heuristic the puzzle declares by name (default: its first)")
+PATTERNS = Option("patterns", "object", None, "pattern databases: lists of positions whose labels are projected")
+register_method("ida*", run_ida, applies=_applies, options=(HEURISTIC, PATTERNS), rank=30)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from exact.contract import Limits
 from exact.deadline import left
+from exact.options import SEED, THREADS, VERBOSE, Option
 from exact.result import SolveResult
 from exact.solvers import register_method
 
@@ -34,8 +35,13 @@ _cpsat = _solver(
 )
 
 
-register_method("lightsout", _gf2, needs="lights", options=("threads", "verbose"), rank=40)
+# forwarded to the solve functions, whose defaults these are (tests/test_method_registry.py checks)
+_THREADS = THREADS.with_default(1, "the solver's threads")
+register_method("lightsout", _gf2, needs="lights", options=(_THREADS, VERBOSE), rank=40)
 register_method(
-    "lightsout-mip", _mip, needs="lights", options=("threads", "verbose", "solver", "solver_options"), rank=41
-)
-register_method("lightsout-cpsat", _cpsat, needs="lights", options=("threads", "verbose", "seed"), rank=42)
+    "lightsout-mip", _mip, needs="lights", rank=41, options=(
+        _THREADS, VERBOSE, Option("solver", "text", "highs", "the Pyomo solver (HiGHS; cbc, glpk where installed)"),
+        Option("solver_options", "object", None, "options passed to the solver as they are (a dict)"),
+    ),
+)  # fmt: skip
+register_method("lightsout-cpsat", _cpsat, needs="lights", options=(_THREADS, VERBOSE, SEED), rank=42)

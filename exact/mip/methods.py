@@ -6,12 +6,20 @@ import numpy as np
 
 from exact.contract import Limits
 from exact.deadline import left
+from exact.options import HINT, HORIZON, THREADS, Option
 from exact.progress import ModelProgress
 from exact.result import SolveResult
 from exact.solvers import register_method
 from exact.timeindexed import horizon_for, model_applies, model_ready
 
-OPTIONS = ("horizon", "threads", "formulation", "split", "incumbent", "hint")
+OPTIONS = (
+    HORIZON, THREADS,
+    Option("formulation", "text", "pairs", "the model: tight, pairs (steps of two moves) or seed",
+           ("tight", "pairs", "seed")),
+    Option("split", "flag", True, "prove by splitting on the first moves, on every core (HiGHS)"),
+    Option("incumbent", "text", "bfs", "how the split finds its first solution: bfs or mip", ("bfs", "mip")),
+    HINT,
+)  # fmt: skip
 
 
 def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, horizon=None, threads=None,
@@ -23,8 +31,8 @@ def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=
     (``hint``, else bidirectional BFS); ``split=False`` solves the whole model in one HiGHS run
     (``threads`` default 1 then). ``progress``: the split's stages as they happen
     (:class:`exact.progress.ModelProgress`)."""
-    from exact.cli import cores
     from exact.mip import solve_mip
+    from exact.resources import cores
 
     split = bool(split) and formulation != "seed"
     threads = threads if threads is not None else (cores() if split else 1)

@@ -6,6 +6,7 @@ import numpy as np
 
 from exact.contract import Limits
 from exact.deadline import left
+from exact.options import Option
 from exact.solvers import register_method
 
 
@@ -18,4 +19,5 @@ def _astar(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progres
     return solve_sokoban(level, optimize, time_limit=left(limits.time), node_limit=limits.nodes, max_stored=stored)
 
 
-register_method("sokoban", _astar, needs="sokoban-level", options=("optimize",), stored=True, rank=51)
+OPTIMIZE = Option("optimize", "text", "moves", "what the solution is shortest in: moves or pushes", ("moves", "pushes"))
+register_method("sokoban", _astar, needs="sokoban-level", options=(OPTIMIZE,), stored=True, rank=51)

@@ -10,6 +10,7 @@ import numpy as np
 from exact.contract import Limits, Setup, table_puzzle
 from exact.deadline import left
 from exact.errors import PuzzleoptError
+from exact.options import Option
 from exact.result import SolveResult
 from exact.solvers import register_method
 
@@ -18,7 +19,12 @@ TILE_HEURISTICS = {16: "pdb-663", 25: "pdb-6666"}
 cells use Manhattan distance with linear conflicts."""
 
 
-TILE_OPTIONS = ("heuristic", "patterns", "mirror")
+TILE_OPTIONS = (
+    Option("heuristic", "text", None, "the tables: pdb-663, pdb-555, pdb-78, manhattan-lc or manhattan (default: "
+           "the best whose tables are on disk or small)"),
+    Option("patterns", "object", None, "pattern databases: lists of positions whose labels are projected"),
+    Option("mirror", "flag", True, "also read the tables mirrored on the diagonal (the larger of the two)"),
+)  # fmt: skip
 
 
 @functools.lru_cache(maxsize=4)
