@@ -29,11 +29,11 @@ from itertools import product
 
 import numpy as np
 
-from exact.cli import MAX_THREADS, cores
 from exact.errors import PuzzleoptError, StateError
 from exact.movetable import MoveTable
 from exact.puzzle import Goal, Puzzle, home_positions
 from exact.ranking import permutation_parity
+from exact.resources import MAX_THREADS, cores
 from exact.result import Status
 
 MAX_HORIZON = 200

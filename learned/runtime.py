@@ -19,34 +19,13 @@ BWAS only on request (``hybrid.verify``) takes the same options without the ``le
 
 from __future__ import annotations
 
-import argparse
 import functools
 
-from exact.cli import MAX_THREADS, cores, count
 from exact.errors import PuzzleoptError
 
 DEVICES = ("auto", "cpu", "cuda")
 SEARCH_THREADS = 1
 TRAIN_THREADS = None  # every core
-
-
-def add_options(p: argparse.ArgumentParser, threads: int | None, prefix: str = "") -> None:
-    """Add ``--device`` (default ``auto``) and ``--threads`` (default ``threads``; ``None``: every
-    core) to ``p``."""
-    threads = cores() if threads is None else threads
-    p.add_argument(
-        "--device",
-        default="auto",
-        choices=DEVICES,
-        help=f"{prefix}torch device: auto is cuda where torch sees a GPU, else cpu",
-    )
-    p.add_argument(
-        "--threads",
-        type=count(1, MAX_THREADS),
-        default=threads,
-        help=f"{prefix}torch intra-op threads on the CPU (this machine has {cores()} cores; one is "
-        "fastest for search under load, docs/benchmarks/threads.md)",
-    )
 
 
 def resolve_device(name: str) -> str:

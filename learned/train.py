@@ -35,9 +35,10 @@ from exact.cli.options import (
 )
 from exact.errors import PuzzleoptError
 from exact.userfiles import output_folder
+from learned.cli import add_options
 from learned.davi import DAVI_MAX_SCRAMBLE, OBJECTIVES, DaviConfig, train
 from learned.nets import PRESETS
-from learned.runtime import TRAIN_THREADS, add_options, configure
+from learned.runtime import TRAIN_THREADS, configure
 
 EPILOG = "exit codes: 0 trained, 2 bad input, 130 interrupted (checkpoint saved; run again to resume)"
 

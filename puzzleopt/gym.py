@@ -37,9 +37,9 @@ from typing import Any
 import numpy as np
 
 from exact import registry, solvers
-from exact.cli import MAX_SCRAMBLE
 from exact.errors import MissingExtra, PuzzleoptError, UnsolvableError
 from exact.logs import get_logger
+from exact.resources import MAX_SCRAMBLE
 
 try:
     import gymnasium

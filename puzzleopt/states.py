@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from exact import registry
-from exact.cli import MAX_SCRAMBLE
 from exact.errors import NotationError, PuzzleoptError
 from exact.puzzle import Goal, Puzzle
+from exact.resources import MAX_SCRAMBLE
 from exact.result import SolveResult
 
 if TYPE_CHECKING:

@@ -30,6 +30,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from exact.errors import MissingExtra, PuzzleoptError, missing_extra
+from exact.resources import MAX_SCRAMBLE as MAX_SCRAMBLE  # re-exported: the commands show them
+from exact.resources import MAX_THREADS as MAX_THREADS
+from exact.resources import cores as cores
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -40,26 +43,10 @@ EXIT_CONTRADICTION = 6  # a proof contradicts a length the input file gives: the
 EXIT_INTERRUPTED = 130
 EXIT_PIPE_CLOSED = 141
 
-# The longest random scramble a command applies: enough for any use (a 7x7x7 is scrambled in a
-# few hundred moves), and short enough to apply quickly.
-MAX_SCRAMBLE = 100_000
-
-# The most threads (or worker processes, for the MIP's split proof) a solve takes. CP-SAT itself
-# refuses more than 10,000 workers (MODEL_INVALID); far fewer already only slow a machine down.
-MAX_THREADS = 256
-
 EPILOG = (
     "exit codes: 0 solved, 2 bad input, 3 proven no solution (within the horizon), 4 limit reached, "
     "130 interrupted (Ctrl-C)"
 )
-
-
-def cores() -> int:
-    """The cores this process may run on (the default of the commands' worker counts)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 class HelpWithDefaults(argparse.HelpFormatter):

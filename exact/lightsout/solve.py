@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 
 from exact import registry, solvers
-from exact.cli import MAX_THREADS
 from exact.contract import Limits, Method
 from exact.errors import PuzzleoptError
 from exact.puzzles.lightsout import LightsOutPuzzle
+from exact.resources import MAX_THREADS
 from exact.result import SolveResult
 
 METHODS: dict[str, str] = {"gf2": "lightsout", "mip": "lightsout-mip", "cpsat": "lightsout-cpsat"}
