@@ -32,8 +32,9 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/python -m mypy
 
 # CI's suite leaves out the tests marked slow (each has a smaller version that runs); test-all runs them too.
+# The 25 slowest tests are listed at the end, so that a test that grew shows in CI's log.
 test: lint
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" --durations=25
 
 test-all: lint
 	$(BIN)/python -m pytest

@@ -64,7 +64,8 @@ from hybrid.report import length_tables, markdown, summarise, write_report
 from instances.files import parse_states, read_instances
 from instances.sets import INSTANCES_HELP
 from learned.bwas import QUALITIES
-from learned.runtime import SEARCH_THREADS, add_options
+from learned.cli import add_options
+from learned.runtime import SEARCH_THREADS
 
 EXIT_CONTRADICTION = cli.EXIT_CONTRADICTION
 EXIT_INVALID = 5
@@ -141,7 +142,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--quality", choices=QUALITIES, help="BWAS: the model's measured settings (default: its card's)")
     p.add_argument("--weight", type=float, help="BWAS: lambda in f = lambda*g + h (default: from --quality)")
     p.add_argument("--batch", type=cli.count(1), help="BWAS: nodes expanded per iteration")
-    p.add_argument("--max-nodes", type=cli.count(1), help="BWAS: expanded nodes per instance before giving up")
+    p.add_argument("--bwas-node-limit", "--max-nodes", dest="max_nodes", type=cli.count(1),
+                   help="BWAS: expanded nodes per instance before giving up (--max-nodes: the old name)")  # fmt: skip
     p.add_argument("--bwas-time-limit", type=cli.seconds, help="BWAS: seconds per instance")
     add_options(p, SEARCH_THREADS, prefix="BWAS: ")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -20,7 +20,6 @@ from exact.mip.__main__ import main as mip_main
 from exact.puzzles.cube import rotations, scramble
 from exact.result import Status
 from exact.timeindexed import prepare
-from tests.test_models import CASES  # its instances (same seeds): the split must give the same verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -50,39 +49,56 @@ def _gone(pids: list[int], wait: float = 5.0) -> bool:
         time.sleep(0.1)
 
 
-# The 3x3 cases at 6 moves in HTM (35-90 s each) run with the slow tests (`make test-all`).
-SLOW_SPLIT = {(3, "faces", "htm", 6), (3, "layers", "htm", 6)}
-SPLIT_CASES = [pytest.param(*c, marks=pytest.mark.slow) if c in SLOW_SPLIT else c for c in CASES]
+# The split's verdicts on the cube cases are checked in tests/test_models.py's one case matrix
+# (test_mip_equals_cpsat_equals_bfs), beside the whole models', with the pieces in-process; here,
+# one case with its worker processes, as the commands run it.
+def test_the_split_in_worker_processes_gives_the_verdict() -> None:
+    p, start, text, d = _instance(3, "faces", "qtm", 5)
+    r = solve_mip(p, start, d, formulation_name="pairs", split=True, threads=2)
+    assert r.status is Status.OPTIMAL and r.length == d and r.lower_bound == d
+    assert len(r.extra["proof"]["worker_pids"]) == 2 and _gone(r.extra["proof"]["worker_pids"])
+    assert r.extra["proof"]["executor"] == "processes, 2 workers"
 
 
-@pytest.mark.parametrize("n, moves, metric, length", SPLIT_CASES)
-def test_split_gives_the_verdicts_of_the_whole_model(n, moves, metric, length) -> None:
-    p, start, text, d = _instance(n, moves, metric, length)
-    if d == 0:
-        return
-    inverse = [int(p.table.inverse[m]) for m in reversed(p.table.parse(text))]
-    for kwargs in (
-        {"hint": inverse, "hint_source": "scramble", "incumbent": "mip"},  # the MIP shortens the hint
-        {"hint": inverse, "hint_source": "scramble"},  # the CLI's incumbent, shortened by BFS
-        {},  # bidirectional BFS finds the incumbent
-        {"incumbent": "mip"},  # the split model of horizon T finds it
-    ):
-        r = solve_mip(p, start, max(d, length), formulation_name="pairs", split=True, threads=2, **kwargs)
-        assert r.status is Status.OPTIMAL and r.length == d and r.lower_bound == d, kwargs
-        proof = r.extra["proof"]
-        if "hint" in kwargs and len(inverse) > d:
-            shortener = "bidirectional BFS" if kwargs.get("incumbent", "bfs") == "bfs" else "the MIP"
-            assert proof["incumbent_source"] == f"scramble, shortened by {shortener}", kwargs
-        if d > 1 and "MIP" not in proof["incumbent_source"]:  # the incumbent was optimal: "at most d - 1" refuted
-            last = proof["phases"][-1]
-            assert last["refuted"] and last["horizon"] == d - 1
-    r = solve_mip(p, start, d - 1, formulation_name="pairs", split=True, threads=2, incumbent="mip")
-    assert r.status is Status.INFEASIBLE_WITHIN_HORIZON and r.lower_bound == d
-    if n == 2:  # the one-move formulation splits too
-        r = solve_mip(p, start, d, split=True, threads=1)
-        assert r.status is Status.OPTIMAL and r.length == d
+def test_a_piece_at_its_limit_is_split_again_into_its_children() -> None:
+    """The re-split rule on a stub solver (milliseconds): a piece that ends at its limit becomes
+    its one-move-longer prefixes, and the phase is refuted once every piece is; the slow test
+    below runs the same rule with HiGHS."""
+    import tempfile
+
+    from exact.executor import InProcess
+    from exact.executor.streams import LocalStream
+    from exact.mip import FORMULATIONS
+    from exact.mip.pieces import LIMIT, REFUTED, PieceAnswer
+    from exact.timeindexed import move_rules
+
+    p = registry.get("cube2")
+    start = p.table.apply(p.goal, "R U F'")
+    form = FORMULATIONS["pairs"]
+    problem = prepare(p, start, form.reduce_frame)
+    out_at_limit = 3  # the first three pieces handed out end at their limit, every other is refuted
+    asked: list = []
+
+    def stub(shared, task) -> PieceAnswer:
+        asked.append(task)
+        kind = LIMIT if len(asked) <= out_at_limit else REFUTED
+        return PieceAnswer(task.phase, task.piece, kind, 0.0, 1.0 if kind == LIMIT else None, None, 0, None)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        sm, phase = split._phase_model(problem, 2, form, (), InProcess(), tmp, lambda event: None)
+        out = split.run_phase(LocalStream(stub, None), 1, sm, problem, move_rules(problem.table), 2, 1,
+                              piece_time_limit=1.0, deadline=None, options={}, confirm=False, record=phase,
+                              format_moves=lambda rows: problem.table.format(rows))  # fmt: skip
+    statuses = [(len(q.prefix.split()), q.status) for q in phase.pieces]
+    assert out.kind == "refuted" and out.bound == 3, out
+    assert [s for s in statuses if s[1] == "limit"] == [(1, "limit")] * out_at_limit
+    children = [q for q in phase.pieces if len(q.prefix.split()) == 2]
+    limited = {q.prefix for q in phase.pieces if q.status == "limit"}
+    assert children and {q.prefix.rsplit(" ", 1)[0] for q in children} == limited  # the children of those three
+    assert all(q.status in ("refuted", "replayed") for q in children)
 
 
+@pytest.mark.slow  # 36 s: the rule above, with HiGHS and real time limits
 def test_a_piece_at_its_limit_is_split_again() -> None:
     p = registry.get("cube3", moves="layers", metric="qtm")
     start, text = scramble(3, 6, np.random.default_rng(1), "layers", "qtm")  # pieces that take a while

@@ -41,12 +41,65 @@ CASES = [
 TIGHT_REACH_3X3 = {("faces", "qtm"): 6, ("faces", "htm"): 5, ("layers", "qtm"): 5, ("layers", "htm"): 4}
 
 
-@pytest.mark.parametrize("n, moves, metric, length", CASES)
-def test_mip_equals_cpsat_equals_bfs(n: int, moves: str, metric: str, length: int) -> None:
+# The one case matrix of the cube models (issue 65): each case's distance by BFS once, then the
+# whole models (tight, pairs, CP-SAT) and the split proof (exact.mip.split) against it. The split
+# runs its pieces in this process here (its worker processes: tests/test_mip_split.py); its two
+# 3x3 cases at 6 moves in HTM (35-90 s each) run with the slow tests (`make test-all`).
+SLOW_SPLIT = {(3, "faces", "htm", 6), (3, "layers", "htm", 6)}
+
+
+def _case(n: int, moves: str, metric: str, length: int):
     p = registry.get(f"cube{n}", moves=moves, metric=metric)
     rng = np.random.default_rng(100 * n + 10 * length + len(moves) + len(metric))
-    start, _ = scramble(n, length, rng, moves, metric)
-    d = _distance(p, start)
+    start, text = scramble(n, length, rng, moves, metric)
+    return p, start, text, _distance(p, start)
+
+
+@pytest.mark.parametrize("n, moves, metric, length", CASES)
+def test_mip_equals_cpsat_equals_bfs(n: int, moves: str, metric: str, length: int) -> None:
+    p, start, text, d = _case(n, moves, metric, length)
+    _whole_models(p, start, n, moves, metric, d)
+    if (n, moves, metric, length) not in SLOW_SPLIT:
+        _split_verdicts(p, start, text, n, length, d)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n, moves, metric, length", sorted(SLOW_SPLIT))
+def test_the_split_on_the_deepest_cases(n: int, moves: str, metric: str, length: int) -> None:
+    p, start, text, d = _case(n, moves, metric, length)
+    _split_verdicts(p, start, text, n, length, d)
+
+
+def _split_verdicts(p, start, text: str, n: int, length: int, d: int) -> None:
+    """The split gives the whole model's verdicts, whichever way it finds its incumbent."""
+    if d == 0:
+        return
+    inverse = [int(p.table.inverse[m]) for m in reversed(p.table.parse(text))]
+    here = {"executor": "in-process"}
+    for kwargs in (
+        {"hint": inverse, "hint_source": "scramble", "incumbent": "mip"},  # the MIP shortens the hint
+        {"hint": inverse, "hint_source": "scramble"},  # the CLI's incumbent, shortened by BFS
+        {},  # bidirectional BFS finds the incumbent
+        {"incumbent": "mip"},  # the split model of horizon T finds it
+    ):
+        r = solve_mip(p, start, max(d, length), formulation_name="pairs", split=True, **here, **kwargs)
+        assert r.status is Status.OPTIMAL and r.length == d and r.lower_bound == d, kwargs
+        proof = r.extra["proof"]
+        if "hint" in kwargs and len(inverse) > d:
+            shortener = "bidirectional BFS" if kwargs.get("incumbent", "bfs") == "bfs" else "the MIP"
+            assert proof["incumbent_source"] == f"scramble, shortened by {shortener}", kwargs
+        if d > 1 and "MIP" not in proof["incumbent_source"]:  # the incumbent was optimal: "at most d - 1" refuted
+            last = proof["phases"][-1]
+            assert last["refuted"] and last["horizon"] == d - 1
+    r = solve_mip(p, start, d - 1, formulation_name="pairs", split=True, incumbent="mip", **here)
+    assert r.status is Status.INFEASIBLE_WITHIN_HORIZON and r.lower_bound == d
+    if n == 2:  # the one-move formulation splits too
+        r = solve_mip(p, start, d, split=True, **here)
+        assert r.status is Status.OPTIMAL and r.length == d
+
+
+def _whole_models(p, start, n: int, moves: str, metric: str, d: int) -> None:
+    """Tight, pairs and CP-SAT, each solved whole: the distance, and nothing shorter."""
     pairs = solve_mip(p, start, d, formulation_name="pairs")
     cp = solve_cpsat(p, start, d)
     assert pairs.status is Status.OPTIMAL and pairs.length == d and pairs.lower_bound == d

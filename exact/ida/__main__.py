@@ -50,6 +50,7 @@ def _parser():
     ].help = "print JSON: one object for a board; JSON Lines for --instances (one per board, then a summary record)"
     p.add_argument("--puzzle", required=True, help="tiles8, tiles15, ... (Korf's goal: blank first) or cube3")
     src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--state", help="the start in the puzzle's own text: a board or facelets (as --tiles, --facelets)")
     src.add_argument("--tiles", help='the board, row-major, blank = 0, e.g. "1 0 2 3 4 5 6 7 8"')
     src.add_argument("--scramble", help="cube2/cube3: start from the solved cube turned by these face moves")
     src.add_argument("--facelets", help="cube2/cube3: the start as facelets (kociemba's URFDLB), centres home")
@@ -123,11 +124,24 @@ def _options(args, puzzle, method: str) -> dict:
         "edge": ("--cube-table", None if args.cube_table is None else CUBE_TABLES[args.cube_table]),
         "threads": ("--threads", args.threads),
     }
-    takes = solvers.get_method(method, puzzle).options
+    takes = solvers.get_method(method, puzzle).option_names
     for key, (flag, value) in given.items():
         if value is not None and key not in takes:
             raise PuzzleoptError(f"{flag}: {puzzle.name} is solved by {method}, which takes no {key} option")
     return {key: value for key, (_, value) in given.items() if value is not None}
+
+
+def _boards(args, puzzle) -> list[tuple[str, object, int | None]]:
+    """Every start, read before any table is loaded (or built), so that bad input fails at once:
+    ``(id, state, known optimal length)``."""
+    if args.instances is not None:
+        items = read_instances(args.instances)
+        states = parse_states(puzzle, items, args.instances)
+        return [(x.id, s, x.optimal) for x, s in zip(items, states)]
+    if args.scramble is not None:
+        return [("1", puzzle.table.apply(puzzle.goal, puzzle.table.parse(args.scramble, puzzle.goal)), None)]
+    text = next(x for x in (args.state, args.tiles, args.facelets) if x is not None)
+    return [("1", puzzle.parse_state(text), None)]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -138,21 +152,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     method = _method(puzzle)
     options = {"pdb_dir": args.pdb_dir, "progress": not args.no_progress} | _options(args, puzzle, method)
     limits = solvers.Limits(time=args.time_limit, nodes=args.node_limit)
-    # Read every board before loading (or building) any table, so bad input fails at once.
-    if args.instances is not None:
-        items = read_instances(args.instances)
-        states = parse_states(puzzle, items, args.instances)
-        boards = [(x.id, s, x.optimal) for x, s in zip(items, states)]
-    elif args.scramble is not None:
-        boards = [("1", puzzle.table.apply(puzzle.goal, puzzle.table.parse(args.scramble, puzzle.goal)), None)]
-    else:
-        boards = [("1", puzzle.parse_state(args.tiles if args.tiles is not None else args.facelets), None)]
+    boards = _boards(args, puzzle)
     if args.instances is None:
         check_file_flags(args)
         res = solvers.solve(puzzle, boards[0][1], method=method, limits=limits, **options)
         if args.json:
             extra = (
-                {"scramble": args.scramble, "facelets": puzzle.format_state(boards[0][1])} if args.tiles is None else {}
+                {"scramble": args.scramble, "facelets": puzzle.format_state(boards[0][1])}
+                if args.tiles is None and not puzzle.name.startswith("tiles")
+                else {}
             )
             print(res.to_json(**extra))
         else:
