@@ -41,6 +41,7 @@ from exact.errors import PuzzleoptError
 from exact.plots import new_figure, png_bytes
 from exact.progress import bar as progress_bar
 from exact.puzzle import Puzzle
+from learned.adam import load_adam
 from learned.nets import CostToGo, make_net, preset_config
 from learned.values import NetHeuristic, bellman_targets, greedy_solve_rate
 from learned.weights import WeightsError, load_into, load_model, read, save_model, write
@@ -94,6 +95,9 @@ class DaviConfig:
             instead of fresh ones: ``"diffusion then DAVI"`` fine-tunes a diffusion network with
             DAVI. Its shape must be the preset's.
         amp: Train in bfloat16 autocast on a GPU (ignored on the CPU).
+        init_optimizer: With ``init_from``: a folder of Adam's moments for that network
+            (:func:`learned.adam.export_adam`), so the run goes on from the one that made it
+            instead of starting Adam afresh.
     """
 
     puzzle: str
@@ -118,11 +122,15 @@ class DaviConfig:
     objective: str = "davi"
     init_from: str | None = None
     amp: bool = False
+    init_optimizer: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "eval_depths", tuple(int(d) for d in self.eval_depths))
-        if self.init_from is not None:
-            object.__setattr__(self, "init_from", str(self.init_from))
+        for name in ("init_from", "init_optimizer"):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, str(getattr(self, name)))
+        if self.init_optimizer is not None and self.init_from is None:
+            raise PuzzleoptError("--init-optimizer needs --init-from: the network its Adam moments belong to")
         if self.objective not in OBJECTIVES:
             known = ", ".join(OBJECTIVES)
             raise PuzzleoptError(f"training objective {self.objective!r} is unknown; use one of {known}")
@@ -203,6 +211,8 @@ def _fresh(config: DaviConfig) -> _Run:
     net = net.to(config.device)
     target = copy.deepcopy(net)
     opt = torch.optim.Adam(net.parameters(), lr=config.lr)
+    if config.init_optimizer:
+        lineage["adam_from"] = {"folder": config.init_optimizer, "step": load_adam(opt, net, config.init_optimizer)}
     return _Run(puzzle, net, target, opt, np.random.default_rng(config.seed), lineage=lineage)
 
 
@@ -450,6 +460,7 @@ def _finish(folder: Path, config: DaviConfig, run, last_greedy: dict, recent: li
     if command:
         card["command"] = command
     card.update(run.lineage)
+    card["states_seen_total"] = card["states_seen"] + int(card.get("states_seen_before", 0))
     save_model(folder / MODEL, net, card)
     plot_curves(folder / LOG, folder / CURVES)
     return {

@@ -71,6 +71,13 @@ def _parser() -> argparse.ArgumentParser:
         help="start from this model's weights (same preset), e.g. DAVI fine-tuning of a diffusion network",
     )
     p.add_argument(
+        "--init-optimizer",
+        type=cli.path,
+        metavar="DIR",
+        help="with --init-from: Adam's moments for that network (adam-m/adam-v.safetensors, written by "
+        "learned.adam.export_adam from its training's checkpoint), so training goes on as one run",
+    )
+    p.add_argument(
         "--time-limit",
         type=float,
         help="seconds: stop training then (the model is written from the step reached; run again with a larger "
@@ -151,6 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         shards=args.shards,
         objective=args.objective,
         init_from=None if args.init_from is None else str(args.init_from),
+        init_optimizer=None if args.init_optimizer is None else str(args.init_optimizer),
         amp=args.amp,
     )
     if config.preset not in PRESETS:

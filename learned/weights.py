@@ -48,6 +48,11 @@ def _digest(tensors: Mapping[str, torch.Tensor], docs: Mapping[str, str] | None 
     return h.hexdigest()
 
 
+def weights_digest(tensors: Mapping[str, torch.Tensor]) -> str:
+    """sha256 of a network's tensors (names sorted): what ties a file to the weights it is for."""
+    return _digest(tensors)
+
+
 def write(path: str | Path, tensors: Mapping[str, torch.Tensor], kind: str, docs: Mapping[str, object]) -> Path:
     """Write ``tensors`` and the JSON documents ``docs`` (e.g. ``config``, ``card``) to ``path``."""
     tensors = {k: v.detach().cpu().contiguous() for k, v in tensors.items()}

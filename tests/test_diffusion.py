@@ -111,3 +111,24 @@ def test_diffusion_then_davi_starts_from_the_diffusion_network(tmp_path):
 def test_a_time_limit_ends_training_with_a_model(tmp_path):
     out = train(_config(steps=10**6), tmp_path / "t", progress=False, time_limit=1.0)
     assert 0 < out["steps"] < 10**6 and load_model(out["model"])[1]["trained_steps"] == out["steps"]
+
+
+def test_adam_state_carries_training_on_across_runs(tmp_path):
+    from learned.adam import FILES, export_adam
+    from learned.weights import WeightsError, read
+
+    first = train(_config(steps=5), tmp_path / "a", progress=False)
+    files = export_adam(tmp_path / "a" / CHECKPOINT, tmp_path / "adam")
+    assert sorted(p.name for p in files) == sorted(FILES.values())
+    on = train(_config(steps=1, init_from=first["model"], init_optimizer=tmp_path / "adam"), tmp_path / "b",
+               progress=False)  # fmt: skip
+    tensors, _ = read(tmp_path / "b" / CHECKPOINT, "checkpoint")
+    assert float(tensors["opt.0.step"]) == 6  # Adam went on from step 5, not afresh
+    card = load_model(on["model"])[1]
+    assert card["adam_from"]["step"] == 5 and card["states_seen_total"] == 6 * 200
+    other = train(_config(steps=2, seed=1), tmp_path / "c", progress=False)
+    with pytest.raises(WeightsError, match="belongs to another network"):
+        train(_config(steps=1, init_from=other["model"], init_optimizer=tmp_path / "adam"), tmp_path / "d",
+              progress=False)  # fmt: skip
+    with pytest.raises(ValueError, match="--init-optimizer needs --init-from"):
+        _config(init_optimizer=tmp_path / "adam")
