@@ -68,21 +68,23 @@ def _chain(run: Path) -> dict:
     return sizes
 
 
-def _solve(puzzle, nets: dict, ball, rows, width: int, stop: float, fh, device: str, first: int, count: int) -> None:
+def _solve(puzzle, nets: dict, ball, rows, width: int, stop: float, fh, a) -> None:
     """DeepCubeA's cubes ``first..first+count-1`` in order at ``width`` until ``stop``, each
     searched by every network of ``nets`` (label -> heuristic) in turn, one JSON line a search:
     a network compared with another is compared on the same cubes even where time runs out."""
-    for i in range(first, min(first + count, len(rows))):
+    for i in range(a.first, min(a.first + a.count, len(rows))):
         facelets, optimal = rows[i]
         for label, heur in nets.items():
             if time.perf_counter() > stop:
                 return
             t = time.perf_counter()
             r = beam_search(puzzle, puzzle.parse_state(facelets), heur, width=width, max_steps=60, ball=ball,
-                            device=device, time_limit=max(1.0, stop - time.perf_counter()))  # fmt: skip
+                            device=a.device, inverse=a.inverse, symmetries=a.symmetries,
+                            time_limit=max(1.0, stop - time.perf_counter()))  # fmt: skip
             row = {"i": i, "status": r.status.value, "length": r.length, "seconds": time.perf_counter() - t,
                    "nodes": r.nodes, "optimal": optimal, "width": width, "extra": r.extra,
-                   "moves": " ".join(r.moves), "network": label}  # fmt: skip
+                   "moves": " ".join(r.moves), "network": label, "inverse": a.inverse,
+                   "symmetries": a.symmetries}  # fmt: skip
             fh.write(json.dumps(row) + "\n")
             fh.flush()
 
@@ -104,6 +106,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--count", type=int, default=1000, help="cubes at most, from --first")
     ap.add_argument("--deadline", type=float, default=None, help="seconds from the start: searching stops then")
     ap.add_argument("--ball", type=int, default=6)
+    ap.add_argument("--inverse", action="store_true", help="also a beam from the inverse (the shorter wins)")
+    ap.add_argument("--symmetries", type=int, default=0, help="also beams from this many conjugates")
     ap.add_argument("--device", default="cuda")
     ap.add_argument("--data", type=Path, default=Path("instances/data/cube/deepcubea_cube3_qtm_1000.tsv"))
     return ap
@@ -152,7 +156,7 @@ def main() -> None:
     with (a.out / "solve.jsonl").open("a") as fh:
         for width, secs in zip(widths, seconds, strict=True):
             stop = min(deadline, time.perf_counter() + secs)
-            _solve(puzzle, nets, ball, rows, width, stop, fh, a.device, a.first, a.count)
+            _solve(puzzle, nets, ball, rows, width, stop, fh, a)
     report["wall_s"] = time.perf_counter() - began
     (a.out / "gpu.json").write_text(json.dumps(report, indent=1))
 
