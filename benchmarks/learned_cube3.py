@@ -88,6 +88,16 @@ table below), so it is not shipped. Commands, from the repository root on the de
 | 1: `resmlp-gpu`, diffusion, bfloat16, walks on the GPU, H200 | 13,916 | 455,999,488 | 330 | 1,381,778 | 9.64 |
 | 2: run 1's network, fresh Adam at lr 5e-4, H200 (shipped) | 9,941 | 325,746,688 | 230 | 1,416,259 | 9.27 |
 | 3: run 2's, fresh Adam, lr 3e-4 x 0.99925 a step, batch 65,536, H100 | 6,639 | 435,093,504 | 300 | 1,450,243 | 9.06 |
+| 4: shipped one, fresh Adam, lr 3e-4 held, batch 65,536, H200 (chain) | 5,804 | 380,370,944 | 240 | 1,584,744 | 9.08 |
+
+Issue 68 chains the runs: each trains on from the last network with its Adam state
+(`learned.adam`), and is shipped only if it beats the shipped network on DeepCubeA's cubes 0-99 at
+W = 2^16, both searched in the same run, cube by cube (`--against`). The chain's last network and
+moments are in `benchmarks/chain/cube3/` (run 4's, 2026-11-28, a lent H200): the next run is
+
+    python3 benchmarks/gpu_cube3.py --out $OUT --train-seconds 240 --batch 65536 --lr 3e-4 \\
+        --init-from benchmarks/chain/cube3/model.safetensors --init-optimizer benchmarks/chain/cube3 \\
+        --against learned/models/cube3.safetensors --widths 65536 --seconds 400 --count 100 --deadline 565
 """
 
 
@@ -171,6 +181,7 @@ def gpu_section(puzzle, paths: list[Path] = GPU_DATA, checked: tuple | None = No
         *[f"    {c}" for c in commands], "",
         *markdown_table(header, table + PUBLISHED[1:3]), "",
     ]  # fmt: skip
+    lines += chain_section(done)
     if beside:
         lines += [
             "The same cubes, side by side (each row's seconds are on the GPU it names: compare times on one GPU only):",
@@ -180,9 +191,38 @@ def gpu_section(puzzle, paths: list[Path] = GPU_DATA, checked: tuple | None = No
     return lines
 
 
+CHAIN_WIDTH, CHAIN_CUBES = 2**16, 100
+
+
+def chain_section(done: dict) -> list[str]:
+    """The networks searched on all of cubes ``0..CHAIN_CUBES-1`` at ``CHAIN_WIDTH`` with one
+    beam, by the training states behind them (each row's ``states_seen_total``): issue 68's curve."""
+    points = []
+    for (net, w), rows in done.items():
+        first = [r for r in rows if r["i"] < CHAIN_CUBES]
+        if w != CHAIN_WIDTH or " + " in net or len(first) != CHAIN_CUBES or "states_seen_total" not in first[0]:
+            continue
+        solved = [r for r in first if r["status"] == "feasible"]
+        opt = sum(r["length"] == r["optimal"] for r in solved)
+        low, high = wilson(opt, CHAIN_CUBES)
+        points.append([net, f"{first[0]['states_seen_total'] / 1e6:,.1f}M", f"{len(solved)}",
+                       f"{opt / CHAIN_CUBES:.0%} ({low:.0%}-{high:.0%})",
+                       f"{statistics.mean(r['length'] for r in solved):.2f}"])  # fmt: skip
+    if not points:
+        return []
+    header = ["network", "training states in all", "solved", "optimal (Wilson 95%)", "mean length"]
+    optimum = statistics.mean(opt for _, opt in cubes(CHAIN_CUBES))
+    return [
+        f"The chain's curve: DeepCubeA's cubes 0-{CHAIN_CUBES - 1} at W = 2^{CHAIN_WIDTH.bit_length() - 1}, "
+        f"ball 6, one beam (their optimal mean: {optimum:.2f}), against the states each network was trained on:",
+        "", *markdown_table(header, sorted(points, key=lambda p: float(p[1][:-1].replace(",", "")))), "",
+    ]  # fmt: skip
+
+
 def rewrite_gpu_section(page: Path, puzzle) -> None:
     """Replace ``page``'s GPU section with one made from the device data now, keeping its CPU
-    tables as they are, with the stamp of the run that wrote them."""
+    tables and its ``<!-- section -->`` blocks as they are, with the stamps of the runs that
+    wrote them."""
     text = page.read_text()
     head, found, rest = text.partition(GPU_HEADING)
     stamp = re.search(r"^Written by .*$", rest, re.M)
@@ -191,7 +231,10 @@ def rewrite_gpu_section(page: Path, puzzle) -> None:
     kept = "(The sections above: written by"
     if kept not in head:
         head = head.rstrip("\n") + f"\n\n{kept}{stamp.group(0).removeprefix('Written by')})\n\n"
-    write_page(page, [head.rstrip("\n"), "", *gpu_section(puzzle)])
+    # write_page keeps the plots section; the other sections after this one stay as they are
+    block = r"<!-- section (\S+) -->\n.*?<!-- end section \1 -->\n"
+    sections = [m.group(0).rstrip("\n") for m in re.finditer(block, rest, re.S) if m.group(1) != "plots"]
+    write_page(page, [head.rstrip("\n"), "", *gpu_section(puzzle), *[f"\n{x}" for x in sections]])
 
 
 def _cell(rows: list[dict]) -> str:

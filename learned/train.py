@@ -70,13 +70,8 @@ def _parser() -> argparse.ArgumentParser:
         type=cli.path,
         help="start from this model's weights (same preset), e.g. DAVI fine-tuning of a diffusion network",
     )
-    p.add_argument(
-        "--init-optimizer",
-        type=cli.path,
-        metavar="DIR",
-        help="with --init-from: Adam's moments for that network (adam-m/adam-v.safetensors, written by "
-        "learned.adam.export_adam from its training's checkpoint), so training goes on as one run",
-    )
+    p.add_argument("--init-optimizer", type=cli.path, metavar="DIR", help="with --init-from: Adam's moments for "
+                   "that network (learned.adam.export_adam), so training goes on as one run")  # fmt: skip
     p.add_argument(
         "--time-limit",
         type=float,

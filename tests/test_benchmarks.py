@@ -127,10 +127,12 @@ def test_a_second_network_on_the_gpu_is_set_beside_the_shipped_one_and_only_its_
     assert "| probe, W = 2^18, ball 6, the cubes both searched, H200 | 3 |" in text
     assert "Probe at W = 2^18, on the 3 cubes both networks searched: 0 solutions shorter" in text
     md = tmp_path / "learned_cube3.md"
-    md.write_text(f"# CPU\n\nthe CPU table\n\n{page.GPU_HEADING}\n\nold\n\nWritten by puzzleopt 0.0 at commit abc.\n")
+    section = "<!-- section fused -->\n## Section fused\n\nkept\n<!-- end section fused -->\n"
+    md.write_text(f"# CPU\n\nthe CPU table\n\n{page.GPU_HEADING}\n\nold\n\nWritten by puzzleopt 0.0 at commit abc.\n\n"
+                  f"{section}")  # fmt: skip
     page.rewrite_gpu_section(md, cube)
     new = md.read_text()
-    assert "the CPU table" in new and "\nold\n" not in new
+    assert "the CPU table" in new and "\nold\n" not in new and section in new
     assert "(The sections above: written by puzzleopt 0.0 at commit abc.)" in new
     with pytest.raises(ValueError, match="no '## On a GPU"):
         page.rewrite_gpu_section(probe, cube)
