@@ -23,7 +23,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 # The main job: a 3x3 (face turns, QTM) with T = 8 as a MIP, proven optimal by HiGHS (the bound by
-# splitting on the first moves, on every core; docs/mip.md, docs/benchmarks/mip.md).
+# splitting on the first moves, in this one process; docs/mip.md, docs/benchmarks/mip.md).
 demo: $(VENV)/.installed
 	$(BIN)/python -m exact.mip --size 3 --turns 8
 

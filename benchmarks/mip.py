@@ -69,10 +69,11 @@ def case_argv(kind: str, seed: int, turns: int, moves: str, metric: str) -> list
     return [*base, "--seed", str(seed)]
 
 
-def run_case(kind, seed, turns, moves, metric, repeats, time_limit, ray=None) -> list[str]:
+def run_case(kind, seed, turns, moves, metric, repeats, time_limit, mip_args=()) -> list[str]:
+    """One start's row; ``mip_args``: more arguments for ``exact.mip`` alone (``--ray``, ``--threads``)."""
     argv = case_argv(kind, seed, turns, moves, metric)
     limit = ["--time-limit", str(time_limit)] if time_limit else []
-    on_ray = ["--ray", ray] if ray else []  # the split's pieces as Ray tasks (exact.mip's own option)
+    on_ray = list(mip_args)
     mip, cp = [], []
     for _ in range(repeats):
         mip.append(timed(["-m", "exact.mip", *argv, *limit, *on_ray]))
@@ -115,7 +116,10 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "mip.md"))
     add_section_option(ap)
     add_ray_option(ap, "the MIP's split pieces (passed on to python -m exact.mip; CP-SAT stays here)")
+    ap.add_argument("--mip-threads", type=int, help="--threads of exact.mip: worker processes (default: none)")
     args = ap.parse_args(argv)
+    mip_args = (["--ray", args.ray] if args.ray else []) + ([] if args.mip_threads is None else
+                                                            ["--threads", str(args.mip_threads)])  # fmt: skip
     meter = load_meter()
     t0 = time.perf_counter()
     metrics = args.metric.split(",")
@@ -126,7 +130,7 @@ def main(argv=None) -> int:
         kind, moves, metrics = "scramble", "faces", ["qtm", "htm"]
     kinds = [("facelets" if kind == "facelets" else "scramble", moves, metric) for metric in metrics]
     rows = [
-        run_case(kind, s, args.turns, moves, metric, args.repeats, args.time_limit, args.ray)
+        run_case(kind, s, args.turns, moves, metric, args.repeats, args.time_limit, mip_args)
         for kind, moves, metric in kinds
         for s in seeds(args.seeds)
     ]
@@ -147,7 +151,7 @@ def main(argv=None) -> int:
         f"Each row: {args.repeats} run(s) of each command, one after the other, nothing else running; seconds are "
         "wall clock of the whole command (start, imports, build, proof), median of the runs. For example: "
         f"`{example}`"
-        + (f" `--ray {args.ray}`" if args.ray else "")
+        + (f" `{' '.join(mip_args)}`" if mip_args else "")
         + "; CP-SAT: the same arguments to `python -m exact.cpsat` with `--threads 2`."
         + (f" Both with `--time-limit {args.time_limit:g}`." if args.time_limit else ""),
         "",

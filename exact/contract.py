@@ -52,7 +52,9 @@ class Setup:
         options: The method options this way runs with (a cube table's ``{"edge": "slice"}``).
         nbytes: The tables it needs, in bytes.
         stored: Whether they are on disk already (then loading them is the whole set-up).
-        seconds: About how long building them takes on 2 cores, where measured; else 0.
+        seconds: About how long the set-up takes on 2 cores: loading what is stored, building
+            the rest, at each table family's measured rate
+            (:func:`exact.pdb.store.setup_estimate`; ``docs/benchmarks/setup_rates.md``).
     """
 
     options: Mapping[str, Any]

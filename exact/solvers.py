@@ -41,6 +41,8 @@ from exact.logs import get_logger
 from exact.options import COMMON as OPTIONS_EVERY_METHOD_TAKES
 from exact.result import SolveResult, Status
 
+logger = get_logger(__name__)
+
 __all__ = [
     "COMMON", "Limits", "Method", "OwnSolver", "Setup", "choose", "get_method", "methods", "register_method", "solve",
 ]  # fmt: skip
@@ -174,7 +176,8 @@ def solve(
     start, why = checked_start(puzzle, start)
     if why is not None:
         return unsolvable_result(puzzle, start, why, solver=chosen.name, since=since)
-    if (refused := _setup_refused(chosen, puzzle, options, limits, since)) is not None:
+    way = _first_setup(chosen, puzzle, options)
+    if (refused := _setup_refused(way, limits, since)) is not None:
         return SolveResult.build(
             puzzle, start, [], Status.LIMIT, seconds=time.perf_counter() - since, solver=chosen.name,
             settings={"time_limit": limits.time}, extra={"limit": refused},
@@ -193,22 +196,33 @@ def solve(
             )  # fmt: skip
 
 
-def _setup_refused(method: Method, puzzle: Any, options: Mapping[str, Any], limits: Limits, since: float) -> str | None:
-    """Why ``method`` is not started at all under ``limits``: the set-up it declares for these
-    options (:attr:`Method.setups`, the first way: the one it runs) takes longer, by its own
-    estimate, than the time left; ``None`` where it may start. A build stopped at the deadline
-    is work thrown away, and some (a 1.67 GB table's first phase) cannot stop in time."""
-    if limits.time is None or method.setups is None:
-        return None
-    ways = method.setups(puzzle, options, options.get("pdb_dir"))
+def _first_setup(method: Method, puzzle: Any, options: Mapping[str, Any]) -> Setup | None:
+    """The set-up ``method`` declares for these options (:attr:`Method.setups`, the first way:
+    the one it runs), stated in the log before it starts; ``None`` where it builds nothing."""
+    ways = [] if method.setups is None else method.setups(puzzle, options, options.get("pdb_dir"))
     if not ways or ways[0].seconds <= 0:
         return None
-    way, left_s = ways[0], limits.time - (time.perf_counter() - since)
+    logger.info("%s on %s: set-up %s, about %.3g s on 2 cores", method.name, getattr(puzzle, "name", puzzle),
+                _setup_words(ways[0]), ways[0].seconds)  # fmt: skip
+    return ways[0]
+
+
+def _setup_words(way: Setup) -> str:
+    return f"{'loading' if way.stored else 'building'} {way.nbytes / 1e6:,.1f} MB of tables"
+
+
+def _setup_refused(way: Setup | None, limits: Limits, since: float) -> str | None:
+    """Why a method is not started at all under ``limits``: its set-up ``way`` takes longer, by
+    its own estimate, than the time left; ``None`` where it may start. A build stopped at the
+    deadline is work thrown away, and some (a 1.67 GB table's first phase) cannot stop in time."""
+    if limits.time is None or way is None:
+        return None
+    left_s = limits.time - (time.perf_counter() - since)
     if way.seconds <= left_s:
         return None
-    what = "loading" if way.stored else f"building {way.nbytes / 1e6:,.0f} MB of tables"
+    what = _setup_words(way)
     return (
-        f"its set-up ({what}, about {way.seconds:g} s on 2 cores) did not fit in the {left_s:.3g} s left of the "
+        f"its set-up ({what}, about {way.seconds:.3g} s on 2 cores) did not fit in the {left_s:.3g} s left of the "
         f"{limits.time:.3g} s limit: it was not started. Allow more time, or build the tables once (python -m "
         "exact.pdb build, or a solve without a limit)"
     )

@@ -45,6 +45,10 @@ def applies(puzzle: Any) -> bool:
     return space is not None and space.size <= STORED_STATES and not (_frame_table(puzzle).inverse < 0).any()
 
 
+SECONDS_PER_ENTRY = 4.0e-6
+"""Build seconds per state of a complete distance table on 2 cores (``docs/benchmarks/setup_rates.md``)."""
+
+
 def table_spec(puzzle: Any) -> TableSpec:
     """The stored table of a puzzle whose ranked space exceeds :data:`MEMORY_STATES` (4-bit entries)."""
     space = puzzle.ranked_space()
@@ -64,6 +68,7 @@ def table_spec(puzzle: Any) -> TableSpec:
         entries=space.size,
         packed=True,
         build=build,
+        seconds_per_entry=SECONDS_PER_ENTRY,
     )  # fmt: skip
 
 
@@ -135,13 +140,14 @@ def _applies(puzzle: Any) -> bool:
 
 def _setups(puzzle: Any, options: Any, pdb_dir: Any) -> list[Setup]:
     """The complete table: built in memory for a small space (nothing kept), else stored."""
-    from exact.pdb.store import stored_entries
+    from exact.pdb.store import setup_estimate
 
     space = puzzle.ranked_space()
-    if space is None or space.size <= MEMORY_STATES:
-        return [Setup({}, 0 if space is None else int(space.size), space is None or space.size <= 200_000)]
+    if space is None or space.size <= MEMORY_STATES:  # built in memory at each solve, never stored
+        size = 0 if space is None else int(space.size)
+        return [Setup({}, size, space is None or space.size <= 200_000, size * SECONDS_PER_ENTRY)]
     spec = table_spec(puzzle)
-    return [Setup({}, spec.nbytes, stored_entries(spec.name, pdb_dir) == spec.entries)]
+    return [Setup({}, spec.nbytes, *setup_estimate([spec], pdb_dir))]
 
 
 register_method("table-walk", _run, applies=_applies, rank=10, setups=_setups)

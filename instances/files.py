@@ -13,6 +13,7 @@ import csv
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -35,21 +36,34 @@ class Instance:
     optimal: int | None = None
     puzzle: str = ""
 
-    def state(self, puzzle: str | None = None) -> np.ndarray:
-        """The instance's state as the solvers take it, checked: labels ``(P,)`` of its shipped
-        set's puzzle (or of ``puzzle``, a registry name, for one read from a file). In a
-        notebook, ``puzzleopt.State.from_instance(instance)`` gives the object that draws and
-        solves itself (this package sits below ``puzzleopt`` and does not import it).
+    def state(self, puzzle: str | None = None) -> Any:
+        """The instance's state as an object that draws, moves and solves itself
+        (:class:`puzzleopt.State`: ``print(state)``, ``state.solve()``), of its shipped set's
+        puzzle (or of ``puzzle``, a registry name, for one read from a file).
+
+        Raises:
+            PuzzleoptError: no puzzle is known, or the text is not a state of it.
+        """
+        # The notebook layer, loaded only when asked: the solvers take labels() and never get here.
+        from puzzleopt.states import State
+
+        return State.from_board(self._puzzle(puzzle), self.text)
+
+    def labels(self, puzzle: str | None = None) -> np.ndarray:
+        """The instance's state as the solvers take it, checked: labels ``(P,)``.
 
         Raises:
             PuzzleoptError: no puzzle is known, or the text is not a state of it.
         """
         from exact import registry
 
+        return registry.get(self._puzzle(puzzle)).parse_state(self.text)
+
+    def _puzzle(self, puzzle: str | None) -> str:
         name = puzzle or self.puzzle
         if not name:
             raise PuzzleoptError(f"instance {self.id}: name its puzzle, e.g. state(puzzle='tiles15')")
-        return registry.get(name).parse_state(self.text)
+        return name
 
 
 def read_instances(path: str | Path, what: str = "--instances") -> list[Instance]:

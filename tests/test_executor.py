@@ -180,6 +180,13 @@ r = Cube(3).apply("R U R' F").solve(method="mip")  # the MIP's split proof start
 print(r.status.value, r.length)
 """
 
+UNGUARDED_WORKERS = """
+from puzzleopt import Cube
+
+r = Cube(3).apply("R U R' F").solve(method="mip", threads=2)  # workers asked for: none start
+print(r.status.value, r.length, r.extra["proof"]["executor"])
+"""
+
 UNGUARDED_TASK = """
 from exact.executor import Processes
 
@@ -226,12 +233,29 @@ def test_a_script_without_a_main_guard_runs_the_tour(tmp_path) -> None:
     assert "Traceback" not in done.stderr and "leaked" not in done.stderr
 
 
+def test_a_single_solve_starts_no_worker_process_by_default() -> None:
+    from puzzleopt import Cube
+
+    r = Cube(3).apply("R U R' F").solve(method="mip")
+    assert (r.status.value, r.length) == ("optimal", 4)
+    assert r.extra["proof"]["executor"] == "in-process, 1 worker" and not r.extra["proof"]["worker_pids"]
+
+
+def test_workers_asked_for_by_an_unguarded_script_run_in_process_with_one_warning(tmp_path) -> None:
+    done = _script(tmp_path, UNGUARDED_WORKERS)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split()[:3] == ["optimal", "4", "in-process,"]
+    warnings = [ln for ln in done.stderr.splitlines() if "RuntimeWarning" in ln]
+    assert len(warnings) == 1 and "worker processes were asked for" in warnings[0], done.stderr
+    assert "tour.py:4" in warnings[0] and "leaked" not in done.stderr, done.stderr  # at the script's line
+
+
 def test_a_task_of_an_unguarded_script_runs_in_process_with_one_warning(tmp_path) -> None:
     done = _script(tmp_path, UNGUARDED_TASK)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip() == "[(0, 10), (1, 20), (2, 30)]"
     warnings = [ln for ln in done.stderr.splitlines() if "RuntimeWarning" in ln]
-    assert len(warnings) == 1 and "task is defined in the main script" in warnings[0], done.stderr
+    assert len(warnings) == 1 and "worker processes were asked for (task)" in warnings[0], done.stderr
     assert "one process" in warnings[0] and "tour.py" in warnings[0], done.stderr  # it points at the call
 
 

@@ -74,9 +74,15 @@ def test_exact_imports_neither_learned_nor_hybrid_even_lazily() -> None:
     assert not {m: d for m, d in bad.items() if d}
 
 
+# The one edge up, named: an instance a notebook loads hands back the notebook's state object
+# (issue 64: "Instance.state() returns the object"), imported when that method is called; the
+# solvers and commands read Instance.labels() and never load it.
+UPWARD = {"instances.files": ("puzzleopt.states",)}
+
+
 def test_only_notebooks_import_the_object_api() -> None:
     # puzzleopt is the layer on top (it imports all three); nothing below it may import it back
-    bad = {m: sorted(d for d in deps if _within(d, ("puzzleopt",)))
+    bad = {m: sorted(d for d in deps if _within(d, ("puzzleopt",)) and not _within(d, UPWARD.get(m, ())))
            for m, deps in _graph().items() if not _within(m, ("puzzleopt",))}  # fmt: skip
     assert not {m: d for m, d in bad.items() if d}
 

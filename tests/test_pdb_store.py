@@ -114,7 +114,7 @@ def test_build_then_load(tmp_path: Path, packed: bool) -> None:
     messages: list[str] = []
     table = load(spec, tmp_path, progress=False, log=messages.append)
     assert calls == [1]
-    assert messages == [f"pdb toy-a: not found in {tmp_path}; building (1001 entries)"]
+    assert messages == [f"pdb toy-a: not found in {tmp_path}; building (1,001 entries, 0.0 MB, time not measured)"]
     assert isinstance(table, Table) and isinstance(table.data, np.memmap)
     assert table.data.dtype == np.uint8 and not table.data.flags.writeable
     assert table.data.shape == ((501,) if packed else (1001,))
@@ -216,7 +216,7 @@ def test_damage_is_detected_and_rebuilt(tmp_path: Path, damage, reason: str) -> 
     messages: list[str] = []
     table = load(spec, tmp_path, progress=False, log=messages.append)
     assert calls == [1, 1]
-    assert messages == [f"pdb toy-a: {found}; rebuilding"]
+    assert messages == [f"pdb toy-a: {found}; rebuilding (1,001 entries, 0.0 MB, time not measured)"]
     assert np.array_equal(table.values(np.arange(1001)), values)
     assert check(spec, tmp_path) is None
     assert _files(tmp_path) == ["toy-a.bin", "toy-a.json"]

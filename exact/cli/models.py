@@ -66,8 +66,9 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
             "--threads",
             type=int,
             default=None,
-            help="worker processes of the split proof, one HiGHS thread each (default: every core, "
-            f"{cli.cores()} here); with --ray, the CPUs of a new local Ray; with --no-split, HiGHS threads (default 1)",
+            help="worker processes of the split proof, one HiGHS thread each (default: none, the pieces run one "
+            f"after another in this process; --threads {cli.cores()}: every core here); with --ray, the CPUs of a new "
+            "local Ray; with --no-split, HiGHS threads (default 1)",
         )
     else:
         p.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
@@ -186,9 +187,8 @@ def main_for(
         if mip and args.ray is not None and not split:
             raise PuzzleoptError("--ray runs the split's pieces: it needs the split (no --no-split, solver highs, "
                                  "formulation tight or pairs)")  # fmt: skip
-        # All cores only for the split's worker processes: HiGHS keeps one thread scheduler per
-        # process, and a later run in the same process asking for fewer threads ends 'unknown'.
-        threads = args.threads if args.threads is not None else (cli.cores() if split else 1)
+        # In this process unless worker processes are asked for: a single solve starts none by default.
+        threads = args.threads if args.threads is not None else 1
         _check_numbers(args, threads, mip)
         hint, source = None, None
         if args.hint is not None:

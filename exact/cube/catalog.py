@@ -10,6 +10,9 @@ from exact.cube.pdb import CubePattern, build_cube_pattern, cube_walk_violation,
 from exact.pdb.store import TableSpec
 from exact.puzzles.cube.moves import cube_moves
 
+SECONDS_PER_ENTRY = 6.9e-7
+"""Build seconds per entry of a 3x3 pattern table on 2 cores (``docs/benchmarks/setup_rates.md``)."""
+
 
 def cube_spec(pattern: CubePattern) -> TableSpec:
     """The stored table of a 3x3x3 pattern (4 bits per entry: cube values stay below 16)."""
@@ -21,6 +24,7 @@ def cube_spec(pattern: CubePattern) -> TableSpec:
         packed=True,
         build=lambda advance: build_cube_pattern(pattern, cube_moves(3, "faces", pattern.metric), advance),
         audit=lambda table: cube_walk_violation(pattern, table.values, np.random.default_rng(0)),
+        seconds_per_entry=SECONDS_PER_ENTRY,
     )
 
 

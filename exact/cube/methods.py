@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import functools
-from pathlib import Path
 
 import numpy as np
 
@@ -53,25 +52,15 @@ def _korf_tables(metric: str, pdb_dir, progress: bool) -> tuple:
     return cube_tables(metric, pdb_dir=pdb_dir, progress=progress)
 
 
-BUILD_SECONDS = {"slicesorted": 180.0, "slice": 0.0}
-"""About how long each table takes to build on 2 cores (README: "2-4 minutes" for the large one;
-the small one is not estimated: 0 means no estimate is shown)."""
-
-
 def _setups(puzzle, options, pdb_dir) -> list[Setup]:
     """The large table first (fast searches), then the small one; an ``edge`` given is the only way."""
     from exact.cube import prune
-    from exact.pdb.store import default_dir, stored_entries
+    from exact.pdb.store import setup_estimate
 
-    directory = default_dir() if pdb_dir is None else Path(pdb_dir)
     metric = puzzle.table.metadata.get("metric", "qtm")
     edges = [options["edge"]] if options.get("edge") else ["slicesorted", "slice"]
-    out = []
-    for edge in edges:
-        spec = prune.spec(puzzle.table, metric, edge)
-        on_disk = stored_entries(spec.name, directory) == spec.entries
-        out.append(Setup({"edge": edge}, spec.nbytes, on_disk, BUILD_SECONDS.get(edge, 0.0)))
-    return out
+    specs = {edge: prune.spec(puzzle.table, metric, edge) for edge in edges}
+    return [Setup({"edge": edge}, spec.nbytes, *setup_estimate([spec], pdb_dir)) for edge, spec in specs.items()]
 
 
 register_method(
@@ -87,11 +76,10 @@ def _korf_setups(puzzle, options, pdb_dir) -> list[Setup]:
     """Korf's three tables (corners, two sets of six edges)."""
     from exact.cube.catalog import cube_spec
     from exact.cube.pdb import korf_patterns
-    from exact.pdb.store import stored_entries
+    from exact.pdb.store import setup_estimate
 
     specs = [cube_spec(p) for p in korf_patterns(puzzle.table.metadata.get("metric", "htm"))]
-    stored = all(stored_entries(s.name, pdb_dir) == s.entries for s in specs)
-    return [Setup({}, sum(s.nbytes for s in specs), stored)]
+    return [Setup({}, sum(s.nbytes for s in specs), *setup_estimate(specs, pdb_dir))]
 
 
 register_method("ida*-cube", _korf, needs="cube3-coordinates", rank=25, setups=_korf_setups)

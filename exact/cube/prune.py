@@ -339,6 +339,10 @@ def build(
 
 
 NAMES = {"slice": "flipslice", "slicesorted": "flipslicesorted"}
+SECONDS_PER_ENTRY = {"slice": 5.3e-8, "slicesorted": 5.5e-8}
+"""Build seconds per entry on 2 cores: ``slice`` measured by ``benchmarks/setup_rates.py``
+(``docs/benchmarks/setup_rates.md``), ``slicesorted`` from its measured 121-236 s for 3.3e9
+entries (``docs/scale.md``)."""
 
 
 def spec(table: MoveTable, metric: str, edge: str = "slice", directory: Path | None = None) -> TableSpec:
@@ -359,6 +363,7 @@ def spec(table: MoveTable, metric: str, edge: str = "slice", directory: Path | N
         packed=True,
         build=_build,
         audit=lambda stored: _audit(stored, table, edge),
+        seconds_per_entry=SECONDS_PER_ENTRY[edge],
     )
 
 

@@ -96,12 +96,11 @@ def startable_main() -> Iterator[None]:
 
     A forkserver or spawn worker imports the caller's ``__main__`` first (by its ``__spec__``
     name, else its ``__file__``), so that it can unpickle what the script defines. A script read
-    from standard input (``'<stdin>'``) cannot be opened: each worker died at start. A script now
+    from standard input (``'<stdin>'``) cannot be opened: each worker died at start. A script
     running its top-level code outside ``if __name__ == "__main__":`` would solve again in every
-    worker, which starts workers of its own, and multiprocessing kills it (``WorkerLost`` after
-    pages of traceback). In both cases the script's name is hidden while workers start; the
-    project's tasks are functions of its own modules and need nothing from it (a task the script
-    defines runs in-process instead: :func:`runs_unguarded`).
+    worker (:class:`Processes` runs such a script's tasks in this process instead, with one
+    warning; the name stays hidden here for any other pool). The script's name is hidden while
+    workers start; the project's tasks are functions of its own modules and need nothing from it.
     """
     import sys
 
@@ -119,13 +118,6 @@ def startable_main() -> Iterator[None]:
         if isinstance(path, str):
             main.__file__ = path
         main.__spec__ = spec
-
-
-def runs_unguarded(fn: Callable[..., Any]) -> bool:
-    """Whether ``fn`` is defined in the main script and that script is now running its top-level
-    code outside ``if __name__ == "__main__":``: workers, which import the script to find ``fn``,
-    would run that code again and start workers of their own."""
-    return getattr(fn, "__module__", None) == "__main__" and _main_unguarded()
 
 
 def _main_unguarded() -> bool:
@@ -411,7 +403,7 @@ class Processes(Executor):
         return self._pool
 
     def map(self, fn, items, shared=None, *, retries=RETRIES):
-        if runs_unguarded(fn):  # before importable(): a worker importing the script by name runs it too
+        if _main_unguarded():  # before importable(): a worker importing the script by name runs it too
             _warn_unguarded(fn)
             yield from InProcess().map(fn, items, shared)
             return
@@ -456,7 +448,7 @@ class Processes(Executor):
     def stream(self, fn, shared=None, *, preload=()) -> Stream:
         from exact.executor.streams import ProcessStream
 
-        if runs_unguarded(fn):
+        if _main_unguarded():
             _warn_unguarded(fn)
             return InProcess().stream(fn, shared)
         return ProcessStream(self.workers, self.threads, importable(fn), shared, tuple(preload))
@@ -481,17 +473,37 @@ class Processes(Executor):
             p.join(timeout=5)
 
 
-def _warn_unguarded(fn: Callable[..., Any]) -> None:
+def worker_processes(workers: int, threads: int | None, what: str) -> Executor:
+    """``Processes(workers, threads)``, or where the main script runs without a main guard (its
+    workers would run it again) :class:`InProcess`, with one warning naming ``what`` (the work
+    asked for), so that a result reports where its work really ran."""
+    if _main_unguarded():
+        _warn_unguarded(what)
+        return InProcess()
+    return Processes(workers, threads)
+
+
+def _warn_unguarded(fn: Callable[..., Any] | str) -> None:
+    """One warning, at the main script's line that led here: worker processes were asked for,
+    and the script runs without a main guard, so the tasks run in this one process."""
     # a warning, not a log record: the library's log is silent until configured, and this is
-    # for the script's author (Python shows it once per place)
+    # for the script's author (Python shows it once per line of the script)
+    import sys
     import warnings
 
-    warnings.warn(
-        f"{getattr(fn, '__qualname__', fn)} is defined in the main script, which runs without "
-        '`if __name__ == "__main__":`; its tasks run in this one process (put the script\'s work '
-        "under that guard to use workers)",
+    main = sys.modules["__main__"]
+    frame = sys._getframe(1)
+    while frame.f_back is not None and frame.f_globals is not vars(main):
+        frame = frame.f_back
+    warnings.warn_explicit(
+        f"worker processes were asked for ({getattr(fn, '__qualname__', fn)}), but the main script runs without "
+        '`if __name__ == "__main__":`; the tasks run in this one process (put the script\'s work under that guard '
+        "to use workers)",
         RuntimeWarning,
-        stacklevel=3,
+        frame.f_code.co_filename,
+        frame.f_lineno,
+        module="__main__",
+        registry=frame.f_globals.setdefault("__warningregistry__", {}),
     )
 
 
@@ -657,4 +669,4 @@ def executor_for(workers: int | None = None, ray: str | None = None, threads: in
         return InProcess()
     if workers > 4 * (os.cpu_count() or 1):
         raise PuzzleoptError(f"--workers {workers} is far more than this machine's {os.cpu_count()} cores")
-    return Processes(workers, threads)
+    return worker_processes(workers, threads, f"{workers} workers")

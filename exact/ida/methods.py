@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from exact.contract import Limits, single_goal, table_puzzle
+from exact.contract import Limits, Setup, single_goal, table_puzzle
 from exact.deadline import left
 from exact.errors import PuzzleoptError
 from exact.options import Option
@@ -26,17 +26,35 @@ def run_ida(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progre
                time_limit=left(limits.time), node_limit=limits.nodes, stop_at=stop_at, progress=progress)  # fmt: skip
 
 
+def _projections(puzzle, name, patterns) -> list | None:
+    """The pattern databases the run uses (``None``: a declared heuristic or none)."""
+    from exact.pdb import projection
+
+    if patterns is None and name != "pdb" and (name is not None or puzzle.heuristics()):
+        return None
+    if patterns is None:
+        return projection.default_patterns(puzzle)
+    return [projection.Projection(puzzle.num_positions, tuple(p)) for p in patterns]
+
+
+def _setups(puzzle, options, pdb_dir) -> list[Setup]:
+    """The pattern databases' tables, where the run uses them."""
+    from exact.pdb import projection
+    from exact.pdb.store import setup_estimate
+
+    pats = _projections(puzzle, options.get("heuristic"), options.get("patterns"))
+    if pats is None:
+        return []
+    specs = [projection.spec(puzzle, p) for p in pats]
+    return [Setup({}, sum(s.nbytes for s in specs), *setup_estimate(specs, pdb_dir))]
+
+
 def _heuristic(puzzle, name, patterns, pdb_dir, progress):
     from exact.heuristic import Zero
     from exact.pdb import projection
 
     declared = puzzle.heuristics()
-    if patterns is not None or name == "pdb" or (name is None and not declared):
-        pats = (
-            projection.default_patterns(puzzle)
-            if patterns is None
-            else [projection.Projection(puzzle.num_positions, tuple(p)) for p in patterns]
-        )
+    if (pats := _projections(puzzle, name, patterns)) is not None:
         return projection.heuristic(puzzle, pats, pdb_dir=pdb_dir, progress=progress)
     if name == "zero":
         return Zero()
@@ -60,4 +78,4 @@ def _applies(puzzle: Any) -> bool:
 
 HEURISTIC = Option("heuristic", "text", None, "a heuristic the puzzle declares by name (default: its first)")
 PATTERNS = Option("patterns", "object", None, "pattern databases: lists of positions whose labels are projected")
-register_method("ida*", run_ida, applies=_applies, options=(HEURISTIC, PATTERNS), rank=30)
+register_method("ida*", run_ida, applies=_applies, options=(HEURISTIC, PATTERNS), rank=30, setups=_setups)

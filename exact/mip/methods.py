@@ -12,8 +12,13 @@ from exact.result import SolveResult
 from exact.solvers import register_method
 from exact.timeindexed import horizon_for, model_applies, model_ready
 
+SPLIT_THREADS = THREADS.with_default(
+    None,
+    "worker processes of the split proof (unset: none, the pieces run one after another in this process); "
+    "with split=False, HiGHS threads (unset: 1)",
+)
 OPTIONS = (
-    HORIZON, THREADS,
+    HORIZON, SPLIT_THREADS,
     Option("formulation", "text", "pairs", "the model: tight, pairs (steps of two moves) or seed",
            ("tight", "pairs", "seed")),
     Option("split", "flag", True, "prove by splitting on the first moves, on every core (HiGHS)"),
@@ -27,15 +32,15 @@ def _mip(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=
     """The time-indexed MIP (HiGHS) within a horizon (or stop_at - 1), proven piece by piece
     (split=False: the whole model in one run).
 
-    The ``pairs`` formulation proven piece by piece (the split, on all cores) with an incumbent
-    (``hint``, else bidirectional BFS); ``split=False`` solves the whole model in one HiGHS run
-    (``threads`` default 1 then). ``progress``: the split's stages as they happen
+    The ``pairs`` formulation proven piece by piece (the split) with an incumbent
+    (``hint``, else bidirectional BFS), in this process unless ``threads`` asks for worker
+    processes; ``split=False`` solves the whole model in one HiGHS run (``threads`` HiGHS
+    threads, default 1). ``progress``: the split's stages as they happen
     (:class:`exact.progress.ModelProgress`)."""
     from exact.mip import solve_mip
-    from exact.resources import cores
 
     split = bool(split) and formulation != "seed"
-    threads = threads if threads is not None else (cores() if split else 1)
+    threads = 1 if threads is None else threads
     extra = {"split": True, "incumbent": incumbent} if split else {}
     rows = None if hint is None else puzzle.table.rows(hint, start)
     with ModelProgress(f"mip {puzzle.name}", bool(progress)) as shown:

@@ -48,15 +48,16 @@ def solve_mip(
     write_model: str | None = None,
     solver_options: dict[str, Any] | None = None,
     piece_links_on: bool = False,
-    executor: Any = "processes",
+    executor: Any = None,
 ) -> SolveResult:
     """Shortest solution within ``T`` moves by the time-indexed MIP, with a proof status.
 
     Two ways to prove: the whole model in one solver run (``split=False``), or, with HiGHS and
     the ``tight``/``pairs`` formulations, by splitting (``split=True``, :mod:`exact.mip.split`):
     an incumbent of ``U`` moves is proven optimal by refuting "at most ``U - 1``" piece by piece
-    on the first moves, in ``threads`` worker processes. The incumbent is ``hint`` if given; then
-    ``incumbent`` says how to find one or a shorter one: ``"bfs"`` (bidirectional BFS within
+    on the first moves, in this process (``threads`` 1) or in ``threads`` worker processes. The
+    incumbent is ``hint`` if given; then ``incumbent`` says how to find one or a shorter one:
+    ``"bfs"`` (bidirectional BFS within
     ``T``, or below the hint's length, for unguarded tables with one goal state and at most 2
     million states; otherwise as ``"mip"``) or ``"mip"`` (the split model itself: its pieces look
     for a shorter solution as they refute).
@@ -84,9 +85,10 @@ def solve_mip(
         write_model: Also write the model to this ``.lp`` or ``.mps`` file.
         solver_options: Options passed to the solver as they are (HiGHS: option names).
         piece_links_on: Add the piece links (T9) to the tight formulation.
-        executor: Where the split's pieces run: ``"processes"`` (``threads`` local worker
-            processes, the default), ``"in-process"`` (one at a time, here), ``"ray"`` (a local
-            Ray) or an :class:`exact.executor.Executor` (``Ray(address)`` to use a cluster).
+        executor: Where the split's pieces run: ``None`` (the default: one after another in
+            this process where ``threads`` is 1, else ``threads`` local worker processes),
+            ``"processes"``, ``"in-process"``, ``"ray"`` (a local Ray) or an
+            :class:`exact.executor.Executor` (``Ray(address)`` to use a cluster).
 
     Returns:
         ``optimal`` (proven), ``feasible`` (limit hit with a solution; the bound is proven),

@@ -48,7 +48,7 @@ import numpy as np
 import pyomo.environ as pyo
 
 from exact.bfs import meet_in_the_middle
-from exact.executor import Executor, InProcess, Processes, Ray, Stream
+from exact.executor import Executor, InProcess, Ray, Stream, worker_processes
 from exact.logs import get_logger
 from exact.mip.adapters import quiet_highs
 from exact.mip.pieces import LIMIT, PRELOAD, REFUTED, SOLVED, PieceAnswer, PieceSolver, PieceTask, solve_piece
@@ -149,11 +149,14 @@ def children(problem: Problem, prefix: tuple[int, ...], rules: MoveRules) -> lis
 
 
 def split_executor(executor: Any, workers: int) -> Executor:
-    """The executor the pieces run on: ``"processes"`` (``workers`` local processes, the
-    default), ``"in-process"``, ``"ray"``, or an :class:`exact.executor.Executor` (with its own
-    workers). The split closes it when done; closing leaves up a Ray the caller started."""
-    if executor in ("processes", None):
-        return Processes(workers, threads=None)  # HiGHS's pieces run no numba kernel
+    """The executor the pieces run on: ``None`` (the default: ``workers`` local processes where
+    ``workers`` > 1, else one piece after another in this process), ``"processes"``,
+    ``"in-process"``, ``"ray"``, or an :class:`exact.executor.Executor` (with its own workers).
+    The split closes it when done; closing leaves up a Ray the caller started."""
+    if executor is None:
+        executor = "processes" if workers > 1 else "in-process"
+    if executor == "processes":
+        return worker_processes(workers, None, "the split's pieces")  # they run no numba kernel: threads as they are
     if executor == "in-process":
         return InProcess()
     if executor == "ray":
@@ -358,7 +361,7 @@ class SplitRun:
 
 def solve_split(puzzle, start: np.ndarray, T: int, form, hint: list[int] | None, hint_source: str | None, *,
                 time_limit: float | None, threads: int, piece_time_limit: float, confirm: bool, incumbent: str,
-                progress, options: dict[str, Any], links_on: bool, done, executor: Any = "processes"):  # fmt: skip
+                progress, options: dict[str, Any], links_on: bool, done, executor: Any = None):  # fmt: skip
     """:func:`exact.mip.solve_mip` by splitting (the method: this module's docstring); ``done`` is
     the result recorder (:meth:`exact.result.SolveResult.recorder`)."""
     emit = progress or (lambda event: None)

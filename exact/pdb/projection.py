@@ -218,6 +218,10 @@ def build(
     return dist
 
 
+SECONDS_PER_ENTRY = 2.5e-7
+"""Build seconds per entry of a projection table on 2 cores (``docs/benchmarks/setup_rates.md``)."""
+
+
 def spec(puzzle, pattern: Projection) -> TableSpec:
     """The stored table of ``pattern`` on ``puzzle`` (one byte per entry), audited on every load
     by random walks (:func:`walk_violation`)."""
@@ -238,6 +242,7 @@ def spec(puzzle, pattern: Projection) -> TableSpec:
         packed=False,
         build=lambda advance: build(table, goal, pattern, advance),
         audit=lambda stored: walk_violation(table, goal, pattern, np.asarray(stored.data), np.random.default_rng(0)),
+        seconds_per_entry=SECONDS_PER_ENTRY,
     )
 
 

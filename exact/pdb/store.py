@@ -116,6 +116,10 @@ class TableSpec:
             load after the sha256 (a table whose values were changed and its checksum recomputed
             passes the sha256; e.g. no value above the cost of a known path). A table that fails
             it is rebuilt like a corrupted one. Not part of equality or hashing.
+        seconds_per_entry: About how long the build takes per entry on 2 cores, as measured
+            for the table's family (``benchmarks/setup_rates.py``; :attr:`build_seconds`): what
+            a solve states before it builds and what its time limit is checked against. Not part
+            of equality or hashing.
     """
 
     name: str
@@ -126,6 +130,7 @@ class TableSpec:
     build: Callable[[Callable[[int], None]], np.ndarray] = field(compare=False, repr=False)
     progress_total: int | None = None
     audit: Callable[[Table], str | None] | None = field(default=None, compare=False, repr=False)
+    seconds_per_entry: float = field(default=0.0, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         name = _check_name(self.name, "TableSpec")
@@ -153,6 +158,27 @@ class TableSpec:
     def nbytes(self) -> int:
         """Size of the ``.bin`` file in bytes."""
         return _nbytes(self.entries, self.packed)
+
+    @property
+    def build_seconds(self) -> float:
+        """About how long building takes on 2 cores (0: not measured for this family)."""
+        return self.entries * self.seconds_per_entry
+
+
+LOAD_SECONDS_PER_BYTE = 2.7e-9
+"""Reading a stored table back with its sha256 checked, per byte of its file (measured by
+``benchmarks/setup_rates.py``; ``docs/benchmarks/setup_rates.md``)."""
+
+
+def setup_estimate(specs: Iterable[TableSpec], directory: str | os.PathLike | None = None) -> tuple[bool, float]:
+    """Whether all of ``specs`` are stored in ``directory`` (default :func:`default_dir`), and
+    about how many seconds on 2 cores loading the stored ones and building the others takes."""
+    stored, seconds = True, 0.0
+    for spec in specs:
+        here = stored_entries(spec.name, directory) == spec.entries
+        stored &= here
+        seconds += spec.nbytes * LOAD_SECONDS_PER_BYTE if here else spec.build_seconds
+    return stored, seconds
 
 
 def _nbytes(entries: int, packed: bool) -> int:
@@ -519,7 +545,7 @@ def load(
     log = _announce if log is None else log
     bin_path, json_path = _paths(spec.name, directory)
     if rebuild:
-        log(f"pdb {spec.name}: rebuild requested; building ({spec.entries} entries)")
+        log(f"pdb {spec.name}: rebuild requested; building ({_size_and_time(spec)})")
     else:
         reason, meta, data = _inspect(spec.name, directory, spec)
         if reason is None:
@@ -528,9 +554,9 @@ def load(
                 return table
             del table, data
         if not bin_path.exists() and not json_path.exists():
-            log(f"pdb {spec.name}: not found in {directory}; building ({spec.entries} entries)")
+            log(f"pdb {spec.name}: not found in {directory}; building ({_size_and_time(spec)})")
         else:
-            log(f"pdb {spec.name}: {reason}; rebuilding")
+            log(f"pdb {spec.name}: {reason}; rebuilding ({_size_and_time(spec)})")
     values, seconds = _build(spec, progress)
     save(spec, values, directory, seconds)
     del values
@@ -544,6 +570,12 @@ def load(
             "is another process writing the same table? Run again"
         )
     return table
+
+
+def _size_and_time(spec: TableSpec) -> str:
+    """``"N entries, M MB, about S s on 2 cores"``: what a build announces before it starts."""
+    about = f", about {spec.build_seconds:.3g} s on 2 cores" if spec.build_seconds > 0 else ", time not measured"
+    return f"{spec.entries:,} entries, {spec.nbytes / 1e6:,.1f} MB{about}"
 
 
 def _build(spec: TableSpec, progress: bool) -> tuple[np.ndarray, float]:

@@ -48,6 +48,10 @@ PARTITIONS: dict[tuple[int, int], dict[str, list[tuple[int, ...]]]] = {
 }
 
 
+SECONDS_PER_ENTRY = 1.4e-6
+"""Build seconds per entry of a tile pattern table on 2 cores (``docs/benchmarks/setup_rates.md``)."""
+
+
 def tile_spec(pattern: TilePattern) -> TableSpec:
     """The stored table of one tile pattern (one byte per entry: values reach 30 and more)."""
     return TableSpec(
@@ -59,6 +63,7 @@ def tile_spec(pattern: TilePattern) -> TableSpec:
         build=lambda advance: build_tile_pattern(pattern, advance),
         progress_total=pattern.states,
         audit=lambda table: walk_violation(pattern, table.data, np.random.default_rng(0)),
+        seconds_per_entry=SECONDS_PER_ENTRY,
     )
 
 

@@ -62,7 +62,7 @@ def _ida_tiles(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, pro
 def _setups(puzzle, options, pdb_dir) -> list[Setup]:
     """The heuristic named, or the board's pattern databases, then Manhattan distance with linear
     conflicts (nothing to build): ``auto`` builds the 510 MB of ``pdb-6666`` only when asked."""
-    from exact.pdb.store import stored_entries
+    from exact.pdb.store import setup_estimate
     from exact.tiles.catalog import PARTITIONS, tile_spec
     from exact.tiles.pattern import check_partition
 
@@ -73,8 +73,7 @@ def _setups(puzzle, options, pdb_dir) -> list[Setup]:
     for name in dict.fromkeys(names):
         part = PARTITIONS.get((puzzle.rows, puzzle.cols), {}).get(name[4:]) if name.startswith("pdb-") else None
         specs = [] if part is None else [tile_spec(p) for p in check_partition(puzzle.rows, puzzle.cols, part)]
-        stored = all(stored_entries(s.name, pdb_dir) == s.entries for s in specs)
-        out.append(Setup({"heuristic": name}, sum(s.nbytes for s in specs), stored))
+        out.append(Setup({"heuristic": name}, sum(s.nbytes for s in specs), *setup_estimate(specs, pdb_dir)))
     return out
 
 
