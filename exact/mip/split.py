@@ -470,10 +470,12 @@ started: a build cannot be stopped halfway."""
 
 
 def _model_fits(problem: Problem, H: int, deadline: float | None) -> bool:
+    """Whether the phase's model would be built before ``deadline``; its estimate is logged first."""
+    need = BUILD_SECONDS_PER_CELL * H * problem.table.num_moves * problem.start.shape[0]
+    _log.info("the model of horizon %d: about %.1f s to build and write", H, need)
     if deadline is None:
         return True
     left = deadline - time.perf_counter()
-    need = BUILD_SECONDS_PER_CELL * H * problem.table.num_moves * problem.start.shape[0]
     if need < left:
         return True
     if left > 0:
