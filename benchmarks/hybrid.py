@@ -44,10 +44,10 @@ from exact.batch import run_batch  # noqa: E402
 from exact.cli.options import add_executor_options, executor_from  # noqa: E402
 from exact.cpsat import solve_cpsat  # noqa: E402
 from exact.executor import InProcess  # noqa: E402
+from exact.horizon import solve_at_method_horizon  # noqa: E402
 from exact.mip import solve_mip  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
 from exact.solvers import Limits  # noqa: E402
-from hybrid.horizon import solve_with_learned_horizon  # noqa: E402
 from hybrid.many import Shared, certify_task  # noqa: E402
 from instances.files import Instance  # noqa: E402
 from learned.bwas import bwas  # noqa: E402
@@ -137,7 +137,7 @@ def auto_rows(spec: str, repeats: int, model: str | None, solver: str, limit: fl
     n = int(name[-1])
     p = registry.get(name)
     moves, metric = p.table.metadata["moves"], p.table.metadata["metric"]
-    h = load_heuristic(p, model if n == 3 else None)
+    bwas_options = {"weight": WEIGHT, "batch": BATCH, **({"model": str(model)} if n == 3 and model else {})}
     rows = []
     for length in [int(x) for x in lengths.split(",")]:
         for seed in range(3):
@@ -148,9 +148,9 @@ def auto_rows(spec: str, repeats: int, model: str | None, solver: str, limit: fl
             for _ in range(repeats):
                 fixed = solve(p, start, length)
                 fixed_t.append(fixed.seconds)
-                auto = solve_with_learned_horizon(p, start, solve, h, weight=WEIGHT, batch=BATCH)
+                auto = solve_at_method_horizon(p, start, solve, "bwas", {}, method_options=bwas_options)
                 auto_t.append(auto.seconds)
-                L = auto.extra["learned"]["length"]
+                L = auto.extra["horizon_solver"]["length"]
                 if L is not None and L != length:
                     # the tighter horizon alone: what the hint adds is auto against this
                     tight = solve(p, start, L)
@@ -169,7 +169,7 @@ def auto_rows(spec: str, repeats: int, model: str | None, solver: str, limit: fl
                     str(seed),
                     text,
                     "-" if fixed.length is None else str(fixed.length),
-                    str(auto.extra["learned"]["length"]),
+                    str(auto.extra["horizon_solver"]["length"]),
                     fixed_text,
                     tight_text,
                     f"{auto_text} (BWAS {auto.extra['learned']['seconds']:.2f} s)",

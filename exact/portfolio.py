@@ -202,7 +202,8 @@ def exact_step(candidates: list[Method], puzzle: Any, options: Mapping[str, Any]
     for m in candidates:
         if not m.proves or m.name == QUICK or not m.ready(dict(options)):
             continue
-        variants = m.setups(puzzle, dict(options), pdb_dir) if m.setups is not None else [Setup({}, 0, True)]
+        # no set-up declared, or none for these options (a declared heuristic): nothing to build
+        variants = (m.setups(puzzle, dict(options), pdb_dir) if m.setups is not None else []) or [Setup({}, 0, True)]
         chosen = next((v for v in variants if v.stored), None) or next(
             (v for v in variants if build or v.nbytes <= BUILD_BYTES), None
         )

@@ -3,12 +3,11 @@
 :func:`verify_solution` certifies one given solution (:mod:`hybrid.certify`), :func:`certify_many`
 a set of them matched by id (:mod:`hybrid.many`);
 ``python -m hybrid.verify`` certifies a file of instances (:mod:`hybrid.verify`);
-:func:`solve_with_learned_horizon` runs an exact solver with the horizon and incumbent of a
-learned solution (:mod:`hybrid.horizon`; torch is imported only when it is called).
+a network bounds a model's horizon through :func:`exact.horizon.solve_at_method_horizon` with a
+learned method (``"bwas"``, ``"beam"``): the one horizon route of every entry point.
 """
 
 from hybrid.certify import Certificate, certifying_methods, choose_method, verify_solution
-from hybrid.horizon import solve_with_learned_horizon
 from hybrid.many import certify_many
 
 __all__ = [
@@ -16,6 +15,5 @@ __all__ = [
     "certify_many",
     "certifying_methods",
     "choose_method",
-    "solve_with_learned_horizon",
     "verify_solution",
 ]

@@ -13,7 +13,7 @@ if sys.argv[1] == "-c":
     exec(sys.argv[2])
     sys.exit(0)
 if sys.argv[1] == "puzzleopt":
-    from hybrid.console import main
+    from puzzleopt.console import main
 
     sys.exit(main(sys.argv[2:]))
 mod = sys.argv[1]

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from exact import __version__, cli
-from hybrid.console import SUBCOMMANDS, main
+from puzzleopt.console import SUBCOMMANDS, main
 
 
 def test_version_and_the_subcommand_list(capsys) -> None:

@@ -243,20 +243,18 @@ def test_the_network_bounds_the_horizon(capsys) -> None:
     from exact.cli import EXIT_BAD_INPUT, run
     from exact.cpsat import solve_cpsat
     from exact.cpsat.__main__ import main as exact_cpsat_main
-    from hybrid.console import _models
+    from puzzleopt.console import _models
 
     cpsat_main = _models("cpsat")  # what `puzzleopt cpsat` runs
-    from hybrid import solve_with_learned_horizon
-    from learned.solve import load_heuristic
+    from exact.horizon import solve_at_method_horizon
 
     p = registry.get("cube2")
-    h = load_heuristic(p)
     rng = np.random.default_rng(7)
     for _ in range(3):
         start, _ = scramble(2, 9, rng, "layers", "qtm")
         d = shortest_distance(p.table, start, p.goal[rotations(2)], 14)
-        r = solve_with_learned_horizon(p, start, solve_cpsat, h)
-        learned = r.extra["learned"]
+        r = solve_at_method_horizon(p, start, solve_cpsat, "bwas", {})  # the shipped network's BWAS
+        learned = r.extra["horizon_solver"]
         assert r.extra["horizon_from"] == "bwas" and r.settings["horizon"] == learned["length"] >= d
         assert r.status is Status.OPTIMAL and r.length == d == r.lower_bound
     code = cpsat_main(["--size", "2", "--turns", "auto", "--scramble", "R U F' L", "--json"])

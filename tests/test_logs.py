@@ -223,7 +223,7 @@ def test_a_command_writing_to_a_file_writes_no_bar(tmp_path) -> None:
         cmd = [sys.executable, "-m", "exact.pdb", "--pdb-dir", str(tmp_path / "t"), "build", "tiles15-1.4.5"]
         done = subprocess.run(cmd, cwd=ROOT, stderr=f, stdout=subprocess.DEVNULL, timeout=300)
     said = err.read_text()
-    assert done.returncode == 0 and "building (3360 entries)" in said, said[-500:]
+    assert done.returncode == 0 and "building (3,360 entries, 0.0 MB, under 0.1 s on 2 cores)" in said, said[-500:]
     assert "\r" not in said and "%|" not in said, said[-500:]
 
 

@@ -22,7 +22,7 @@ BOARDS = "1 0 2 3 4 5 6 7 8\n1 2 0 3 4 5 6 7 8\n"
 
 def test_the_version_is_the_package_metadatas() -> None:
     assert puzzleopt.__version__ == version("puzzleopt") == provenance.stamp()["puzzleopt"]
-    code = "import sys; from hybrid.console import main; sys.exit(main(['--version']))"
+    code = "import sys; from puzzleopt.console import main; sys.exit(main(['--version']))"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert done.stdout.strip() == f"puzzleopt {puzzleopt.__version__}"
 

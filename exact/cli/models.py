@@ -7,8 +7,6 @@ Exit codes: 0 solved (optimal or feasible), 2 bad input, 3 proven infeasible wit
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -25,6 +23,7 @@ from exact.cli.options import (
     start_from,
 )
 from exact.errors import PuzzleoptError
+from exact.horizon import solve_at_method_horizon
 from exact.progress import ModelProgress
 from exact.puzzles.cube import net, scramble, to_facelets
 from exact.result import SolveResult
@@ -294,7 +293,7 @@ def _solve_auto(puzzle, start, solve, args, kwargs, method: str) -> SolveResult:
     own = {"model": str(args.model)} if args.model is not None and "model" in chosen.option_names else {}
     if args.model is not None and not own:
         raise PuzzleoptError(f"--model is for a learned --horizon-method (beam, bwas); {method!r} takes no model")
-    return exact_horizon(
+    return solve_at_method_horizon(
         puzzle, start, solve, method, options, progress=not args.json, time_limit=args.bwas_time_limit,
         method_options=own,
     )  # fmt: skip
@@ -307,50 +306,6 @@ def _horizon_method(args, default: str | None, puzzle) -> str:
         if any(m.name == default for m in solvers.methods(puzzle)):
             return default
     return solvers.choose(puzzle, args.horizon_method or "auto").name
-
-
-def exact_horizon(
-    puzzle, start, solve: Callable[..., SolveResult], method: str, kwargs, *, progress: bool = False,
-    time_limit: float | None = None, method_options: dict | None = None,
-) -> SolveResult:  # fmt: skip
-    """Solve ``start`` with the model ``solve`` at the horizon an exact method sets: ``T`` = the
-    length of its solution, which is the model's incumbent. Where the method proves its
-    solution optimal, the model's own proof repeats it independently (no solution within
-    ``T - 1``). The time limit (``kwargs["time_limit"]``) covers both; ``time_limit`` caps the
-    method's part, ``method_options`` are its own (a learned method's ``model``); ``progress``
-    shows the method's table builds (the optimal cube solver builds 1.67 GB on its first use).
-
-    Returns:
-        The model's :class:`SolveResult` with ``extra["horizon_from"]`` (the method) and
-        ``extra["horizon_solver"]`` (its status, length, bound, seconds); the method's own
-        result (``limit`` with its bound) where it found no solution.
-    """
-    t0 = time.perf_counter()
-    chosen = solvers.choose(puzzle, method)
-    limit = kwargs.get("time_limit")
-    first_limit = min((x for x in (limit, time_limit) if x is not None), default=None)
-    first = solvers.solve(
-        puzzle, start, method=chosen.name, limits=solvers.Limits(time=first_limit), progress=progress,
-        **(method_options or {}),
-    )  # fmt: skip
-    facts = {
-        "method": chosen.name,
-        "status": first.status.value,
-        "length": first.length,
-        "lower_bound": first.lower_bound,
-        "seconds": first.seconds,
-    }
-    if not first.status.has_solution or first.length == 0:
-        return dataclasses.replace(first, extra={**first.extra, "horizon_from": chosen.name, "horizon_solver": facts})
-    hint = puzzle.table.parse(" ".join(first.moves), np.asarray(start))
-    if limit is not None:
-        kwargs = {**kwargs, "time_limit": max(limit - (time.perf_counter() - t0), 0.1)}
-    res = solve(puzzle, start, len(hint), hint=hint, **kwargs)
-    return dataclasses.replace(
-        res,
-        seconds=time.perf_counter() - t0,
-        extra={**res.extra, "horizon_from": chosen.name, "horizon_solver": facts},
-    )
 
 
 def _check_numbers(args, threads: int, mip: bool) -> None:

@@ -574,7 +574,8 @@ def load(
 
 def _size_and_time(spec: TableSpec) -> str:
     """``"N entries, M MB, about S s on 2 cores"``: what a build announces before it starts."""
-    about = f", about {spec.build_seconds:.3g} s on 2 cores" if spec.build_seconds > 0 else ", time not measured"
+    s = spec.build_seconds
+    about = ", time not measured" if s <= 0 else f", {'under 0.1' if s < 0.1 else f'about {s:.3g}'} s on 2 cores"
     return f"{spec.entries:,} entries, {spec.nbytes / 1e6:,.1f} MB{about}"
 
 

@@ -18,8 +18,9 @@ Subcommands (each takes the options of the module it runs; ``puzzleopt SUB --hel
     puzzleopt verify     python -m hybrid.verify       certify learned solutions
 
 ``puzzleopt --version`` prints the version. Usage lines and errors name the command as typed
-(``puzzleopt solve``). It lives in ``hybrid`` (which may import every layer) so that ``--turns
-auto`` can hand the learned horizon to the exact models without ``exact`` importing ``learned``.
+(``puzzleopt solve``). It lives in the top layer (``puzzleopt``, which may import every layer) so
+that ``--turns auto`` can hand the learned horizon to the exact models without ``exact``
+importing ``learned``; it imports a subcommand's module only when that subcommand runs.
 Exit codes: those of the subcommand; 2 for an unknown subcommand.
 """
 

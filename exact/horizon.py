@@ -1,0 +1,75 @@
+"""The horizon from a method: a registered method (exact, or learned through the same registry)
+solves the start, and a time-indexed model runs with ``T`` = the length of its solution and that
+solution as its incumbent, proving it optimal or finding a shorter one. The one route for every
+entry point: ``--turns auto`` of ``python -m exact.mip``/``exact.cpsat`` and ``puzzleopt
+mip``/``cpsat`` (the learned ``bwas`` there), the benchmarks and the notebook.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from exact import solvers
+from exact.result import SolveResult
+
+
+def solve_at_method_horizon(
+    puzzle, start, solve: Callable[..., SolveResult], method: str, kwargs, *, progress: bool = False,
+    time_limit: float | None = None, method_options: dict | None = None,
+) -> SolveResult:  # fmt: skip
+    """Solve ``start`` with the model ``solve`` at the horizon a registered method sets: ``T`` =
+    the length of its solution, which is the model's incumbent. Where the method proves its
+    solution optimal, the model's own proof repeats it independently (no solution within
+    ``T - 1``); a learned method's (``bwas``, ``beam``) is proven or shortened.
+
+    Args:
+        puzzle: The puzzle.
+        start: The start ``(P,)``.
+        solve: A model solver ``solve(puzzle, start, T, hint=..., **kwargs)``
+            (:func:`exact.mip.solve_mip`, :func:`exact.cpsat.solve_cpsat`).
+        method: The registered method that sets the horizon.
+        kwargs: The model's own arguments; its ``time_limit`` covers both parts.
+        progress: Show the method's table builds (the optimal cube solver builds 1.67 GB on its
+            first use).
+        time_limit: Caps the method's part.
+        method_options: The method's own options (a learned method's ``model``, ``weight``,
+            ``batch``).
+
+    Returns:
+        The model's :class:`SolveResult` with ``extra["horizon_from"]`` (the method) and
+        ``extra["horizon_solver"]`` (its status, length, bound, seconds); the method's own
+        result (``limit`` with its bound) where it found no solution.
+    """
+    t0 = time.perf_counter()
+    chosen = solvers.choose(puzzle, method)
+    limit = kwargs.get("time_limit")
+    first_limit = min((x for x in (limit, time_limit) if x is not None), default=None)
+    first = solvers.solve(
+        puzzle, start, method=chosen.name, limits=solvers.Limits(time=first_limit), progress=progress,
+        **(method_options or {}),
+    )  # fmt: skip
+    facts = {
+        "method": chosen.name,
+        "status": first.status.value,
+        "length": first.length,
+        "lower_bound": first.lower_bound,
+        "seconds": first.seconds,
+    }
+    if not first.status.has_solution or first.length == 0:
+        return dataclasses.replace(first, extra={**first.extra, "horizon_from": chosen.name, "horizon_solver": facts})
+    hint = puzzle.table.parse(" ".join(first.moves), np.asarray(start))
+    if limit is not None:
+        kwargs = {**kwargs, "time_limit": max(limit - (time.perf_counter() - t0), 0.1)}
+    res = solve(puzzle, start, len(hint), hint=hint, **kwargs)
+    return dataclasses.replace(
+        res,
+        seconds=time.perf_counter() - t0,
+        extra={**res.extra, "horizon_from": chosen.name, "horizon_solver": facts},
+    )
+
+
+__all__ = ["solve_at_method_horizon"]
