@@ -55,12 +55,15 @@ class Setup:
         seconds: About how long the set-up takes on 2 cores: loading what is stored, building
             the rest, at each table family's measured rate
             (:func:`exact.pdb.store.setup_estimate`; ``docs/benchmarks/setup_rates.md``).
+        what: A set-up that is not tables, in words (numba's first compile of its kernels:
+            :func:`exact.kernels.compile_setup`); empty for tables.
     """
 
     options: Mapping[str, Any]
     nbytes: int
     stored: bool
     seconds: float = 0.0
+    what: str = ""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import os
 from types import ModuleType
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from exact.contract import Setup
 
 from exact.logs import get_logger
 
@@ -32,6 +35,17 @@ def _uncached(module: ModuleType) -> list[str]:
         if index is not None and not os.path.exists(index):
             out.append(name)
     return out
+
+
+def compile_setup(*modules: ModuleType, seconds: float) -> list[Setup]:
+    """A method's set-up where a kernel of ``modules`` has no compiled cache yet: numba compiles
+    them on the first call, for about ``seconds`` (measured per method), which its time limit must
+    cover like a table's build; ``[]`` once they are cached."""
+    from exact.contract import Setup
+
+    if not any(_uncached(m) for m in modules):
+        return []
+    return [Setup({}, 0, False, seconds, what="compiling its numba kernels (first run only)")]
 
 
 def notice_first_compile(*modules: ModuleType, stream: TextIO | None = None) -> bool:

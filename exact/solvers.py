@@ -208,7 +208,7 @@ def _first_setup(method: Method, puzzle: Any, options: Mapping[str, Any]) -> Set
 
 
 def _setup_words(way: Setup) -> str:
-    return f"{'loading' if way.stored else 'building'} {way.nbytes / 1e6:,.1f} MB of tables"
+    return way.what or f"{'loading' if way.stored else 'building'} {way.nbytes / 1e6:,.1f} MB of tables"
 
 
 def _setup_refused(way: Setup | None, limits: Limits, since: float) -> str | None:
@@ -220,11 +220,11 @@ def _setup_refused(way: Setup | None, limits: Limits, since: float) -> str | Non
     left_s = limits.time - (time.perf_counter() - since)
     if way.seconds <= left_s:
         return None
-    what = _setup_words(way)
+    once = ("run it once without a limit (the kernels are then cached)" if way.what else
+            "build the tables once (python -m exact.pdb build, or a solve without a limit)")  # fmt: skip
     return (
-        f"its set-up ({what}, about {way.seconds:.3g} s on 2 cores) did not fit in the {left_s:.3g} s left of the "
-        f"{limits.time:.3g} s limit: it was not started. Allow more time, or build the tables once (python -m "
-        "exact.pdb build, or a solve without a limit)"
+        f"its set-up ({_setup_words(way)}, about {way.seconds:.3g} s on 2 cores) did not fit in the {left_s:.3g} s "
+        f"left of the {limits.time:.3g} s limit: it was not started. Allow more time, or {once}"
     )
 
 

@@ -187,3 +187,16 @@ def test_a_gym_table_that_does_not_fit_is_not_tried_again(tmp_path, caplog) -> N
     assert "optimal_distance" not in info and "optimal_distance" not in again
     assert first < 0.5 * 1.1 + 2 and second < 0.5, (first, second)
     assert "its distance table was not built within optimal_time_limit=0.5 s" in caplog.text
+
+
+def test_a_first_compile_that_does_not_fit_is_not_started(monkeypatch) -> None:
+    from exact import kernels, solvers
+    from puzzleopt import Sokoban
+
+    s = Sokoban("boxoban-hard:0")
+    monkeypatch.setattr(kernels, "_uncached", lambda module: ["astar"])  # as on a first run after install
+    r = solvers.solve(s.puzzle, s.start, method="sokoban", limits=solvers.Limits(time=2))
+    assert r.status.value == "limit" and r.seconds < 1.5, r
+    assert "compiling its numba kernels (first run only)" in r.extra["limit"] and "was not started" in r.extra["limit"]
+    monkeypatch.setattr(kernels, "_uncached", lambda module: [])  # compiled and cached: nothing to set up
+    assert solvers.solve(s.puzzle, s.start, method="sokoban", limits=solvers.Limits(time=60)).status.value == "optimal"
