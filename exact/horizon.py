@@ -10,16 +10,18 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from exact import solvers
+from exact.puzzle import Puzzle
 from exact.result import SolveResult
 
 
 def solve_at_method_horizon(
-    puzzle, start, solve: Callable[..., SolveResult], method: str, kwargs, *, progress: bool = False,
-    time_limit: float | None = None, method_options: dict | None = None,
+    puzzle: Puzzle, start: np.ndarray, solve: Callable[..., SolveResult], method: str, kwargs: dict[str, Any], *,
+    progress: bool = False, time_limit: float | None = None, method_options: dict[str, Any] | None = None,
 ) -> SolveResult:  # fmt: skip
     """Solve ``start`` with the model ``solve`` at the horizon a registered method sets: ``T`` =
     the length of its solution, which is the model's incumbent. Where the method proves its
