@@ -5,7 +5,8 @@ times the network, too big to carry from one short GPU run to the next (a lent m
 files of at most 16 MiB, and the working tree it takes is 64 MiB). :func:`export_adam` writes
 the moments as one file, ``adam.safetensors``: ``exp_avg.<parameter>`` and
 ``exp_avg_sq.<parameter>`` rounded to bfloat16 (half the bytes of float32, the same exponent
-range, so no second moment underflows; the rounding moves an Adam step by under 0.4%), with
+range, so no second moment underflows; each value keeps 8 significant bits, so it is rounded
+to within 0.4% of itself), with
 Adam's step count and the sha256 of the weights they belong to. :func:`load_adam` puts them,
 as float32, into a fresh optimizer for a run started ``--init-from`` that network
 (``python -m learned.train --init-from M --init-optimizer DIR``); moments of another network,
