@@ -65,6 +65,12 @@ class Setup:
     seconds: float = 0.0
     what: str = ""
 
+    @property
+    def words(self) -> str:
+        """The set-up in words, for the log line said before it starts and for a refusal."""
+        tables = f"{'loading' if self.stored else 'building'} {self.nbytes / 1e6:,.1f} MB of tables"
+        return " and ".join(w for w in (tables if self.nbytes or not self.what else "", self.what) if w)
+
 
 @dataclass(frozen=True)
 class Method:

@@ -25,9 +25,11 @@ import itertools
 import time
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
+from exact.contract import Setup
 from exact.deadline import left
 from exact.errors import PuzzleoptError, StateError, UnsolvableError, first_line
 from exact.provenance import toolkit
@@ -343,4 +345,18 @@ def _applies(puzzle) -> bool:
         return False
 
 
-register_method("ida*-goal", _run, applies=_applies, goals=True, rank=60)
+COMPILE_SECONDS = 0.7
+"""numba's first compile of the generic IDA* kernel and the projections' on 2 cores, for a goal:
+a 3x3 walk of 6 to the cross, cache removed 3.9 s (median of 3), cached 3.3 s (2026-11-28)."""
+
+
+def _setups(puzzle: Any, options: Any, pdb_dir: Any) -> list[Setup]:
+    """The kernels' first compile (the pairs' tables are small and built at each solve)."""
+    from exact.ida import generic
+    from exact.kernels import compile_setup
+    from exact.pdb import projection
+
+    return compile_setup(generic, projection, seconds=COMPILE_SECONDS)
+
+
+register_method("ida*-goal", _run, applies=_applies, goals=True, rank=60, setups=_setups)

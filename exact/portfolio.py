@@ -105,8 +105,9 @@ def run_portfolio(
     exact = exact_step(candidates, puzzle, options, pdb_dir, build_tables)
     if exact.method is not None and exact.setup.stored and exact.setup.nbytes <= DIRECT_BYTES:
         # nothing to build and little to load (Lights Out's algebra, the tiles' kernel): it first
-        steps.append(("exact", _run_exact(exact, puzzle, start, _left(limits, since), common, options)))
-        if not _settled(steps[-1][1], stop_at) and not steps[-1][1].status.has_solution:
+        r = _run_exact(exact, puzzle, start, _left(limits, since), common, options)
+        steps += [("exact", r)] if r is not None else []
+        if r is None or (not _settled(r, stop_at) and not r.status.has_solution):
             _feasible(feasible, puzzle, start, limits, since, steps, common, options, pdb_dir, share=1.0)
         return _answer(puzzle, start, steps, since)
     if quick is not None:
@@ -152,6 +153,12 @@ def _run_exact(
             "build_tables=True, to build it", name, _size(nbytes), _size(BUILD_BYTES),
         )  # fmt: skip
     if exact.method is None:
+        return None
+    if limits.time is not None and exact.setup.seconds > limits.time:
+        log.info(
+            "auto skips %s: its set-up (%s) takes about %.3g s, more than the %.3g s left", exact.method.name,
+            exact.setup.words, exact.setup.seconds, limits.time,
+        )  # fmt: skip
         return None
     if not exact.setup.stored:
         log.info(
@@ -246,6 +253,10 @@ def _settled(r: SolveResult, stop_at: int | None) -> bool:
 
 def _answer(puzzle: Any, start: Any, steps: list[tuple[str, SolveResult]], since: float) -> SolveResult:
     """The best of the steps' results, rebuilt (replayed) with the best proven bound."""
+    if not steps:  # every step was passed over: no set-up fitted in the limit
+        why = "auto started nothing: no method's set-up fitted in the limit (the log says which); allow more time"
+        return SolveResult.build(puzzle, start, [], Status.LIMIT, seconds=time.perf_counter() - since, solver="auto",
+                                 extra={"limit": why, "portfolio": []})  # fmt: skip
     done = [r for _, r in steps]
     unsolvable = next((r for r in done if r.status is Status.UNSOLVABLE), None)
     solved = [r for r in done if r.status.has_solution and r.length is not None]

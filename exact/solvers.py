@@ -203,12 +203,8 @@ def _first_setup(method: Method, puzzle: Any, options: Mapping[str, Any]) -> Set
     if not ways or ways[0].seconds <= 0:
         return None
     logger.info("%s on %s: set-up %s, about %.3g s on 2 cores", method.name, getattr(puzzle, "name", puzzle),
-                _setup_words(ways[0]), ways[0].seconds)  # fmt: skip
+                ways[0].words, ways[0].seconds)  # fmt: skip
     return ways[0]
-
-
-def _setup_words(way: Setup) -> str:
-    return way.what or f"{'loading' if way.stored else 'building'} {way.nbytes / 1e6:,.1f} MB of tables"
 
 
 def _setup_refused(way: Setup | None, limits: Limits, since: float) -> str | None:
@@ -220,11 +216,14 @@ def _setup_refused(way: Setup | None, limits: Limits, since: float) -> str | Non
     left_s = limits.time - (time.perf_counter() - since)
     if way.seconds <= left_s:
         return None
-    once = ("run it once without a limit (the kernels are then cached)" if way.what else
-            "build the tables once (python -m exact.pdb build, or a solve without a limit)")  # fmt: skip
+    from exact.kernels import COMPILING
+
+    once = [("build the tables once (python -m exact.pdb build, or a solve without a limit)", bool(way.nbytes)),
+            ("run it once without a limit (then numba has its kernels cached)", COMPILING in way.what)]  # fmt: skip
     return (
-        f"its set-up ({_setup_words(way)}, about {way.seconds:.3g} s on 2 cores) did not fit in the {left_s:.3g} s "
-        f"left of the {limits.time:.3g} s limit: it was not started. Allow more time, or {once}"
+        f"its set-up ({way.words}, about {way.seconds:.3g} s on 2 cores) did not fit in the {left_s:.3g} s "
+        f"left of the {limits.time:.3g} s limit: it was not started. "
+        + ", or ".join(["Allow more time"] + [hint for hint, applies in once if applies])
     )
 
 

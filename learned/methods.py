@@ -167,7 +167,7 @@ def _setups(puzzle: Any, options: Any, pdb_dir: Any) -> list[Setup]:
     import sys
 
     warm = "torch" in sys.modules and _heuristic.cache_info().currsize > 0
-    return [Setup({}, 0, True, 0.5 if warm else LOAD_SECONDS)]
+    return [Setup({}, 0, True, 0.5 if warm else LOAD_SECONDS, what="loading its network")]
 
 
 # ranked after every exact method: "auto" means proven, and these prove nothing

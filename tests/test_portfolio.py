@@ -14,8 +14,9 @@ import time
 import numpy as np
 import pytest
 
-from exact import portfolio, registry, solvers
+from exact import kernels, portfolio, registry, solvers
 from exact.contract import Method, Setup
+from exact.pdb import store
 from exact.result import SolveResult, Status
 from puzzleopt import Cube
 
@@ -62,6 +63,17 @@ def test_auto_passes_over_a_large_table_that_is_not_built(tmp_path, caplog, monk
     assert r.status in (Status.LIMIT, Status.FEASIBLE) and r.extra["portfolio"][0]["step"] == "quick"
     assert all(f.stat().st_size < 60 * 2**20 for f in _files(tmp_path))
     monkeypatch.setattr(portfolio, "BUILD_BYTES", 100 * 2**20)
+    before = _files(tmp_path)
+    caplog.clear()
+    t0 = time.perf_counter()
+    r = solvers.solve(p, start, limits=solvers.Limits(time=2), pdb_dir=str(tmp_path))
+    assert time.perf_counter() - t0 < 2 * 1.1 + 2
+    # the 67 MB table is allowed, but its build (about 7 s) does not fit in what is left of 2 s
+    assert "auto skips cube3-optimal: its set-up (building 70.5 MB of tables" in caplog.text, caplog.text
+    assert _files(tmp_path) == before, "nothing is built"
+    # were it estimated to fit, auto says so and builds it (stopped here at the limit)
+    monkeypatch.setattr(store, "setup_estimate", lambda specs, pdb_dir: (False, 0.01))
+    monkeypatch.setattr(kernels, "compile_seconds", lambda *modules, seconds: 0.0)
     caplog.clear()
     t0 = time.perf_counter()
     r = solvers.solve(p, start, limits=solvers.Limits(time=2), pdb_dir=str(tmp_path))
