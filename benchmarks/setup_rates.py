@@ -47,8 +47,18 @@ def families() -> dict:
         "cube3 Korf pattern (6 edges)": lambda: cube_spec(korf_patterns("qtm")[1]),
         "tiles pattern (15-puzzle, 5 tiles)": lambda: tile_spec(check_partition(4, 4, PARTITIONS[4, 4]["555"])[0]),
         "projection (Pyraminx default)": lambda: projection.spec(pyraminx, projection.default_patterns(pyraminx)[0]),
+        "projection (3x3 f2l pair)": lambda: projection.spec(*_f2l_pair()),
         "complete table (2x2x2)": lambda: table_spec(registry.get("cube2")),
     }
+
+
+def _f2l_pair():
+    """The renamed 3x3 and the first pattern of its f2l goal's tables (``exact.goals``)."""
+    from exact.goals import _Renamed, patterns, with_goal
+
+    cube = registry.get("cube3", moves="faces", metric="htm")
+    pinned = with_goal(cube, "f2l").pinned
+    return _Renamed(cube, pinned.positions), patterns(pinned, cube.num_positions)[0]
 
 
 def _build_once(spec) -> float:

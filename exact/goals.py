@@ -345,18 +345,28 @@ def _applies(puzzle) -> bool:
         return False
 
 
-COMPILE_SECONDS = 0.7
+COMPILE_SECONDS = 1.4
 """numba's first compile of the generic IDA* kernel and the projections' on 2 cores, for a goal:
-a 3x3 walk of 6 to the cross, cache removed 3.9 s (median of 3), cached 3.3 s (2026-11-28)."""
+a 3x3 walk of 6 to the cross, cache removed 3.9 s (median of 3), cached 3.3 s; a walk of 20 to
+f2l under a 2 s limit, 3.6 s and 2.2 s (2026-11-28)."""
 
 
 def _setups(puzzle: Any, options: Any, pdb_dir: Any) -> list[Setup]:
-    """The kernels' first compile (the pairs' tables are small and built at each solve)."""
+    """The pairs' pattern databases (:meth:`GoalPuzzle.search_tables`) and the kernels' first
+    compile; nothing where no state meets the goal (the solve ends at once)."""
     from exact.ida import generic
-    from exact.kernels import compile_setup
+    from exact.kernels import with_compile
     from exact.pdb import projection
+    from exact.pdb.store import setup_estimate
 
-    return compile_setup(generic, projection, seconds=COMPILE_SECONDS)
+    try:
+        pinned = puzzle.pinned
+    except UnsolvableError:
+        return []
+    renamed = _Renamed(puzzle.base, pinned.positions)
+    specs = [projection.spec(renamed, p) for p in patterns(pinned, puzzle.base.num_positions)]
+    ways = [Setup({}, sum(s.nbytes for s in specs), *setup_estimate(specs, pdb_dir))]
+    return with_compile(ways, generic, projection, seconds=COMPILE_SECONDS)
 
 
 register_method("ida*-goal", _run, applies=_applies, goals=True, rank=60, setups=_setups)

@@ -266,3 +266,23 @@ def test_a_method_keeps_its_limit_on_an_empty_kernel_cache(tmp_path, name, metho
     assert wall <= 2 * 1.1 + 2, (status, why, wall)
     if name == "tiles15":
         assert status == "limit" and "compiling its numba kernels" in why and "not started" in why, why
+
+
+def _limits_cases() -> list[tuple[int, str]]:
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.limits import CASES
+
+    return [(i, f"{i}-{method}") for i, (method, *_) in enumerate(CASES)]
+
+
+@pytest.mark.parametrize("index", [i for i, _ in _limits_cases()], ids=[n for _, n in _limits_cases()])
+def test_every_method_keeps_its_limit_on_a_cold_cache(tmp_path, index: int) -> None:
+    """benchmarks/limits.py's case for each registered method, in a fresh process with an empty
+    table folder and an empty kernel cache (numba compiles): a first run after install."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "limits.py"), "--one", str(index), "--limit", "2", "--pdb-dir",
+           str(tmp_path / "tables")]  # fmt: skip
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got["wall"] <= 2 * 1.1 + 2, got  # the contract: 10% + 2 s, set-up included

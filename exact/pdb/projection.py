@@ -218,8 +218,12 @@ def build(
     return dist
 
 
-SECONDS_PER_ENTRY = 2.5e-7
-"""Build seconds per entry of a projection table on 2 cores (``docs/benchmarks/setup_rates.md``)."""
+SECONDS_PER_ENTRY = 2.0e-8
+"""Build seconds per entry of a projection table on 2 cores, besides :data:`SECONDS_PER_TABLE`
+(``docs/benchmarks/setup_rates.md``: the Pyraminx's default pattern, 1.4 million entries, and a
+3x3 goal's pair, 7.6 million; the breadth-first search itself is a small part of either)."""
+SECONDS_PER_TABLE = 0.25
+"""And per table, whatever its size: the audit's random walks, the file written and read back."""
 
 
 def spec(puzzle, pattern: Projection) -> TableSpec:
@@ -242,7 +246,7 @@ def spec(puzzle, pattern: Projection) -> TableSpec:
         packed=False,
         build=lambda advance: build(table, goal, pattern, advance),
         audit=lambda stored: walk_violation(table, goal, pattern, np.asarray(stored.data), np.random.default_rng(0)),
-        seconds_per_entry=SECONDS_PER_ENTRY,
+        seconds_per_entry=SECONDS_PER_ENTRY + SECONDS_PER_TABLE / pattern.entries,
     )
 
 
