@@ -46,7 +46,7 @@ from exact.bfs import distance_table  # noqa: E402
 from exact.puzzles.tiles import TilesSpace  # noqa: E402
 from exact.result import Status  # noqa: E402
 from instances.files import Instance, read_instances  # noqa: E402
-from learned.evaluate import EvalShared, Evaluation, bwas_task  # noqa: E402
+from learned.evaluation import EvalShared, Evaluation, bwas_task  # noqa: E402
 from learned.models import load  # noqa: E402
 from learned.remote import network_blob  # noqa: E402
 from learned.weights import load_model  # noqa: E402

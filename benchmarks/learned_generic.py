@@ -37,6 +37,7 @@ from benchmarks.common import load_meter, machine, markdown_table, write_page  #
 from exact import registry  # noqa: E402
 from exact.resultlog import ResultLog  # noqa: E402
 from hybrid import verify  # noqa: E402
+from hybrid.certify import CERTIFICATE_FORMAT, certificate_from_record  # noqa: E402
 from instances.files import parse_states, read_instances  # noqa: E402
 from learned.weights import load_model  # noqa: E402
 
@@ -68,10 +69,10 @@ def read_certificates(puzzle, instances: Path, out: Path) -> list:
     """The certificates of a ``hybrid.verify --out`` folder, in instance order, each re-checked
     by ``hybrid.verify``'s own loader (the log's MAC, the solutions replayed, the verdicts and
     gaps consistent with them)."""
-    log = ResultLog(out / "certificates.jsonl", verify.CERTIFICATE_FORMAT)
+    log = ResultLog(out / "certificates.jsonl", CERTIFICATE_FORMAT)
     records = {str(r["id"]): r for r in log.read()}
     items = [i for i in read_instances(instances) if i.id in records]
-    back = verify.certificate_from_record(puzzle)
+    back = certificate_from_record(puzzle)
     starts = parse_states(puzzle, items, instances)
     return [back(records[i.id], (i, s, None)) for i, s in zip(items, starts)]
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from exact import solvers
+from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
 from exact.result import SolveResult
 
@@ -75,3 +76,41 @@ def solve_at_method_horizon(
 
 
 __all__ = ["solve_at_method_horizon"]
+
+
+def from_scramble(
+    puzzle: Puzzle, method: solvers.Method, path: Sequence[str] | None, options: Mapping[str, Any], where: str
+) -> dict[str, Any]:
+    """The horizon and incumbent a start's scramble gives a time-indexed model: the one rule of
+    the notebook (a state's :attr:`~puzzleopt.states.State.path`) and the commands (``--scramble``).
+
+    A method that is ready with ``options`` (a horizon or ``stop_at`` given, or no model) gets
+    nothing. Otherwise the scramble's inverse reaches the solved state, so ``T`` = its length
+    bounds the optimum and, where every move has an inverse, is the incumbent (``hint``).
+
+    Args:
+        puzzle: The puzzle (with its goal: a partial goal the solved state meets is bounded too).
+        method: The registered method about to run.
+        path: The moves that made the start from the solved state, or ``None`` (a given state).
+        options: The options given so far.
+        where: How the user gives a horizon here, for the error (``"horizon=T"``, ``"--horizon T"``).
+
+    Returns:
+        The options to add: ``{}``, or ``horizon`` and, where it exists, ``hint`` (move rows).
+
+    Raises:
+        PuzzleoptError: a model without a horizon, and no scramble to bound it.
+    """
+    if method.ready(dict(options)):
+        return {}
+    if path is None or not puzzle.solved(puzzle.goal):
+        raise PuzzleoptError(
+            f"method {method.name!r} needs a horizon: give {where}, or a start made by a scramble from the solved "
+            "state, whose length bounds the moves"
+        )
+    out: dict[str, Any] = {"horizon": max(len(path), 1)}
+    table = puzzle.table
+    rows = table.undoing(table.rows(list(path), puzzle.goal)) if path else []
+    if "hint" not in options and rows and min(rows) >= 0:
+        out["hint"] = rows
+    return out

@@ -40,6 +40,7 @@ from exact.cli.options import (
     start_from,
 )
 from exact.errors import PuzzleoptError
+from exact.horizon import from_scramble
 from exact.result import Status
 from instances.sets import INSTANCES_HELP
 
@@ -98,8 +99,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         starts = [(x.id, s, known(x)) for x, s in zip(items, parse_states(puzzle, items, args.instances))]
     else:  # one start: solved here and now, with no batch machinery
         check_file_flags(args)
-        start, _ = start_from(puzzle, args)
+        start, text = start_from(puzzle, args)
         starts = [("1", start, None)]
+        # a model's horizon and incumbent from the scramble, as the notebook's from a state's path
+        options.update(from_scramble(puzzle, method, None if text is None else text.split(), options, "--horizon T"))
     known = {ident: k for ident, _, k in starts}
     texts = {ident: puzzle.format_state(start) for ident, start, _ in starts}
 

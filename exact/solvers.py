@@ -44,7 +44,8 @@ from exact.result import SolveResult, Status
 logger = get_logger(__name__)
 
 __all__ = [
-    "COMMON", "Limits", "Method", "OwnSolver", "Setup", "choose", "get_method", "methods", "register_method", "solve",
+    "ALIASES", "COMMON", "Limits", "Method", "OwnSolver", "Setup", "choose", "get_method", "methods",
+    "register_method", "solve",
 ]  # fmt: skip
 
 
@@ -116,10 +117,15 @@ def methods(puzzle: Any = None) -> list[Method]:
     return [m for vs in _ranked() if (m := _variant(vs, puzzle)) is not None]
 
 
+ALIASES = {"ida": "ida*", "cpsat": "cp-sat"}
+"""Short method names every entry point accepts beside the registry's own."""
+
+
 def get_method(name: str, puzzle: Any = None) -> Method:
-    """The method registered under ``name``: its variant for ``puzzle`` where one applies, else
-    the generic one (or the first)."""
+    """The method registered under ``name`` (or its short name, :data:`ALIASES`): its variant for
+    ``puzzle`` where one applies, else the generic one (or the first)."""
     _load_builtins()
+    name = ALIASES.get(name, name)
     if name not in _METHODS:
         raise PuzzleoptError(f"unknown method {name!r}; known methods: {', '.join(m.name for m in methods())}")
     variants = _METHODS[name]

@@ -35,7 +35,7 @@ method's own result in its ``extra["exact"]``). :func:`verify_solution` takes th
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -329,3 +329,52 @@ __all__ = [
     "INVALID", "NO_SOLUTION", "VERDICTS", "Certificate", "certify_options", "certifying_methods", "choose_method",
     "given_rows", "verify_solution",
 ]  # fmt: skip
+
+
+CERTIFICATE_FORMAT = "puzzleopt-certificate/3"
+"""The record format of ``certificates.jsonl`` (``python -m hybrid.verify --out``; :mod:`exact.resultlog`)."""
+
+
+def certificate_from_record(puzzle: Puzzle) -> Callable[[dict[str, Any], tuple[Any, ...]], Certificate]:
+    """Certificates read back from a log, each re-checked against its task ``(Instance, start,
+    given moves or None)``: the given solution replayed, the best one replayed from the same
+    start, and the verdict, bound and gap consistent with them."""
+
+    def back(d: dict[str, Any], task: tuple[Any, ...]) -> Certificate:
+        item, start, given = task
+        c = Certificate.from_dict({k: v for k, v in d.items() if k != "input"}, puzzle)  # replays its result
+        if str(c.id) != str(item.id) or (given is not None and c.given != given):
+            raise PuzzleoptError("it certifies another instance or solution")
+        if c.verdict == NO_SOLUTION:
+            if c.given is not None or c.result is not None:
+                raise PuzzleoptError("'no_solution' with a solution")
+            return c
+        if c.verdict == INVALID:
+            try:
+                given_rows(puzzle, start, c.given or "")
+            except PuzzleoptError:
+                return c
+            raise PuzzleoptError("its solution is called invalid, but it solves its start")
+        _check_decided(c, len(given_rows(puzzle, start, c.given or "")), start)
+        return c
+
+    return back
+
+
+def _check_decided(c: Certificate, given_length: int, start: np.ndarray) -> None:
+    """Raise unless an optimal/suboptimal/unknown certificate agrees with its replayed result."""
+    r = c.result
+    if r is None:
+        raise PuzzleoptError(f"its verdict {c.verdict!r} comes without a result")
+    if not np.array_equal(np.asarray(r.start), np.asarray(start).astype(np.int64)):
+        raise PuzzleoptError("its result starts elsewhere than its instance")
+    if (c.given_length, c.best_length, c.lower_bound) != (given_length, r.length, r.lower_bound):
+        raise PuzzleoptError("its lengths or bound are not those of its solutions")
+    if c.verdict == "optimal":
+        ok = r.status is Status.OPTIMAL and r.length == given_length and c.gap == 0
+    elif c.verdict == "suboptimal":
+        ok = r.length is not None and r.length < given_length and c.gap == given_length - r.length
+    else:
+        ok = r.length == given_length and (r.lower_bound or 0) < given_length and c.gap is None
+    if not ok:
+        raise PuzzleoptError(f"its verdict {c.verdict!r} does not follow from its bound and lengths")

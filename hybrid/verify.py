@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,18 +46,17 @@ from exact.cli.options import (
 )
 from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
-from exact.result import Status
 from exact.resultlog import digest, file_digest
 from exact.solvers import Method
 from exact.userfiles import output_folder, read_text
 from hybrid.certify import (
+    CERTIFICATE_FORMAT,
     INVALID,
-    NO_SOLUTION,
     Certificate,
+    certificate_from_record,
     certify_options,
     certifying_methods,
     choose_method,
-    given_rows,
 )
 from hybrid.many import LearnedSettings, Shared, certify_task, learned_solver
 from hybrid.report import length_tables, markdown, summarise, write_report
@@ -74,9 +73,6 @@ BWAS_OPTIONS = (
     "model", "quality", "weight", "batch", "width", "ball", "inverse", "symmetries", "max_nodes", "bwas_time_limit",
 )  # fmt: skip
 """The options of the learned run that finds solutions where ``--solutions`` gives none."""
-
-CERTIFICATE_FORMAT = "puzzleopt-certificate/3"
-"""The record format of ``certificates.jsonl`` (:mod:`exact.resultlog`)."""
 
 
 def read_solutions(path: str | Path, count: int, first: int | None = None) -> list[str | None]:
@@ -245,51 +241,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if run.interrupted:
         return cli.EXIT_INTERRUPTED
     return EXIT_INVALID if summary["invalid"] else cli.EXIT_OK
-
-
-def certificate_from_record(puzzle: Puzzle) -> Callable[[dict[str, Any], tuple[Any, ...]], Certificate]:
-    """Certificates read back from a log, each re-checked against its task ``(Instance, start,
-    given moves or None)``: the given solution replayed, the best one replayed from the same
-    start, and the verdict, bound and gap consistent with them."""
-
-    def back(d: dict[str, Any], task: tuple[Any, ...]) -> Certificate:
-        item, start, given = task
-        c = Certificate.from_dict({k: v for k, v in d.items() if k != "input"}, puzzle)  # replays its result
-        if str(c.id) != str(item.id) or (given is not None and c.given != given):
-            raise PuzzleoptError("it certifies another instance or solution")
-        if c.verdict == NO_SOLUTION:
-            if c.given is not None or c.result is not None:
-                raise PuzzleoptError("'no_solution' with a solution")
-            return c
-        if c.verdict == INVALID:
-            try:
-                given_rows(puzzle, start, c.given or "")
-            except PuzzleoptError:
-                return c
-            raise PuzzleoptError("its solution is called invalid, but it solves its start")
-        _check_decided(c, len(given_rows(puzzle, start, c.given or "")), start)
-        return c
-
-    return back
-
-
-def _check_decided(c: Certificate, given_length: int, start: np.ndarray) -> None:
-    """Raise unless an optimal/suboptimal/unknown certificate agrees with its replayed result."""
-    r = c.result
-    if r is None:
-        raise PuzzleoptError(f"its verdict {c.verdict!r} comes without a result")
-    if not np.array_equal(np.asarray(r.start), np.asarray(start).astype(np.int64)):
-        raise PuzzleoptError("its result starts elsewhere than its instance")
-    if (c.given_length, c.best_length, c.lower_bound) != (given_length, r.length, r.lower_bound):
-        raise PuzzleoptError("its lengths or bound are not those of its solutions")
-    if c.verdict == "optimal":
-        ok = r.status is Status.OPTIMAL and r.length == given_length and c.gap == 0
-    elif c.verdict == "suboptimal":
-        ok = r.length is not None and r.length < given_length and c.gap == given_length - r.length
-    else:
-        ok = r.length == given_length and (r.lower_bound or 0) < given_length and c.gap is None
-    if not ok:
-        raise PuzzleoptError(f"its verdict {c.verdict!r} does not follow from its bound and lengths")
 
 
 if __name__ == "__main__":

@@ -18,21 +18,19 @@ import numpy as np
 
 from exact import solvers
 from exact.errors import PuzzleoptError
+from exact.horizon import from_scramble
 from exact.result import SolveResult
 
 if TYPE_CHECKING:
     from exact.puzzle import Goal, Puzzle
     from hybrid.certify import Certificate
 
-ALIASES = {"ida": "ida*", "cpsat": "cp-sat"}
-"""Short method names accepted beside the registry's own."""
+ALIASES = solvers.ALIASES
+"""Short method names accepted beside the registry's own (:data:`exact.solvers.ALIASES`)."""
 
 METHODS = ("auto", *ALIASES)
 """Method names besides those of :func:`exact.solvers.methods` (which lists the learned ``"beam"``
 and ``"bwas"`` where the ``learned`` extra is installed)."""
-
-_HORIZON = ("mip", "cp-sat")
-
 
 class StateLike(Protocol):
     """What :func:`solve` and :func:`certify` read of a state; :class:`puzzleopt.states.State`
@@ -90,28 +88,14 @@ def solve(
         from exact.goals import with_goal
 
         puzzle = with_goal(puzzle, goal)
-    if name in _HORIZON and "horizon" not in options and "stop_at" not in options:
-        # the path's inverse reaches the solved state: a bound for any goal the solved state meets
-        if state.path is None or not puzzle.solved(puzzle.goal):
-            raise PuzzleoptError(
-                f"method {method!r} needs a horizon: give horizon=T, or build the state with apply()/scramble() "
-                "from the goal so that its path bounds the moves"
-            )
-        options["horizon"] = max(len(state.path), 1)
-        if "hint" not in options:  # as the command lines do: the path undone is the incumbent
-            options.update(_undo(puzzle, state.path))
+    if name != "auto":  # a model's horizon and incumbent from the state's path, as the commands do
+        chosen = solvers.choose(puzzle, name)
+        options.update(from_scramble(puzzle, chosen, state.path, options, "horizon=T, or build the state with apply()"))
     own = getattr(puzzle, "own_method", None)
     if name == "auto" and own is not None and not any(m.proves for m in solvers.methods(puzzle)):
         name = own  # FreeCell: its own solver finds a solution or proves there is none, not the shortest
     limits = solvers.Limits(time=time_limit, nodes=node_limit)
     return solvers.solve(puzzle, state.start, method=name, limits=limits, **options)
-
-
-def _undo(puzzle: Puzzle, path: tuple[str, ...]) -> dict[str, list[int]]:
-    """``{"hint": rows}``: the moves that undo ``path``, where every one has an inverse; else ``{}``."""
-    table = puzzle.table
-    rows = table.undoing(table.rows(list(path), puzzle.goal)) if path else []
-    return {"hint": rows} if rows and min(rows) >= 0 else {}
 
 
 def certify(

@@ -93,3 +93,33 @@ def test_every_entry_point_picks_the_same_method_with_the_same_defaults(name, op
     (cert,) = [json.loads(x) for x in (tmp_path / "v" / "certificates.jsonl").read_text().splitlines()[1:]]
     assert cert["verdict"] == "optimal" and cert["method"] == solvers.choose(p, "auto", {}).name == "auto"
     assert notebook.extra["portfolio"][-1]["solver"] == notebook.solver  # the step that answered
+
+
+SMALL = [("tiles8", {}), ("pancake", {"n": 6}), ("lightsout", {"rows": 3, "cols": 3}), ("pyraminx", {}), ("cube2", {})]
+
+
+def _pairs() -> list[tuple[str, dict, str]]:
+    from exact import registry, solvers
+
+    return [(name, options, m.name) for name, options in SMALL
+            for m in solvers.methods(registry.get(name, **options)) if m.extra is None]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "options", "method"), _pairs(), ids=[f"{n}-{m}" for n, _, m in _pairs()])
+def test_the_notebook_and_the_command_solve_a_scramble_with_the_same_settings(name, options, method, tmp_path, capsys):
+    """Every (puzzle, method) pair, from a scramble: the notebook and ``python -m exact.solve``
+    run the same method with the same settings (a model's horizon and incumbent from the
+    scramble, by one rule: :func:`exact.horizon.from_scramble`) and give the same answer."""
+    from exact.solve import main as solve_main
+    from puzzleopt import State
+
+    state = State(name, **options).scramble(3, 5)
+    notebook = state.solve(method, pdb_dir=str(tmp_path))
+    flags = [x for k, v in options.items() for x in ("--option", f"{k}={v}")]
+    argv = ["--puzzle", name, *flags, "--scramble", " ".join(state.path), "--method", method, "--pdb-dir",
+            str(tmp_path), "--json", "--no-progress"]  # fmt: skip
+    assert solve_main(argv) == cli.EXIT_OK
+    command = json.loads(capsys.readouterr().out)
+    assert command["solver"] == notebook.solver and command["settings"] == json.loads(json.dumps(notebook.settings))
+    assert (command["status"], command["length"]) == (notebook.status.value, notebook.length)
+    assert notebook.status.value == "optimal" and notebook.length <= 3, notebook
