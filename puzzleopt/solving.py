@@ -32,6 +32,7 @@ METHODS = ("auto", *ALIASES)
 """Method names besides those of :func:`exact.solvers.methods` (which lists the learned ``"beam"``
 and ``"bwas"`` where the ``learned`` extra is installed)."""
 
+
 class StateLike(Protocol):
     """What :func:`solve` and :func:`certify` read of a state; :class:`puzzleopt.states.State`
     has it (a protocol, so that this module and the states' import no one another for types)."""
