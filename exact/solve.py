@@ -27,6 +27,7 @@ from exact import cli, registry, solvers
 from exact.batch import solve_file
 from exact.cli.options import (
     add_executor_options,
+    add_first_option,
     add_goal_option,
     add_method_options,
     add_puzzle_options,
@@ -51,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     src = p.add_mutually_exclusive_group()
     add_start_options(p, src)
     src.add_argument("--instances", metavar="FILE|SET", help=INSTANCES_HELP)
+    add_first_option(p)
     p.add_argument("--method", default="auto", help="a registered method, or auto (see --list-methods)")
     add_goal_option(p)
     add_method_options(p)
@@ -93,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.instances is not None:
         from instances.files import parse_states, read_instances
 
-        items = read_instances(args.instances)
+        items = read_instances(args.instances)[: args.first]
         # a file's optimal lengths are to the solved state, not to a --goal
         known = (lambda x: None) if args.goal is not None else (lambda x: x.optimal)
         starts = [(x.id, s, known(x)) for x, s in zip(items, parse_states(puzzle, items, args.instances))]

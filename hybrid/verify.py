@@ -37,6 +37,7 @@ from exact import cli, solvers
 from exact.batch import open_log, run_batch
 from exact.cli.options import (
     add_executor_options,
+    add_first_option,
     add_method_options,
     add_puzzle_options,
     add_resume_option,
@@ -106,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     add_puzzle_options(p)
     p.add_argument("--instances", metavar="FILE|SET", required=True, help=INSTANCES_HELP)
     p.add_argument("--solutions", help="learned solutions, one line per instance (default: run BWAS)")
-    p.add_argument("--first", type=cli.count(1), help="only the first N instances")
+    add_first_option(p)
     p.add_argument(
         "--method",
         default="auto",

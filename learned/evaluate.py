@@ -30,7 +30,7 @@ from exact.batch import (
     run_batch,
     start_digests,
 )
-from exact.cli.options import add_executor_options, add_resume_option, executor_from, puzzle_from
+from exact.cli.options import add_executor_options, add_first_option, add_resume_option, executor_from, puzzle_from
 from exact.rates import length_table
 from exact.resultlog import file_digest
 from exact.userfiles import output_folder
@@ -48,7 +48,7 @@ EXIT_CONTRADICTION = cli.EXIT_CONTRADICTION
 def main(argv: Sequence[str] | None = None) -> int:
     p = parser_with_search("python -m learned.evaluate", __doc__.splitlines()[0])
     p.add_argument("--instances", metavar="FILE|SET", required=True, help=INSTANCES_HELP)
-    p.add_argument("--first", type=cli.count(1), help="only the first N instances")
+    add_first_option(p)
     p.add_argument("--out", type=cli.path, help="folder for results.jsonl, summary.md and lengths.png")
     add_executor_options(p)
     add_resume_option(p)

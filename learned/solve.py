@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 
 from exact import cli, solvers
-from exact.cli.options import puzzle_from
+from exact.cli.options import add_first_option, puzzle_from
 from exact.errors import PuzzleoptError
 from instances.sets import INSTANCES_HELP
 from learned.cli import heuristic_from_args, parser_with_search, search_settings
@@ -43,6 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     src.add_argument("--facelets", dest="state", help="cube facelets, URFDLB order (same as --state)")
     src.add_argument("--scramble", help="moves applied to the goal")
     src.add_argument("--instances", metavar="FILE|SET", help=INSTANCES_HELP + "; BWAS")
+    add_first_option(p)
     p.add_argument(
         "--method",
         choices=("bwas", "beam"),
@@ -69,6 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.method not in (None, "bwas"):
             raise PuzzleoptError("--instances runs BWAS (learned.evaluate); solve one start at a time with beam")
         return evaluate_main(argv)
+    if args.first is not None:
+        raise PuzzleoptError("--first goes with --instances (a file of starts)")
     t0 = time.perf_counter()  # the limit covers what comes before the search too (the network's load)
     puzzle = puzzle_from(args)
     device = configure(args.device, args.threads)

@@ -31,10 +31,10 @@ CASES = [
     ("exact.mip", "--size 3 --turns 4 --scramble R --threads 100000", "--threads 100000 must be in 1..256"),
     ("exact.lightsout", "--size 3 --lights 101010101 --method cpsat --threads 100000", "100000 is above the most"),
     # --first that would silently drop instances or run nothing
-    ("learned.evaluate", "--puzzle tiles8 --instances {tiles} --first -1", "argument --first: -1 must be at least 1"),
-    ("learned.evaluate", "--puzzle tiles8 --instances {tiles} --first 0", "argument --first: 0 must be at least 1"),
-    ("hybrid.verify", "--puzzle tiles8 --instances {tiles} --first -1", "argument --first: -1 must be at least 1"),
-    ("hybrid.verify", "--puzzle tiles8 --instances {tiles} --first 0", "argument --first: 0 must be at least 1"),
+    ("learned.evaluate", "--puzzle tiles8 --instances {tiles} --first -1", "--first/--count: -1 must be at least 1"),
+    ("learned.evaluate", "--puzzle tiles8 --instances {tiles} --count 0", "--first/--count: 0 must be at least 1"),
+    ("hybrid.verify", "--puzzle tiles8 --instances {tiles} --first -1", "--first/--count: -1 must be at least 1"),
+    ("hybrid.verify", "--puzzle tiles8 --instances {tiles} --count 0", "--first/--count: 0 must be at least 1"),
     # output paths that are folders, files, missing folders or empty
     ("exact.moves", "--export-json {dir}", "is a folder"),
     ("exact.moves", "--export-csv {dir}/no/such/x.csv", "does not exist; create it first"),

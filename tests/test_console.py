@@ -123,3 +123,19 @@ def test_the_notebook_and_the_command_solve_a_scramble_with_the_same_settings(na
     assert command["solver"] == notebook.solver and command["settings"] == json.loads(json.dumps(notebook.settings))
     assert (command["status"], command["length"]) == (notebook.status.value, notebook.length)
     assert notebook.status.value == "optimal" and notebook.length <= 3, notebook
+
+
+@pytest.mark.parametrize("module", ["exact.solve", "exact.ida.__main__"])
+def test_first_and_count_take_the_first_instances_in_every_command_that_reads_a_file(module, tmp_path, capsys):
+    import importlib
+
+    main_of = importlib.import_module(module).main
+    boards = ["1 0 2 3 4 5 6 7 8", "1 2 0 3 4 5 6 7 8", "3 1 2 0 4 5 6 7 8"]
+    (tmp_path / "three.txt").write_text("\n".join(boards) + "\n")
+    for flag in ("--first", "--count"):
+        argv = ["--puzzle", "tiles8", "--instances", str(tmp_path / "three.txt"), flag, "2", "--json"]
+        assert main_of(argv) == cli.EXIT_OK
+        rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+        assert [r.get("length") for r in rows if "summary" not in r] == [1, 2], rows
+    assert cli.run(main_of, ["--puzzle", "tiles8", "--state", boards[0], "--first", "1"]) == cli.EXIT_BAD_INPUT
+    assert "--first goes with --instances" in capsys.readouterr().err

@@ -161,6 +161,12 @@ def executor_from(args: argparse.Namespace, threads: int = 1) -> Executor:
     return executor_for(getattr(args, "workers", None), getattr(args, "ray", None), threads)
 
 
+def add_first_option(p: argparse.ArgumentParser) -> None:
+    """``--first N`` (also spelt ``--count N``): only the first N instances of ``--instances``."""
+    p.add_argument("--first", "--count", dest="first", metavar="N", type=cli.count(1),
+                   help="only the first N instances of --instances (--count N: the same)")  # fmt: skip
+
+
 def add_resume_option(p: argparse.ArgumentParser) -> None:
     """``--resume``: continue the run whose results are in ``--out``."""
     p.add_argument(
@@ -171,8 +177,9 @@ def add_resume_option(p: argparse.ArgumentParser) -> None:
 
 
 def check_file_flags(args: argparse.Namespace) -> None:
-    """``--out``, ``--resume``, ``--workers`` and ``--ray`` go with ``--instances``."""
-    flags = {"--out": args.out is not None, "--resume": args.resume, "--workers": args.workers is not None}
+    """``--first``, ``--out``, ``--resume``, ``--workers`` and ``--ray`` go with ``--instances``."""
+    flags = {"--first": getattr(args, "first", None) is not None, "--out": args.out is not None,
+             "--resume": args.resume, "--workers": args.workers is not None}  # fmt: skip
     given = [f for f, on in (flags | {"--ray": args.ray is not None}).items() if on]
     if given:
         raise PuzzleoptError(f"{given[0]} goes with --instances (a file of starts)")

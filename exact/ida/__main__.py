@@ -30,6 +30,7 @@ from exact import cli, registry, solvers
 from exact.batch import solve_file
 from exact.cli.options import (
     add_executor_options,
+    add_first_option,
     add_goal_option,
     add_resume_option,
     check_file_flags,
@@ -57,6 +58,7 @@ def _parser():
     p.add_argument("--metric", default="qtm", choices=["htm", "qtm"], help="cube2/cube3: the metric (default qtm)")
     add_goal_option(p)
     src.add_argument("--instances", metavar="FILE|SET", help=INSTANCES_HELP)
+    add_first_option(p)
     p.add_argument(
         "--heuristic",
         help="manhattan, manhattan-lc or pdb-<partition> (default: pdb-44 / pdb-663 / pdb-6666 by board)",
@@ -135,7 +137,7 @@ def _boards(args, puzzle) -> list[tuple[str, object, int | None]]:
     """Every start, read before any table is loaded (or built), so that bad input fails at once:
     ``(id, state, known optimal length)``."""
     if args.instances is not None:
-        items = read_instances(args.instances)
+        items = read_instances(args.instances)[: args.first]
         states = parse_states(puzzle, items, args.instances)
         return [(x.id, s, x.optimal) for x, s in zip(items, states)]
     if args.scramble is not None:
