@@ -68,3 +68,25 @@ def _no_large_cube_table(monkeypatch):
         return build(table, advance, edge=edge, **kwargs)
 
     monkeypatch.setattr(prune, "build", guarded)
+
+
+# The large variants of parametrized checks whose smaller variants run in `make test` (CI):
+# marked slow here, each with why the fast suite still covers it; `make test-all` runs them.
+SLOW_VARIANTS = {
+    "tests/test_cube_optimal.py::test_a_forged_table_fails_its_audit[htm]": "[qtm]: the same audit and rebuild",
+    "tests/test_cube_optimal.py::test_every_entry_is_its_true_distance[htm]": "[qtm]: the same equations",
+    "tests/test_goals.py::test_the_models_agree_with_ida_on_a_partial_goal[4]": "[3]: the same three methods",
+    "tests/test_models.py::test_mip_equals_cpsat_equals_bfs[3-faces-qtm-6]": "the 3x3's depths 1-5",
+    "tests/test_models.py::test_mip_equals_cpsat_equals_bfs[3-faces-htm-6]": "the 3x3's depths 1-5",
+    "tests/test_models.py::test_mip_equals_cpsat_equals_bfs[3-layers-qtm-6]": "depths 1-5; layers at 6: below",
+    "tests/test_models.py::test_mip_equals_cpsat_equals_bfs[3-layers-htm-6]": "depths 1-5; layers at 6: below",
+    "tests/test_hypercube.py::test_optimum_equals_bfs[4-3-3]": "[4-1-3] and the d = 3 cases",
+    "tests/test_freecell_hsd.py::test_solutions_replay[1-None-4]": "[617-None-4]: the same weights",
+}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.nodeid in SLOW_VARIANTS:
+            item.add_marker(pytest.mark.slow)

@@ -511,17 +511,21 @@ def test_cli_exit_codes(tmp_path, capsys):
     assert "line 3, column 3: unknown character '%'" in capsys.readouterr().err
 
 
-def test_the_models_state_the_goal_set_and_agree_with_the_search() -> None:
+@pytest.mark.parametrize(("rows", "length"), [
+    (["######", "#@ $.#", "######"], 2),
+    # the MIP takes about 45 s on this one (2 cores): the corridor above checks the same in 5 s
+    pytest.param(["#####", "#@  #", "# $ #", "#  .#", "#####"], 5, marks=pytest.mark.slow),
+])  # fmt: skip
+def test_the_models_state_the_goal_set_and_agree_with_the_search(rows: list[str], length: int) -> None:
     # Goal(allowed=): no box off a goal square, the player anywhere; the MIP and CP-SAT prove the
     # same optimum as the Sokoban search (moves)
     from exact import registry
     from exact.solvers import solve
 
-    level = "\n".join(["#####", "#@  #", "# $ #", "#  .#", "#####"])
-    p = registry.get("sokoban", height=5, width=5)
-    s = p.parse_state(level)
+    p = registry.get("sokoban", height=len(rows), width=len(rows[0]))
+    s = p.parse_state("\n".join(rows))
     best = solve(p, s, method="sokoban")
-    assert best.status is Status.OPTIMAL and best.length == 5
+    assert best.status is Status.OPTIMAL and best.length == length
     goal = p.goal_spec(s)
     assert not goal.holds(s) and goal.holds(p.table.apply(s, p.table.parse(" ".join(best.moves), s)))
     for method in ("mip", "cp-sat"):
