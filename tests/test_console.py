@@ -139,3 +139,14 @@ def test_first_and_count_take_the_first_instances_in_every_command_that_reads_a_
         assert [r.get("length") for r in rows if "summary" not in r] == [1, 2], rows
     assert cli.run(main_of, ["--puzzle", "tiles8", "--state", boards[0], "--first", "1"]) == cli.EXIT_BAD_INPUT
     assert "--first goes with --instances" in capsys.readouterr().err
+
+
+def test_state_names_the_start_in_the_puzzle_commands_too(capsys) -> None:
+    from exact.lightsout.__main__ import main as lightsout_main
+    from exact.sokoban.__main__ import main as sokoban_main
+
+    assert lightsout_main(["--size", "3", "--state", "110001000", "--json"]) == cli.EXIT_OK
+    assert json.loads(capsys.readouterr().out)["status"] == "optimal"
+    assert sokoban_main(["--state", "######\n#@ $.#\n######", "--json"]) == cli.EXIT_OK
+    got = json.loads(capsys.readouterr().out)
+    assert got["status"] == "optimal" and got["length"] == 2

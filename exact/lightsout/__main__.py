@@ -26,7 +26,8 @@ def _parser():
     p.add_argument("--size", type=int, default=7, help="side of a square board (default 7, DeepCubeA's)")
     p.add_argument("--rows", type=int, help="board rows (default --size)")
     p.add_argument("--cols", type=int, help="board columns (default --size)")
-    p.add_argument("--lights", required=True, help='the lights, row-major, 1 lit and 0 off, e.g. "110001000" for 3x3')
+    p.add_argument("--lights", "--state", dest="lights", required=True,
+                   help="the lights, row-major, 1 lit and 0 off, e.g. 110001000 for 3x3 (--state: same)")  # fmt: skip
     p.add_argument(
         "--method",
         default="gf2",

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from exact import cli
 from exact.kernels import notice_first_compile
-from exact.puzzles.sokoban import format_level, load_level
+from exact.puzzles.sokoban import format_level, load_level, parse_level
 from exact.puzzles.sokoban.svg import level_svg
 from exact.sokoban import search
 from exact.sokoban.solve import OPTIMIZE, solve_sokoban
@@ -27,7 +27,9 @@ from exact.sokoban.solve import OPTIMIZE, solve_sokoban
 
 def _parser():
     p = cli.parser("python -m exact.sokoban", "Move-optimal or push-optimal Sokoban solutions by A*, proven.")
-    p.add_argument("--level", required=True, help="FILE[:N]: a level file and the level's number (its '; N' header)")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--level", help="FILE[:N]: a level file and the level's number (its '; N' header)")
+    src.add_argument("--state", help="the level itself in its text (XSB: # walls, @ the player, $ boxes, . goals)")
     p.add_argument("--optimize", default="moves", choices=OPTIMIZE, help="what to minimise (default moves)")
     p.add_argument("--time-limit", type=cli.seconds, help="seconds (default: none)")
     p.add_argument("--node-limit", type=cli.count(1), help="expanded nodes (default: none)")
@@ -38,7 +40,7 @@ def _parser():
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     svg_path = cli.svg_target(args)
-    level = load_level(args.level)
+    level = load_level(args.level) if args.level is not None else parse_level(args.state, "--state")
     cli.write_svg(svg_path, level_svg(level))
     notice_first_compile(search)
     res = solve_sokoban(level, optimize=args.optimize, time_limit=args.time_limit, node_limit=args.node_limit)
