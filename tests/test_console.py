@@ -150,3 +150,13 @@ def test_state_names_the_start_in_the_puzzle_commands_too(capsys) -> None:
     assert sokoban_main(["--state", "######\n#@ $.#\n######", "--json"]) == cli.EXIT_OK
     got = json.loads(capsys.readouterr().out)
     assert got["status"] == "optimal" and got["length"] == 2
+
+
+def test_exact_ida_takes_method_options_as_exact_solve_does(capsys) -> None:
+    from exact.ida.__main__ import main as ida_main
+
+    argv = ["--puzzle", "tiles8", "--tiles", "1 0 2 3 4 5 6 7 8", "--json"]
+    assert ida_main([*argv, "--method-option", "heuristic=manhattan"]) == cli.EXIT_OK
+    assert json.loads(capsys.readouterr().out)["settings"]["heuristic"] == "manhattan"
+    assert cli.run(ida_main, [*argv, "--method-option", "heuristic=manhattan", "--heuristic", "manhattan"]) == 2
+    assert "repeats --heuristic" in capsys.readouterr().err

@@ -32,10 +32,12 @@ from exact.cli.options import (
     add_executor_options,
     add_first_option,
     add_goal_option,
+    add_method_options,
     add_resume_option,
     check_file_flags,
     executor_from,
     goal_from,
+    method_options_from,
 )
 from exact.errors import PuzzleoptError, first_line
 from exact.result import Status
@@ -57,6 +59,7 @@ def _parser():
     src.add_argument("--facelets", help="cube2/cube3: the start as facelets (kociemba's URFDLB), centres home")
     p.add_argument("--metric", default="qtm", choices=["htm", "qtm"], help="cube2/cube3: the metric (default qtm)")
     add_goal_option(p)
+    add_method_options(p)
     src.add_argument("--instances", metavar="FILE|SET", help=INSTANCES_HELP)
     add_first_option(p)
     p.add_argument(
@@ -130,7 +133,11 @@ def _options(args, puzzle, method: str) -> dict:
     for key, (flag, value) in given.items():
         if value is not None and key not in takes:
             raise PuzzleoptError(f"{flag}: {puzzle.name} is solved by {method}, which takes no {key} option")
-    return {key: value for key, (_, value) in given.items() if value is not None}
+    flags = {key: value for key, (_, value) in given.items() if value is not None}
+    named = method_options_from(args)  # --method-option NAME=VALUE, as in exact.solve
+    if both := sorted(set(flags) & set(named)):
+        raise PuzzleoptError(f"--method-option {both[0]}= repeats {given[both[0]][0]}; give one of the two")
+    return flags | named
 
 
 def _boards(args, puzzle) -> list[tuple[str, object, int | None]]:
