@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -42,16 +44,33 @@ def distance_tables() -> dict:
     return json.loads(shared_data("distance_tables.json").read_text())
 
 
-@pytest.fixture(scope="session", params=["qtm", "htm"])
-def cube2_tables(request, tmp_path_factory):
-    """The 2x2x2 puzzle of one metric and a directory holding its complete distance table."""
+def shared_dir(tmp_path_factory, name: str) -> Path:
+    """A folder every worker of this run shares (pytest-xdist's workers have their own base
+    folders under one parent): tables built once per run, not once per worker."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / name
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def cube2_table(tmp_path_factory, metric: str):
+    """The 2x2x2 of ``metric``, a shared folder and its complete distance table, built by one
+    worker while the others wait (15 s on 2 cores), then read back by each (checked as it loads)."""
     from exact import registry
     from exact.pdb.store import load
     from exact.tablewalk import table_spec
 
-    pdb_dir = tmp_path_factory.mktemp(f"cube2-{request.param}")
-    p = registry.get("cube2", moves="faces", metric=request.param)
-    return p, pdb_dir, load(table_spec(p), pdb_dir, progress=False)
+    pdb_dir = shared_dir(tmp_path_factory, f"cube2-{metric}")
+    p = registry.get("cube2", moves="faces", metric=metric)
+    with open(pdb_dir / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return p, pdb_dir, load(table_spec(p), pdb_dir, progress=False)
+
+
+@pytest.fixture(scope="session", params=["qtm", "htm"])
+def cube2_tables(request, tmp_path_factory):
+    """The 2x2x2 puzzle of one metric and a directory holding its complete distance table."""
+    return cube2_table(tmp_path_factory, request.param)
 
 
 @pytest.fixture(autouse=True)
