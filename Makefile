@@ -32,14 +32,14 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/python -m mypy
 
 # CI's suite leaves out the tests marked slow (each has a smaller version that runs); test-all runs them too.
-# Two worker processes (pytest-xdist), one per core of CI's 2-core machine, each taking whole test files
-# (a file's fixtures are built once). The 25 slowest tests are listed at the end, so that a test that
-# grew shows in CI's log.
+# Two worker processes (pytest-xdist), one per core of CI's 2-core machine, stealing tests from each
+# other at the end so that neither idles (a module's fixture may be built in both). The 25 slowest
+# tests are listed at the end, so that a test that grew shows in CI's log.
 test: lint
-	$(BIN)/python -m pytest -m "not slow" -n 2 --dist loadfile --durations=25
+	$(BIN)/python -m pytest -m "not slow" -n 2 --dist worksteal --durations=25
 
 test-all: lint
-	$(BIN)/python -m pytest -n 2 --dist loadfile
+	$(BIN)/python -m pytest -n 2 --dist worksteal
 
 # The documentation site (mkdocs.yml) into site/: the API reference from the docstrings, the
 # tutorial notebooks executed, and --strict, so that a broken internal link fails the build.
