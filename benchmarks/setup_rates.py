@@ -54,11 +54,10 @@ def families() -> dict:
 
 def _f2l_pair():
     """The renamed 3x3 and the first pattern of its f2l goal's tables (``exact.goals``)."""
-    from exact.goals import _Renamed, patterns, with_goal
+    from exact.goals import with_goal
 
-    cube = registry.get("cube3", moves="faces", metric="htm")
-    pinned = with_goal(cube, "f2l").pinned
-    return _Renamed(cube, pinned.positions), patterns(pinned, cube.num_positions)[0]
+    renamed, pats = with_goal(registry.get("cube3", moves="faces", metric="htm"), "f2l").search_patterns()
+    return renamed, pats[0]
 
 
 def _build_once(spec) -> float:

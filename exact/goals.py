@@ -134,10 +134,14 @@ class GoalPuzzle(Puzzle):
 
         key = None if pdb_dir is None else str(pdb_dir)
         if key not in self._tables:
-            renamed = _Renamed(self.base, self.pinned.positions)
-            pats = patterns(self.pinned, self.base.num_positions)
+            renamed, pats = self.search_patterns()
             self._tables[key] = (renamed, projection.heuristic(renamed, pats, pdb_dir=pdb_dir, progress=progress))
         return self._tables[key]
+
+    def search_patterns(self) -> tuple[Puzzle, list]:
+        """The renamed puzzle :func:`solve_partial` searches and the patterns of its tables (pairs
+        of the pinned pieces), without building anything: what the set-up estimate reads."""
+        return _Renamed(self.base, self.pinned.positions), patterns(self.pinned, self.base.num_positions)
 
 
 def with_goal(puzzle: Puzzle, goal: Goal | str, label: str | None = None) -> GoalPuzzle:
@@ -360,11 +364,10 @@ def _setups(puzzle: Any, options: Any, pdb_dir: Any) -> list[Setup]:
     from exact.pdb.store import setup_estimate
 
     try:
-        pinned = puzzle.pinned
+        renamed, pats = puzzle.search_patterns()
     except UnsolvableError:
         return []
-    renamed = _Renamed(puzzle.base, pinned.positions)
-    specs = [projection.spec(renamed, p) for p in patterns(pinned, puzzle.base.num_positions)]
+    specs = [projection.spec(renamed, p) for p in pats]
     ways = [Setup({}, sum(s.nbytes for s in specs), *setup_estimate(specs, pdb_dir))]
     return with_compile(ways, generic, projection, seconds=COMPILE_SECONDS)
 
