@@ -84,9 +84,11 @@ def from_scramble(
     """The horizon and incumbent a start's scramble gives a time-indexed model: the one rule of
     the notebook (a state's :attr:`~puzzleopt.states.State.path`) and the commands (``--scramble``).
 
-    A method that is ready with ``options`` (a horizon or ``stop_at`` given, or no model) gets
-    nothing. Otherwise the scramble's inverse reaches the solved state, so ``T`` = its length
-    bounds the optimum and, where every move has an inverse, is the incumbent (``hint``).
+    A model without a horizon (not ready with ``options``) gets ``T`` = the scramble's length:
+    its inverse reaches the solved state, so it bounds the optimum. Where the method takes a hint
+    and the inverse fits within the horizon (given or so set), the inverse is the incumbent
+    (``hint``, with ``hint_source`` where the method reports one), as every move has an inverse
+    there. A method with neither gets nothing.
 
     Args:
         puzzle: The puzzle (with its goal: a partial goal the solved state meets is bounded too).
@@ -101,16 +103,24 @@ def from_scramble(
     Raises:
         PuzzleoptError: a model without a horizon, and no scramble to bound it.
     """
-    if method.ready(dict(options)):
-        return {}
-    if path is None or not puzzle.solved(puzzle.goal):
+    ready = method.ready(dict(options))
+    usable = path is not None and puzzle.solved(puzzle.goal)
+    if not ready and not usable:
         raise PuzzleoptError(
             f"method {method.name!r} needs a horizon: give {where}, or a start made by a scramble from the solved "
             "state, whose length bounds the moves"
         )
-    out: dict[str, Any] = {"horizon": max(len(path), 1)}
+    if not usable:
+        return {}
+    assert path is not None
+    out: dict[str, Any] = {} if ready else {"horizon": max(len(path), 1)}
+    horizon = options.get("horizon", out.get("horizon"))
+    if "hint" not in method.option_names or "hint" in options or horizon is None or len(path) > int(horizon):
+        return out
     table = puzzle.table
     rows = table.undoing(table.rows(list(path), puzzle.goal)) if path else []
-    if "hint" not in options and rows and min(rows) >= 0:
+    if rows and min(rows) >= 0:
         out["hint"] = rows
+        if "hint_source" in method.option_names and "hint_source" not in options:
+            out["hint_source"] = "the scramble's inverse"
     return out

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from exact.errors import PuzzleoptError
+from exact.resources import MAX_THREADS
 
 TRUE = ("true", "1", "yes", "on")
 FALSE = ("false", "0", "no", "off")
@@ -37,10 +38,11 @@ def flag(value: Any, what: str) -> bool:
     raise PuzzleoptError(f"{what} is a yes/no flag, got {value!r}; write true or false (or yes/no, 1/0)")
 
 
-KINDS = ("count", "positive", "real", "flag", "text", "object")
+KINDS = ("count", "positive", "real", "seconds", "flag", "text", "object")
 """What an option's value is: ``count`` (a whole number >= 0), ``positive`` (>= 1), ``real`` (a
-finite number >= 0), ``flag`` (yes/no, read strictly: :func:`flag`), ``text``, or ``object`` (a
-Python value the method checks itself: ``patterns``, ``solver_options``, ``hint``)."""
+finite number >= 0), ``seconds`` (a finite number > 0), ``flag`` (yes/no, read strictly:
+:func:`flag`), ``text``, or ``object`` (a Python value the method checks itself: ``patterns``,
+``solver_options``, ``hint``)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class Option:
         default: The value when it is not given (``None``: the method decides, as its help says).
         help: One line for ``--list-methods`` and the docs.
         choices: For ``text``: the values it takes (empty: any).
+        most: For ``count``/``positive``: the largest value it takes (``None``: no bound).
     """
 
     name: str
@@ -63,6 +66,7 @@ class Option:
     default: Any = None
     help: str = ""
     choices: tuple[str, ...] = ()
+    most: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -80,28 +84,57 @@ class Option:
         Raises:
             PuzzleoptError: naming ``owner``'s option, the value and what it takes.
         """
-        what = f"{owner} option {self.name}"
+        read, problem = self.check(value)
+        if problem is not None:
+            what = f"{owner} option {self.name}"
+            if problem.startswith("use one of"):
+                raise PuzzleoptError(f"{what} is {value!r}: {problem}")
+            raise PuzzleoptError(f"{what} {problem}, got {value!r}")
+        return read
+
+    def read_flag(self, text: str, flag: str) -> Any:
+        """``text`` given as ``flag`` on a command line, read as :meth:`read` does.
+
+        Raises:
+            PuzzleoptError: ``"--threads 0 must be a whole number >= 1"``: the flag, the text and
+                what it takes.
+        """
+        read, problem = self.check(text)
+        if problem is not None:
+            raise PuzzleoptError(f"{flag} {text}{':' if problem.startswith('use one of') else ''} {problem}")
+        return read
+
+    def check(self, value: Any) -> tuple[Any, str | None]:
+        """``(value read as the kind, None)``, or ``(None, what it must be)``."""
         if value is None or self.kind == "object":
-            return value
+            return value, None
         if self.kind == "flag":
-            return flag(value, what)
+            text = str(value).strip().lower()
+            ok = isinstance(value, (bool, np.bool_)) or text in TRUE + FALSE or (
+                isinstance(value, (int, np.integer)) and int(value) in (0, 1))  # fmt: skip
+            return (flag(value, self.name), None) if ok else (None, "is a yes/no flag: write true or false")
         if self.kind == "text":
             if not isinstance(value, (str, os.PathLike)):
-                raise PuzzleoptError(f"{what} takes text, got {value!r}")
+                return None, "takes text"
             if self.choices and str(value) not in self.choices:
-                raise PuzzleoptError(f"{what} is {value!r}: use one of {', '.join(self.choices)}")
-            return value
-        if self.kind == "real":
+                return None, f"use one of {', '.join(self.choices)}"
+            return value, None
+        if self.kind in ("real", "seconds"):
             number = _number(value)
-            if number is None or not math.isfinite(number) or number < 0:
-                raise PuzzleoptError(f"{what} must be a finite number >= 0, got {value!r}")
-            return number
+            if number is None or not math.isfinite(number) or number < 0 or (self.kind == "seconds" and number == 0):
+                return None, "must be a finite number " + (">= 0" if self.kind == "real" else "of seconds above 0")
+            return number, None
+        return self._whole(value)
+
+    def _whole(self, value: Any) -> tuple[Any, str | None]:
         least = 1 if self.kind == "positive" else 0
         if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
-            raise PuzzleoptError(f"{what} must be a whole number >= {least}, got {value!r}")
-        return int(value)
+            return None, f"must be a whole number >= {least}"
+        if self.most is not None and value > self.most:
+            return None, f"must be in {least}..{self.most}"
+        return int(value), None
 
 
 def _number(value: Any) -> float | None:
@@ -125,7 +158,7 @@ PDB_DIR = Option("pdb_dir", "text", None, "where tables are kept (default: the u
 PROGRESS = Option("progress", "flag", False, "show progress on stderr (a bar on a terminal, else log lines)")
 COMMON = (STOP_AT, PDB_DIR, PROGRESS)
 """The options every method takes."""
-THREADS = Option("threads", "positive", None, "threads or worker processes (unset: every core)")
+THREADS = Option("threads", "positive", None, "threads or worker processes (unset: every core)", most=MAX_THREADS)
 VERBOSE = Option("verbose", "flag", False, "show the solver's own log")
 SEED = Option("seed", "count", 0, "the solver's random seed")
 HORIZON = Option("horizon", "count", None, "the most moves a model allows (default: from a known solution)")

@@ -25,53 +25,48 @@ from collections.abc import Sequence
 
 from exact import cli, registry, solvers
 from exact.batch import solve_file
+from exact.cli.flags import MethodFlags
 from exact.cli.options import (
     add_executor_options,
     add_first_option,
     add_goal_option,
-    add_method_options,
     add_puzzle_options,
     add_resume_option,
     add_start_options,
     check_file_flags,
     executor_from,
     goal_from,
-    method_options_from,
     puzzle_from,
     start_from,
 )
+from exact.cli.solve import Preset, add_solve_flags, solve_settings
 from exact.errors import PuzzleoptError
 from exact.horizon import from_scramble
 from exact.result import Status
 from instances.sets import INSTANCES_HELP
 
+PRESET = Preset(defaults={"progress": True}, aliases={"horizon": ("--turns",)})
+"""``exact.solve``: the one solve command with nothing fixed (progress shown by default)."""
 
-def _parser() -> argparse.ArgumentParser:
+
+def _parser() -> tuple[argparse.ArgumentParser, MethodFlags]:
     p = cli.parser("python -m exact.solve", "Solve any registered puzzle with any registered method.")
     add_puzzle_options(p, required=False)
     src = p.add_mutually_exclusive_group()
     add_start_options(p, src)
     src.add_argument("--instances", metavar="FILE|SET", help=INSTANCES_HELP)
     add_first_option(p)
-    p.add_argument("--method", default="auto", help="a registered method, or auto (see --list-methods)")
     add_goal_option(p)
-    add_method_options(p)
     p.add_argument("--list-methods", action="store_true", help="list the methods (for --puzzle: those that apply)")
-    p.add_argument("--time-limit", type=cli.seconds, help="seconds per start (default: none)")
-    p.add_argument("--node-limit", type=cli.count(1), help="expanded nodes per start (default: none)")
-    p.add_argument("--stored-limit", type=cli.count(1), help="states held at once (default: the method's)")
-    p.add_argument("--horizon", "--turns", type=cli.count(0), help="cp-sat, mip: the most moves (--turns: the same)")
-    p.add_argument("--heuristic", help="ida*: a declared heuristic (e.g. gap), pdb or zero")
-    p.add_argument("--pdb-dir", type=cli.path, help="where pattern databases are kept (default: the user cache)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--out", type=cli.path, help="--instances: keep each result in DIR/results.jsonl as it arrives")
     add_executor_options(p)
     add_resume_option(p)
-    return p
+    return p, add_solve_flags(p, PRESET)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser, flags = _parser()
+    args = parser.parse_args(argv)
     if args.list_methods:
         puzzle = puzzle_from(args) if args.puzzle else None
         for m in solvers.methods(puzzle):
@@ -85,13 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.state is None and args.scramble is None and args.scramble_length is None and args.instances is None:
         raise PuzzleoptError("give a start: --state, --scramble, --scramble-length or --instances")
     puzzle = goal_from(puzzle_from(args), args)
-    options = {"progress": not args.no_progress}
-    for key in ("horizon", "heuristic", "pdb_dir"):
-        if getattr(args, key) is not None:
-            options[key] = getattr(args, key)
-    options.update(method_options_from(args))
-    limits = solvers.Limits(time=args.time_limit, nodes=args.node_limit, stored=args.stored_limit)
-    method = solvers.choose(puzzle, args.method, options)
+    name, limits, options = solve_settings(args, PRESET, flags)
+    method = solvers.choose(puzzle, name, options)
     if args.instances is not None:
         from instances.files import parse_states, read_instances
 

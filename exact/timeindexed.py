@@ -470,18 +470,15 @@ def replay_until_goal(puzzle: Puzzle, start: np.ndarray, chosen: Sequence[int | 
 
 def check_solve_args(
     puzzle, start: np.ndarray, T: int, threads: int, time_limit: float | None, hint: Sequence[int] | None
-) -> tuple[np.ndarray, list[int] | None, str | None]:
-    """Validate what every time-indexed solve takes; returns the start (int64), the hint, and why
-    an invariant rules the goal out (``None`` where none does; :mod:`exact.invariants`)."""
-    from exact.invariants import checked_start
-
+) -> tuple[np.ndarray, list[int] | None]:
+    """Validate what every time-indexed solve takes besides the start (checked once, before:
+    :func:`exact.invariants.checked_start`); returns the start (int64) and the hint."""
     if not 1 <= threads <= MAX_THREADS:
         raise PuzzleoptError(f"threads={threads} must be in 1..{MAX_THREADS} (this machine has {cores()} cores)")
     if time_limit is not None and not time_limit > 0:
         raise PuzzleoptError(f"time limit {time_limit} must be a positive number of seconds")
-    start, why = checked_start(puzzle, start)  # the puzzle's own check: shape, labels and its rules
     start = np.asarray(start).astype(np.int64)
-    return start, check_hint(puzzle, start, hint, T), why
+    return start, check_hint(puzzle, start, hint, T)
 
 
 def check_hint(puzzle: Puzzle, start: np.ndarray, hint: Sequence[int] | None, T: int) -> list[int] | None:

@@ -53,16 +53,12 @@ SUBCOMMANDS = {
 
 
 def _models(name: str) -> Callable[[Sequence[str] | None], int]:
-    from exact.cli.models import main_for
-    from exact.cpsat.solve import solve_cpsat
-    from exact.mip.solve import solve_mip
+    from exact.cli.models import CPSAT, MIP, main_for
 
-    mip = name == "mip"
     command: Callable[[Sequence[str] | None], int] = main_for(
         f"puzzleopt {name}",
         SUBCOMMANDS[name][1][0].upper() + SUBCOMMANDS[name][1][1:] + ".",
-        mip=mip,
-        solve=solve_mip if mip else solve_cpsat,
+        MIP if name == "mip" else CPSAT,
         horizon_default="bwas",
     )
     return command

@@ -153,6 +153,20 @@ def test_every_option_is_declared_once_with_the_default_its_function_takes() -> 
                 assert forwards, f"{m.name}: declares {o.name}, which its function does not take"
 
 
+def test_the_mip_options_object_defaults_as_its_declarations() -> None:
+    """``solve_mip``'s one option object (not 19 keywords) has the ``mip`` method's defaults:
+    ``solve_mip(puzzle, start, T)`` solves as ``method="mip"`` does."""
+    import dataclasses
+
+    from exact.mip.options import OPTIONS, MipOptions
+
+    declared = {o.name: o.default for o in OPTIONS}
+    fields = {f.name: f.default for f in dataclasses.fields(MipOptions)}
+    assert set(fields) == set(declared) - {"horizon", "hint", "hint_source"}
+    assert fields == {k: declared[k] for k in fields}
+    assert solvers.get_method("mip").options == OPTIONS
+
+
 def test_lightsout_options_default_as_the_solve_functions_they_are_handed_to() -> None:
     import inspect
 

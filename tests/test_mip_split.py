@@ -15,7 +15,7 @@ import pytest
 
 from exact import cli, registry
 from exact.bfs import meet_in_the_middle, shortest_distance
-from exact.mip import solve_mip, split
+from exact.mip import MipOptions, solve_mip, split
 from exact.mip.__main__ import main as mip_main
 from exact.puzzles.cube import rotations, scramble
 from exact.result import Status
@@ -54,7 +54,7 @@ def _gone(pids: list[int], wait: float = 5.0) -> bool:
 # one case with its worker processes, as the commands run it.
 def test_the_split_in_worker_processes_gives_the_verdict() -> None:
     p, start, text, d = _instance(3, "faces", "qtm", 5)
-    r = solve_mip(p, start, d, formulation_name="pairs", split=True, threads=2)
+    r = solve_mip(p, start, d, MipOptions(formulation="pairs", split=True, threads=2))
     assert r.status is Status.OPTIMAL and r.length == d and r.lower_bound == d
     assert len(r.extra["proof"]["worker_pids"]) == 2 and _gone(r.extra["proof"]["worker_pids"])
     assert r.extra["proof"]["executor"] == "processes, 2 workers"
@@ -103,12 +103,12 @@ def test_a_piece_at_its_limit_is_split_again() -> None:
     p = registry.get("cube3", moves="layers", metric="qtm")
     start, text = scramble(3, 6, np.random.default_rng(1), "layers", "qtm")  # pieces that take a while
     d = shortest_distance(p.table, start, p.goal[rotations(3)], 14)
-    r = solve_mip(p, start, d, formulation_name="pairs", split=True, threads=2, piece_time_limit=1e-3)
+    r = solve_mip(p, start, d, MipOptions(formulation="pairs", split=True, threads=2, piece_time_limit=1e-3))
     pieces = r.extra["proof"]["phases"][-1]["pieces"]
     assert any(q["status"] == "limit" for q in pieces)
     assert any(len(q["prefix"].split()) > 1 for q in pieces)  # children of pieces at their limit
     assert r.status is Status.OPTIMAL and r.length == d and r.lower_bound == d
-    r = solve_mip(p, start, d - 1, formulation_name="pairs", split=True, threads=2, piece_time_limit=1e-3)
+    r = solve_mip(p, start, d - 1, MipOptions(formulation="pairs", split=True, threads=2, piece_time_limit=1e-3))
     assert r.status is Status.INFEASIBLE_WITHIN_HORIZON
 
 
@@ -116,12 +116,12 @@ def test_deep_horizons_start_from_longer_prefixes(monkeypatch) -> None:
     assert [split.first_prefix_length(h) for h in (1, 2, 7, 8, 9)] == [1, 1, 1, 2, 3]
     p, start, text, d = _instance(3, "layers", "qtm", 5)
     monkeypatch.setattr(split, "FREE_MOVES", d - 3)  # so the refuted horizon d - 1 starts at two moves
-    r = solve_mip(p, start, d, formulation_name="pairs", split=True, threads=2)
+    r = solve_mip(p, start, d, MipOptions(formulation="pairs", split=True, threads=2))
     assert r.status is Status.OPTIMAL and r.length == d and r.lower_bound == d
     last = r.extra["proof"]["phases"][-1]
     assert last["refuted"] and last["horizon"] == d - 1
     assert all(len(q["prefix"].split()) >= 2 for q in last["pieces"]) and len(last["pieces"]) > 18
-    r = solve_mip(p, start, d - 1, formulation_name="pairs", split=True, threads=2, incumbent="mip")
+    r = solve_mip(p, start, d - 1, MipOptions(formulation="pairs", split=True, threads=2, incumbent="mip"))
     assert r.status is Status.INFEASIBLE_WITHIN_HORIZON and r.lower_bound == d
 
 
@@ -129,7 +129,7 @@ def test_the_time_limit_stops_every_worker() -> None:
     p = registry.get("cube3", moves="layers", metric="qtm")
     start, text = scramble(3, 8, np.random.default_rng(0), "layers", "qtm")
     hint = [int(p.table.inverse[m]) for m in reversed(p.table.parse(text))]
-    r = solve_mip(p, start, 8, formulation_name="pairs", split=True, threads=2, hint=hint, time_limit=4.0)
+    r = solve_mip(p, start, 8, MipOptions(formulation="pairs", split=True, threads=2), hint=hint, time_limit=4.0)
     assert r.status is Status.FEASIBLE and r.length == 8 and 1 <= r.lower_bound < 8
     assert r.seconds < 15
     pids = r.extra["proof"]["worker_pids"]

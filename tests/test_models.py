@@ -13,7 +13,7 @@ from exact.bfs import depth_counts, distance_table, shortest_distance
 from exact.cpsat import solve_cpsat
 from exact.cpsat.__main__ import main as cpsat_main
 from exact.errors import PuzzleoptError
-from exact.mip import build_mip, solve_mip
+from exact.mip import MipOptions, build_mip, solve_mip
 from exact.mip.__main__ import main as mip_main
 from exact.puzzles.cube import rotations, scramble
 from exact.puzzles.tiles import TilesSpace
@@ -82,41 +82,48 @@ def _split_verdicts(p, start, text: str, n: int, length: int, d: int) -> None:
         {},  # bidirectional BFS finds the incumbent
         {"incumbent": "mip"},  # the split model of horizon T finds it
     ):
-        r = solve_mip(p, start, max(d, length), formulation_name="pairs", split=True, **here, **kwargs)
+        how = MipOptions(formulation="pairs", incumbent=kwargs.pop("incumbent", "bfs"), **here)
+        r = solve_mip(p, start, max(d, length), how, **kwargs)
         assert r.status is Status.OPTIMAL and r.length == d and r.lower_bound == d, kwargs
         proof = r.extra["proof"]
         if "hint" in kwargs and len(inverse) > d:
-            shortener = "bidirectional BFS" if kwargs.get("incumbent", "bfs") == "bfs" else "the MIP"
+            shortener = "bidirectional BFS" if how.incumbent == "bfs" else "the MIP"
             assert proof["incumbent_source"] == f"scramble, shortened by {shortener}", kwargs
         if d > 1 and "MIP" not in proof["incumbent_source"]:  # the incumbent was optimal: "at most d - 1" refuted
             last = proof["phases"][-1]
             assert last["refuted"] and last["horizon"] == d - 1
-    r = solve_mip(p, start, d - 1, formulation_name="pairs", split=True, incumbent="mip", **here)
+    r = solve_mip(p, start, d - 1, MipOptions(formulation="pairs", incumbent="mip", **here))
     assert r.status is Status.INFEASIBLE_WITHIN_HORIZON and r.lower_bound == d
     if n == 2:  # the one-move formulation splits too
-        r = solve_mip(p, start, d, split=True, **here)
+        r = solve_mip(p, start, d, MipOptions(formulation="tight", **here))
         assert r.status is Status.OPTIMAL and r.length == d
 
 
 def _whole_models(p, start, n: int, moves: str, metric: str, d: int) -> None:
     """Tight, pairs and CP-SAT, each solved whole: the distance, and nothing shorter."""
-    pairs = solve_mip(p, start, d, formulation_name="pairs")
+    pairs = solve_mip(p, start, d, MipOptions(formulation="pairs", split=False))
     cp = solve_cpsat(p, start, d)
     assert pairs.status is Status.OPTIMAL and pairs.length == d and pairs.lower_bound == d
     assert cp.status is Status.OPTIMAL and cp.length == d
     if n == 2 or d <= TIGHT_REACH_3X3[moves, metric]:
-        mip = solve_mip(p, start, d)
+        mip = solve_mip(p, start, d, MipOptions(formulation="tight", split=False))
         assert mip.status is Status.OPTIMAL and mip.length == d and mip.lower_bound == d
     if d == 0:  # on the 2x2, R L' is a whole-cube turn: scrambles can be solved already
         return
     # one move fewer than the distance: proven impossible
     assert solve_cpsat(p, start, d - 1).status is Status.INFEASIBLE_WITHIN_HORIZON
-    assert solve_mip(p, start, d - 1, formulation_name="pairs").status is Status.INFEASIBLE_WITHIN_HORIZON
+    assert (
+        solve_mip(p, start, d - 1, MipOptions(formulation="pairs", split=False)).status
+        is Status.INFEASIBLE_WITHIN_HORIZON
+    )
     if d <= 4 and (n == 2 or d <= 3):
-        assert solve_mip(p, start, d - 1).status is Status.INFEASIBLE_WITHIN_HORIZON
+        assert (
+            solve_mip(p, start, d - 1, MipOptions(formulation="tight", split=False)).status
+            is Status.INFEASIBLE_WITHIN_HORIZON
+        )
         # a longer horizon still gives the shortest solution (the "done" chain)
-        assert solve_mip(p, start, d + 2).length == d
-        assert solve_mip(p, start, d + 1, formulation_name="pairs").length == d
+        assert solve_mip(p, start, d + 2, MipOptions(formulation="tight", split=False)).length == d
+        assert solve_mip(p, start, d + 1, MipOptions(formulation="pairs", split=False)).length == d
         assert solve_cpsat(p, start, d + 2, strategy="minimise").length == d
 
 
@@ -134,7 +141,7 @@ def test_3x3_layers_at_distance_5_and_6(metric: str, distance: int) -> None:
     assert solve_cpsat(p, start, distance - 1).status is Status.INFEASIBLE_WITHIN_HORIZON
     if (metric, distance) != ("htm", 6):
         # At HTM distance 6 (27 moves a step) `pairs` reached 300 s with the bound 4 (docs/mip.md).
-        pairs = solve_mip(p, start, distance, formulation_name="pairs")
+        pairs = solve_mip(p, start, distance, MipOptions(formulation="pairs", split=False))
         assert pairs.status is Status.OPTIMAL and pairs.length == distance and pairs.lower_bound == distance
 
 
@@ -166,7 +173,7 @@ def test_3x3_depth_6_mip_and_cpsat() -> None:
     start, _ = scramble(3, 6, np.random.default_rng(0), "faces", "qtm")
     d = _distance(p, start)
     assert d == 6
-    assert solve_mip(p, start, 6).length == 6
+    assert solve_mip(p, start, 6, MipOptions(formulation="tight", split=False)).length == 6
     assert solve_cpsat(p, start, 6).length == 6
 
 
@@ -196,8 +203,8 @@ def test_steps_of_two_moves_compose_the_table() -> None:
 def test_seed_equals_tight(n: int, seq: str) -> None:
     p = registry.get(f"cube{n}", moves="layers", metric="qtm")
     start = p.table.apply(p.goal, seq)
-    tight = solve_mip(p, start, len(p.table.parse(seq)))
-    seed = solve_mip(p, start, len(p.table.parse(seq)), formulation_name="seed")
+    tight = solve_mip(p, start, len(p.table.parse(seq)), MipOptions(formulation="tight", split=False))
+    seed = solve_mip(p, start, len(p.table.parse(seq)), MipOptions(formulation="seed", split=False))
     assert seed.status is Status.OPTIMAL and tight.status is Status.OPTIMAL
     assert seed.length == tight.length == _distance(p, start)
 
@@ -212,13 +219,15 @@ def test_tiles_models_equal_the_bfs_table() -> None:
         start = p.random_walk(1, 40, rng)[0]
         while dist[space.rank(start[None])[0]] != depth:
             start = p.random_walk(1, int(rng.integers(depth, 3 * depth)), rng)[0]
-        mip = solve_mip(p, start, depth)
-        pairs = solve_mip(p, start, depth, formulation_name="pairs")
+        mip = solve_mip(p, start, depth, MipOptions(formulation="tight", split=False))
+        pairs = solve_mip(p, start, depth, MipOptions(formulation="pairs", split=False))
         cp = solve_cpsat(p, start, depth)
         assert mip.length == pairs.length == cp.length == depth
         assert pairs.status is Status.OPTIMAL
         assert solve_cpsat(p, start, depth - 1).status is Status.INFEASIBLE_WITHIN_HORIZON
-    seed = solve_mip(p, p.table.apply(p.goal, p.table.parse("R D L", start=p.goal)), 3, formulation_name="seed")
+    seed = solve_mip(
+        p, p.table.apply(p.goal, p.table.parse("R D L", start=p.goal)), 3, MipOptions(formulation="seed", split=False)
+    )
     assert seed.status is Status.OPTIMAL and seed.length == 3
 
 
@@ -228,8 +237,9 @@ def test_hints(n: int) -> None:
     start = p.table.apply(p.goal, "R U F2 L'")
     optimal = p.table.parse("L F2 U' R'")
     padded = p.table.parse("L F2 U' D D' R'")
-    pairs = functools.partial(solve_mip, formulation_name="pairs")
-    for solve in (solve_mip, pairs, solve_cpsat):
+    tight = functools.partial(solve_mip, how=MipOptions(formulation="tight", split=False))
+    pairs = functools.partial(solve_mip, how=MipOptions(formulation="pairs", split=False))
+    for solve in (tight, pairs, solve_mip, solve_cpsat):  # solve_mip's defaults: the pairs split
         r = solve(p, start, 6, hint=optimal)
         assert r.status is Status.OPTIMAL and r.length == 4
         r = solve(p, start, 6, hint=padded)
@@ -358,17 +368,19 @@ def test_a_wrong_presolve_infeasibility_is_caught() -> None:
     (``confirm_infeasible``) and the split proof must agree."""
     p = registry.get("cube3", moves="layers", metric="qtm")
     start = p.table.apply(p.goal, "U F' B'")
-    r = solve_mip(p, start, 3)
+    r = solve_mip(p, start, 3, MipOptions(formulation="tight", split=False))
     assert r.status is Status.OPTIMAL and r.length == 3
     assert r.extra["presolve_infeasibility_confirmed"] is None  # nothing was re-checked
-    assert solve_mip(p, start, 2).status is Status.INFEASIBLE_WITHIN_HORIZON
-    confirmed = solve_mip(p, start, 2, confirm_infeasible=True)
+    assert (
+        solve_mip(p, start, 2, MipOptions(formulation="tight", split=False)).status is Status.INFEASIBLE_WITHIN_HORIZON
+    )
+    confirmed = solve_mip(p, start, 2, MipOptions(confirm_infeasible=True, formulation="tight", split=False))
     assert confirmed.status is Status.INFEASIBLE_WITHIN_HORIZON
     assert confirmed.extra["presolve_infeasibility_confirmed"] is True
     for form in ("tight", "pairs"):
-        split = solve_mip(p, start, 3, formulation_name=form, split=True, threads=2, incumbent="mip")
+        split = solve_mip(p, start, 3, MipOptions(formulation=form, split=True, threads=2, incumbent="mip"))
         assert split.status is Status.OPTIMAL and split.length == 3 and split.lower_bound == 3
-        checked = solve_mip(p, start, 3, formulation_name=form, split=True, threads=2, confirm_infeasible=True)
+        checked = solve_mip(p, start, 3, MipOptions(formulation=form, split=True, threads=2, confirm_infeasible=True))
         assert checked.status is Status.OPTIMAL and checked.length == 3
         pieces = checked.extra["proof"]["phases"][-1]["pieces"]
         assert all(q["confirmed"] for q in pieces if q["status"] == "refuted" and q["seconds"] > 0)

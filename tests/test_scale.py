@@ -193,12 +193,16 @@ def test_the_batch_loop_writes_as_results_arrive(tmp_path):
 
 # ----------------------------------------------------------------------------- the MIP split
 def test_the_mip_split_on_ray_equals_in_process(local_ray):
-    from exact.mip import solve_mip
+    from exact.mip import MipOptions, solve_mip
 
     p = registry.get("cube2", moves="faces", metric="qtm")
     start = p.table.apply(p.goal, "R U F' R")
-    here = solve_mip(p, start, 5, split=True, threads=1, incumbent="mip", executor="in-process")
-    there = solve_mip(p, start, 5, split=True, threads=2, incumbent="mip", executor="ray")
+    here = solve_mip(
+        p, start, 5, MipOptions(split=True, threads=1, incumbent="mip", executor="in-process", formulation="tight")
+    )
+    there = solve_mip(
+        p, start, 5, MipOptions(split=True, threads=2, incumbent="mip", executor="ray", formulation="tight")
+    )
     assert here.status.value == there.status.value == "optimal"
     assert (here.length, here.lower_bound) == (there.length, there.lower_bound) == (4, 4)
     assert there.extra["proof"]["executor"].startswith("ray")

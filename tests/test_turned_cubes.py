@@ -12,7 +12,7 @@ import pytest
 
 from exact import cli, registry
 from exact.cpsat import solve_cpsat
-from exact.mip import solve_mip
+from exact.mip import MipOptions, solve_mip
 from exact.puzzles.cube import rotations
 from exact.result import Status
 
@@ -32,10 +32,10 @@ def test_turned_scrambles_solve_in_the_same_length(metric: str, which: int) -> N
     start = _turned(p, scramble, which)
     assert not np.array_equal(start, p.table.apply(p.goal, scramble))
     want = solve_cpsat(p, p.table.apply(p.goal, scramble), 4)
-    for res in (solve_cpsat(p, start, 4), solve_mip(p, start, 4, formulation_name="pairs")):
+    for res in (solve_cpsat(p, start, 4), solve_mip(p, start, 4, MipOptions(formulation="pairs", split=False))):
         assert res.status is Status.OPTIMAL and res.length == want.length == 3, res
         assert p.is_goal(p.table.apply(start, res.moves)[None])[0]  # replayed in the start's own frame
-    split = solve_mip(p, start, 4, formulation_name="pairs", split=True, threads=1)
+    split = solve_mip(p, start, 4, MipOptions(formulation="pairs", split=True, threads=1))
     assert split.status is Status.OPTIMAL and split.length == 3
 
 
@@ -49,4 +49,7 @@ def test_a_turned_solved_cube_is_solved(capsys) -> None:
     assert "optimal" in capsys.readouterr().out
     p = registry.get("cube3", moves="faces", metric="htm")
     start = p.parse_state(ROTATED_SOLVED)
-    assert solve_cpsat(p, start, 4).length == 0 and solve_mip(p, start, 2).length == 0
+    assert (
+        solve_cpsat(p, start, 4).length == 0
+        and solve_mip(p, start, 2, MipOptions(formulation="tight", split=False)).length == 0
+    )

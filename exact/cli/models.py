@@ -7,12 +7,13 @@ Exit codes: 0 solved (optimal or feasible), 2 bad input, 3 proven infeasible wit
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from exact import cli, registry, solvers
+from exact.cli.flags import MethodFlags
 from exact.cli.options import (
     add_goal_option,
     add_puzzle_options,
@@ -22,15 +23,24 @@ from exact.cli.options import (
     puzzle_from,
     start_from,
 )
+from exact.cli.solve import Preset, add_solve_flags, solve_settings
 from exact.errors import PuzzleoptError
-from exact.horizon import solve_at_method_horizon
-from exact.progress import ModelProgress
+from exact.horizon import from_scramble, solve_at_method_horizon
 from exact.puzzles.cube import net, scramble, to_facelets
 from exact.result import SolveResult
 from exact.timeindexed import check_hint, check_horizon
 
+# Spelt the commands' own way: --turns (with auto), --hint (moves as text), -v, --json's
+# silence; the executor is --ray.
+SKIPPED = ("horizon", "hint", "hint_source", "verbose", "progress", "executor")
 
-def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
+MIP = Preset(method="mip", limits=("time",), skip=SKIPPED)
+CPSAT = Preset(method="cp-sat", limits=("time",), skip=SKIPPED)
+
+
+def parser(prog: str, description: str, preset: Preset) -> tuple[argparse.ArgumentParser, MethodFlags]:
+    """The command's own flags (the cube size, ``--turns auto``, the net), then the method flags
+    generated from the method's declarations (:mod:`exact.cli.solve`)."""
     p = cli.parser(prog, description, verbose="-v also shows the solver's own log")
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--size", type=int, help="cube size N (2 or more), with --moves and --metric")
@@ -58,29 +68,18 @@ def parser(prog: str, description: str, mip: bool) -> argparse.ArgumentParser:
         "layers: every layer, slices included, the seed MIP case study's model)",
     )
     p.add_argument("--metric", choices=["qtm", "htm"], help="--size: metric (default qtm)")
-    p.add_argument("--time-limit", type=cli.seconds, default=None, help="seconds in all (default: none)")
     add_goal_option(p)
-    if mip:
-        p.add_argument(
-            "--threads",
-            type=int,
-            default=None,
-            help="worker processes of the split proof, one HiGHS thread each (default: none, the pieces run one "
-            f"after another in this process; --threads {cli.cores()}: every core here); with --ray, the CPUs of a new "
-            "local Ray; with --no-split, HiGHS threads (default 1)",
-        )
-    else:
-        p.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")
     p.add_argument(
         "--hint",
-        help="a known solution: the incumbent; the solver looks only for shorter ones (default for the MIP: "
-        "the scramble's inverse where the start is a scramble)",
+        help="a known solution: the incumbent; the solver looks only for shorter ones (default: the scramble's "
+        "inverse where the start is a scramble that fits within T)",
     )
     p.add_argument("--color", action="store_true", help="draw the net with ANSI colours")
     cli.add_svg(p, "the start (a cube's net, a board)")
     _auto_options(p)
-    (_mip_options if mip else _cpsat_options)(p)
-    return p
+    if preset.method == "mip":
+        add_ray_option(p, "the split's pieces")
+    return p, add_solve_flags(p, preset)
 
 
 def _auto_options(p: argparse.ArgumentParser) -> None:
@@ -97,57 +96,6 @@ def _auto_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _mip_options(p: argparse.ArgumentParser) -> None:
-    """The MIP's own options: formulation, solver, the split and its incumbent."""
-    from exact.mip.build import FORMULATIONS
-
-    p.add_argument(
-        "--formulation",
-        default="pairs",
-        choices=list(FORMULATIONS),
-        help="MIP formulation (default pairs, the fastest measured on cubes; docs/mip.md)",
-    )
-    p.add_argument("--solver", default="highs", help="Pyomo solver name (default highs; e.g. cbc where installed)")
-    p.add_argument("--write-model", metavar="FILE", help="also write the model to FILE.lp or FILE.mps")
-    p.add_argument(
-        "--no-split",
-        dest="split",
-        action="store_false",
-        help="solve the whole model in one solver run instead of proving the bound piece by piece (the "
-        "seed formulation and solvers other than highs always do)",
-    )
-    p.add_argument(
-        "--piece-time-limit",
-        type=cli.seconds,
-        default=10.0,
-        help="seconds of one piece of the split before it is split again on one more move (default 10)",
-    )
-    p.add_argument(
-        "--confirm-infeasible",
-        action="store_true",
-        help="accept HiGHS's infeasibility claims only when HiGHS without presolve agrees (slower; "
-        "docs/mip.md, 'Infeasibility claims')",
-    )
-    add_ray_option(p, "the split's pieces")
-    p.add_argument(
-        "--incumbent",
-        default="bfs",
-        choices=["bfs", "mip"],
-        help="find the incumbent, or a shorter one than --hint or the scramble's inverse, by "
-        "bidirectional BFS (default) or by the split MIP itself",
-    )
-
-
-def _cpsat_options(p: argparse.ArgumentParser) -> None:
-    """CP-SAT's own option: the strategy."""
-    p.add_argument(
-        "--strategy",
-        default="deepen",
-        choices=["deepen", "minimise"],
-        help="deepen: T = 1, 2, ... until feasible (default); minimise: one model of horizon T",
-    )
-
-
 def horizon(text: str) -> int | None:
     """The horizon ``--turns`` asks for, checked; ``None`` for ``auto``."""
     if text == "auto":
@@ -159,81 +107,41 @@ def horizon(text: str) -> int | None:
     return check_horizon(T)
 
 
-def main_for(
-    prog: str,
-    description: str,
-    mip: bool,
-    solve: Callable[..., SolveResult],
-    horizon_default: str | None = None,
-):
-    """A ``main(argv)`` for one of the two model CLIs.
+def main_for(prog: str, description: str, preset: Preset, horizon_default: str | None = None):
+    """A ``main(argv)`` for one of the two model commands: a preset of the one solve command
+    with the method fixed, solving through the registry (:func:`exact.solvers.solve`).
 
-    ``--turns auto`` takes its horizon from a registered method (:mod:`exact.solvers`):
-    ``--horizon-method``, else ``horizon_default`` where it applies (``puzzleopt mip`` passes
-    ``"bwas"``, the learned method), else the first that proves optimality on the puzzle.
+    ``--turns auto`` takes its horizon from a registered method: ``--horizon-method``, else
+    ``horizon_default`` where it applies (``puzzleopt mip`` passes ``"bwas"``, the learned
+    method), else the first that proves optimality on the puzzle.
     """
 
     def main(argv: Sequence[str] | None = None) -> int:
-        args = parser(prog, description, mip).parse_args(argv)
+        p, flags = parser(prog, description, preset)
+        args = p.parse_args(argv)
         svg_path = cli.svg_target(args)
         T = horizon(args.turns)
         puzzle, start, text = _start(args, T)
         puzzle = goal_from(puzzle, args)
         cli.write_svg(svg_path, puzzle.svg(start))
-        method = _horizon_method(args, horizon_default, puzzle) if T is None else None
-        table = puzzle.table
-        split = mip and args.split and args.formulation != "seed" and args.solver == "highs"
-        if mip and args.ray is not None and not split:
-            raise PuzzleoptError("--ray runs the split's pieces: it needs the split (no --no-split, solver highs, "
-                                 "formulation tight or pairs)")  # fmt: skip
-        # In this process unless worker processes are asked for: a single solve starts none by default.
-        threads = args.threads if args.threads is not None else 1
-        _check_numbers(args, threads, mip)
-        hint, source = None, None
+        name, limits, options = solve_settings(args, preset, flags)
+        method = solvers.choose(puzzle, name)
+        options.update(verbose=args.verbose > 0, progress=not args.json, **_executor(args, options))
         if args.hint is not None:
-            hint, source = table.parse(args.hint), "--hint"
+            options.update(hint=puzzle.table.parse(args.hint, start), **_source(method, "--hint"))
             if T is not None:
-                check_hint(puzzle, start, hint, T)
-        elif mip and text is not None and T is not None and len(text.split()) <= T:
-            undo = table.inverse[table.parse(text, puzzle.goal)][::-1]
-            # a table without inverse rows gives no incumbent this way, nor a --goal the solved state misses
-            if (undo >= 0).all() and puzzle.solved(puzzle.goal):
-                hint, source = [int(m) for m in undo], "the scramble's inverse"
-        kwargs: dict[str, Any] = dict(time_limit=args.time_limit, threads=threads, hint=hint, verbose=args.verbose > 0)
-        if mip:
-            kwargs.update(formulation_name=args.formulation, solver=args.solver, write_model=args.write_model)
-            if split:
-                kwargs.update(
-                    split=True,
-                    hint_source=source if T is not None else f"--turns auto ({method})",
-                    piece_time_limit=args.piece_time_limit,
-                    confirm_infeasible=args.confirm_infeasible,
-                    incumbent=args.incumbent,
-                )
-                if args.ray is not None:
-                    from exact.executor import Ray, ray_module
-
-                    ray_module()  # fail at once where Ray is missing
-                    # --threads given: the CPUs of a new local Ray (a cluster has its own)
-                    cpus = args.threads if args.ray == "auto" else None
-                    kwargs["executor"] = Ray(args.ray, num_cpus=cpus)
-            else:
-                kwargs.update(confirm_infeasible=args.confirm_infeasible)
-        else:
-            kwargs.update(strategy=args.strategy)
+                check_hint(puzzle, start, options["hint"], T)
+        if T is not None:
+            options["horizon"] = T
+            # the scramble's inverse as the incumbent: the rule of every entry point
+            options.update(from_scramble(puzzle, method, None if text is None else text.split(), options, "--turns T"))
         if not args.json:
             _header(puzzle, start, text, args, T)
-        printer = None if args.json or (mip and not kwargs.get("split")) else ModelProgress()
-        if printer is not None:
-            kwargs["progress"] = printer
-        try:
-            if T is None:
-                res = _solve_auto(puzzle, start, solve, args, kwargs, method)
-            else:
-                res = solve(puzzle, start, T, **kwargs)
-        finally:
-            if printer is not None:
-                printer.close()
+        if T is None:
+            chosen = _horizon_method(args, horizon_default, puzzle)
+            res = _solve_auto(puzzle, start, method, args, options, limits, chosen)
+        else:
+            res = solvers.solve(puzzle, start, method=method.name, limits=limits, **options)
         code = 130 if res.extra.get("interrupted") else res.exit_code
         if args.json:
             if args.size is None:
@@ -247,6 +155,21 @@ def main_for(
 
     main.__module__ = prog.removeprefix("python -m ")  # error lines name the command the user typed
     return main
+
+
+def _source(method: solvers.Method, source: str) -> dict[str, Any]:
+    """``hint_source`` where the method reports where its incumbent came from."""
+    return {"hint_source": source} if "hint_source" in method.option_names else {}
+
+
+def _executor(args, options: dict[str, Any]) -> dict[str, Any]:
+    """``--ray [ADDRESS]`` as the split's executor (with ``--threads``: the CPUs of a new local Ray)."""
+    if getattr(args, "ray", None) is None:
+        return {}
+    from exact.executor import Ray, ray_module
+
+    ray_module()  # fail at once where Ray is missing
+    return {"executor": Ray(args.ray, num_cpus=options.get("threads") if args.ray == "auto" else None)}
 
 
 def _start(args, T: int | None) -> tuple[Any, np.ndarray, str | None]:
@@ -284,18 +207,26 @@ def _cube(n: int, moves: str, metric: str):
     return CubePuzzle(n, moves, metric)
 
 
-def _solve_auto(puzzle, start, solve, args, kwargs, method: str) -> SolveResult:
-    """``--turns auto``: the horizon and the incumbent from the registered ``method``."""
-    if kwargs.get("hint") is not None:
+def _solve_auto(puzzle, start, method: solvers.Method, args, options: dict[str, Any], limits: solvers.Limits,
+                horizon_method: str) -> SolveResult:  # fmt: skip
+    """``--turns auto``: the horizon and the incumbent from the registered ``horizon_method``."""
+    if "hint" in options:
         raise PuzzleoptError("--turns auto finds its own incumbent; give --hint with a number of --turns instead")
-    options = {k: v for k, v in kwargs.items() if k != "hint"}
-    chosen = solvers.choose(puzzle, method)
+    chosen = solvers.choose(puzzle, horizon_method)
     own = {"model": str(args.model)} if args.model is not None and "model" in chosen.option_names else {}
     if args.model is not None and not own:
-        raise PuzzleoptError(f"--model is for a learned --horizon-method (beam, bwas); {method!r} takes no model")
+        raise PuzzleoptError(
+            f"--model is for a learned --horizon-method (beam, bwas); {horizon_method!r} takes no model"
+        )
+    options = {**options, **_source(method, f"--turns auto ({chosen.name})")}
+
+    def model(puzzle, start, T: int, *, hint, time_limit=None, **given) -> SolveResult:
+        return solvers.solve(puzzle, start, method=method.name, limits=solvers.Limits(time=time_limit), horizon=T,
+                             hint=hint, **given)  # fmt: skip
+
     return solve_at_method_horizon(
-        puzzle, start, solve, method, options, progress=not args.json, time_limit=args.bwas_time_limit,
-        method_options=own,
+        puzzle, start, model, horizon_method, {**options, "time_limit": limits.time}, progress=not args.json,
+        time_limit=args.bwas_time_limit, method_options=own,
     )  # fmt: skip
 
 
@@ -306,14 +237,6 @@ def _horizon_method(args, default: str | None, puzzle) -> str:
         if any(m.name == default for m in solvers.methods(puzzle)):
             return default
     return solvers.choose(puzzle, args.horizon_method or "auto").name
-
-
-def _check_numbers(args, threads: int, mip: bool) -> None:
-    """The numeric options, checked before anything is built or printed."""
-    if not 1 <= threads <= cli.MAX_THREADS:
-        raise PuzzleoptError(
-            f"--threads {threads} must be in 1..{cli.MAX_THREADS} (this machine has {cli.cores()} cores)"
-        )
 
 
 def _header(puzzle, start, text, args, T) -> None:

@@ -7,14 +7,12 @@ Exit codes: 0 solved, 2 bad input, 3 proven infeasible within T, 4 limit reached
 import sys
 
 from exact import cli
-from exact.cli.models import main_for
-from exact.cpsat.solve import solve_cpsat
+from exact.cli.models import CPSAT, main_for
 
 main = main_for(
     "python -m exact.cpsat",
     "Shortest solution of an NxNxN cube (--size) or of any registered puzzle (--puzzle) by a CP-SAT model (OR-Tools).",
-    mip=False,
-    solve=solve_cpsat,
+    CPSAT,
 )
 
 if __name__ == "__main__":

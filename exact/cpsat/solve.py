@@ -12,6 +12,7 @@ from ortools.sat.python import cp_model
 
 from exact.cpsat.model import CpsatModel, build_cpsat, middle_order, time_order
 from exact.errors import PuzzleoptError
+from exact.invariants import checked_start
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
 from exact.timeindexed import check_horizon, check_solve_args, decide, move_parity, prepare, replay_until_goal
@@ -50,10 +51,23 @@ def solve_cpsat(
         progress: Called with ``{"stage": "horizon", "T": h, "status": ..., "seconds": ...}``
             after each horizon is decided (or runs out of time).
     """
+    start, why = checked_start(puzzle, start)
+    return solve_checked(puzzle, start, T, why, strategy=strategy, time_limit=time_limit, threads=threads, hint=hint,
+                         verbose=verbose, seed=seed, progress=progress)  # fmt: skip
+
+
+def solve_checked(
+    puzzle: Puzzle, start: np.ndarray, T: int, why: str | None, *, strategy: str = "deepen",
+    time_limit: float | None = None, threads: int = 1, hint: Sequence[int] | None = None, verbose: bool = False,
+    seed: int = 0, progress: Callable[[dict], None] | None = None,
+) -> SolveResult:  # fmt: skip
+    """:func:`solve_cpsat` on a start already checked (``why``: the invariant that rules its goal
+    out, from :func:`exact.invariants.checked_start`): the registry's ``cp-sat`` method checks
+    each start once, in :func:`exact.solvers.solve`."""
     T = check_horizon(T)
     if strategy not in STRATEGIES:
         raise PuzzleoptError(f"strategy {strategy!r} is unknown: use one of {', '.join(STRATEGIES)}")
-    start, hint, why = check_solve_args(puzzle, start, T, threads, time_limit, hint)
+    start, hint = check_solve_args(puzzle, start, T, threads, time_limit, hint)
     settings = {"strategy": strategy, "horizon": T, "time_limit": time_limit, "threads": threads, "seed": seed,
                 "hint": None if hint is None else puzzle.table.format(hint)}  # fmt: skip
     t0 = time.perf_counter()

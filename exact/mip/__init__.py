@@ -11,8 +11,9 @@ __getattr__, __dir__ = exports(
     __name__,
     {
         "exact.mip.build": ("FORMULATIONS", "build_mip", "model_size"),
+        "exact.mip.options": ("MipOptions",),
         "exact.mip.solve": ("solve_mip",),
     },
 )
 
-__all__ = ["FORMULATIONS", "build_mip", "model_size", "solve_mip"]
+__all__ = ["FORMULATIONS", "MipOptions", "build_mip", "model_size", "solve_mip"]

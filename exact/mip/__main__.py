@@ -7,15 +7,13 @@ Exit codes: 0 solved, 2 bad input, 3 proven infeasible within T, 4 limit reached
 import sys
 
 from exact import cli
-from exact.cli.models import main_for
-from exact.mip.solve import solve_mip
+from exact.cli.models import MIP, main_for
 
 main = main_for(
     "python -m exact.mip",
     "Shortest solution of an NxNxN cube (--size) or of any registered puzzle (--puzzle) "
     "by a time-indexed MIP (Pyomo + HiGHS).",
-    mip=True,
-    solve=solve_mip,
+    MIP,
 )
 
 if __name__ == "__main__":

@@ -11,11 +11,11 @@ import numpy as np
 import pyomo.environ as pyo
 
 from exact.errors import PuzzleoptError
-from exact.invariants import unsolvable_result
+from exact.invariants import checked_start, unsolvable_result
 from exact.mip import split as sp
 from exact.mip.adapters import PyomoSolver, SolverOutcome, confirm_infeasible
 from exact.mip.build import Formulation, build_mip, formulation, model_size
-from exact.mip.split import PIECE_OPTIONS
+from exact.mip.options import MipOptions
 from exact.puzzle import Puzzle
 from exact.result import SolveResult, Status
 from exact.timeindexed import check_horizon, check_solve_args, decide, piece_links, prepare, replay_until_goal
@@ -32,111 +32,97 @@ def solve_mip(
     puzzle: Puzzle,
     start: np.ndarray,
     T: int,
+    how: MipOptions | None = None,
     *,
-    formulation_name: str = "tight",
-    solver: str = "highs",
     time_limit: float | None = None,
-    threads: int = 1,
     hint: Sequence[int] | None = None,
     hint_source: str | None = None,
-    split: bool = False,
-    piece_time_limit: float = 10.0,
-    confirm_infeasible: bool = False,
-    incumbent: str = "bfs",
     progress: Callable[[dict[str, Any]], None] | None = None,
-    verbose: bool = False,
-    write_model: str | None = None,
-    solver_options: dict[str, Any] | None = None,
-    piece_links_on: bool = False,
-    executor: Any = None,
 ) -> SolveResult:
     """Shortest solution within ``T`` moves by the time-indexed MIP, with a proof status.
 
-    Two ways to prove: the whole model in one solver run (``split=False``), or, with HiGHS and
-    the ``tight``/``pairs`` formulations, by splitting (``split=True``, :mod:`exact.mip.split`):
-    an incumbent of ``U`` moves is proven optimal by refuting "at most ``U - 1``" piece by piece
-    on the first moves, in this process (``threads`` 1) or in ``threads`` worker processes. The
-    incumbent is ``hint`` if given; then ``incumbent`` says how to find one or a shorter one:
-    ``"bfs"`` (bidirectional BFS within
+    Two ways to prove (``how``, :class:`~exact.mip.options.MipOptions`; its defaults are the
+    ``mip`` method's): by splitting (``split``, HiGHS with the ``tight``/``pairs`` formulations,
+    :mod:`exact.mip.split`): an incumbent of ``U`` moves is proven optimal by refuting "at most
+    ``U - 1``" piece by piece on the first moves, in this process (``threads`` unset or 1) or in
+    ``threads`` worker processes; or the whole model in one solver run (``split=False``, the
+    ``seed`` formulation, solvers other than HiGHS). The incumbent is ``hint`` if given; then
+    ``how.incumbent`` says how to find one or a shorter one: ``"bfs"`` (bidirectional BFS within
     ``T``, or below the hint's length, for unguarded tables with one goal state and at most 2
-    million states; otherwise as ``"mip"``) or ``"mip"`` (the split model itself: its pieces look
-    for a shorter solution as they refute).
+    million states; otherwise as ``"mip"``) or ``"mip"`` (the split model itself).
 
     Args:
         puzzle: The puzzle (its move table and goal).
-        start: The start state ``(P,)``.
+        start: The start state ``(P,)``; checked here (:func:`exact.solvers.solve` calls the
+            checked core, :func:`solve_checked`, once it has checked it).
         T: Horizon.
-        formulation_name: ``"tight"``, ``"pairs"`` or ``"seed"`` (:data:`exact.mip.FORMULATIONS`).
-        solver: A Pyomo solver name (``"highs"`` through ``pyomo.contrib.solver``; others such as
-            ``"cbc"`` through the classic interface where installed). The split needs HiGHS.
-        time_limit: Seconds in all (``None``: no limit).
-        threads: Solver threads; with ``split``, worker processes (one HiGHS thread each).
+        how: The formulation, the proof and the solver (default: ``MipOptions()``).
+        time_limit: Seconds in all, the model's build included (``None``: no limit).
         hint: A known solution (move rows, at most ``T``): the incumbent. The model then asks for
             a strictly shorter one; if there is none the hint is proven optimal.
         hint_source: Where the hint came from (reported: ``extra["proof"]["incumbent_source"]``).
-        split: Prove by splitting on the first moves (see above).
-        piece_time_limit: Seconds of one piece before it is split again (``split``).
-        confirm_infeasible: Accept HiGHS's infeasibility claims only when HiGHS without presolve
-            agrees (for HiGHS versions whose presolve is not trusted; ``docs/mip.md``).
-        incumbent: How the split finds an incumbent, or shortens ``hint``: ``"bfs"`` or ``"mip"``.
         progress: Called with a dict at each stage (``"model"``, ``"incumbent"``, ``"pieces"``)
             while the split works.
-        verbose: Show the solver log (whole-model runs).
-        write_model: Also write the model to this ``.lp`` or ``.mps`` file.
-        solver_options: Options passed to the solver as they are (HiGHS: option names).
-        piece_links_on: Add the piece links (T9) to the tight formulation.
-        executor: Where the split's pieces run: ``None`` (the default: one after another in
-            this process where ``threads`` is 1, else ``threads`` local worker processes),
-            ``"processes"``, ``"in-process"``, ``"ray"`` (a local Ray) or an
-            :class:`exact.executor.Executor` (``Ray(address)`` to use a cluster).
 
     Returns:
         ``optimal`` (proven), ``feasible`` (limit hit with a solution; the bound is proven),
-        ``infeasible_within_horizon`` (proven: nothing within ``T``), or ``limit``. With
-        ``split``, ``extra["proof"]`` holds the incumbent's source, each phase's pieces with
-        their statuses and seconds, and a one-line summary; ``extra["interrupted"]`` is true
-        when Ctrl-C ended it (every worker is stopped either way).
+        ``infeasible_within_horizon`` (proven: nothing within ``T``), or ``limit``. With the
+        split, ``extra["proof"]`` holds the incumbent's source, each phase's pieces with their
+        statuses and seconds, and a one-line summary; ``extra["interrupted"]`` is true when
+        Ctrl-C ended it (every worker is stopped either way).
     """
+    how = how or MipOptions()
     T = check_horizon(T)
-    form = formulation(formulation_name)
-    start, hint, why = check_solve_args(puzzle, start, T, threads, time_limit, hint)
-    run = PyomoSolver.named(solver)
-    settings = {"formulation": form.name, "horizon": T, "solver": solver, "time_limit": time_limit,
-                "threads": threads, "hint": None if hint is None else puzzle.table.format(hint)}  # fmt: skip
+    start, why = checked_start(puzzle, start)
+    return solve_checked(puzzle, start, T, how, time_limit=time_limit, hint=hint, hint_source=hint_source,
+                         progress=progress, why=why)  # fmt: skip
+
+
+def solve_checked(
+    puzzle: Puzzle, start: np.ndarray, T: int, how: MipOptions, *, time_limit: float | None = None,
+    hint: Sequence[int] | None = None, hint_source: str | None = None,
+    progress: Callable[[dict[str, Any]], None] | None = None, why: str | None = None,
+) -> SolveResult:  # fmt: skip
+    """:func:`solve_mip` on a start already checked (``why``: the invariant that rules its goal
+    out, from :func:`exact.invariants.checked_start`)."""
+    form = formulation(how.formulation)
+    start, hint = check_solve_args(puzzle, start, T, how.workers, time_limit, hint)
+    run = PyomoSolver.named(how.solver)
+    settings = {"formulation": form.name, "horizon": T, "solver": how.solver, "time_limit": time_limit,
+                "threads": how.workers, "hint": None if hint is None else puzzle.table.format(hint)}  # fmt: skip
     t0 = time.perf_counter()
-    done = SolveResult.recorder(puzzle, start, solver=solver, solver_version=run.version(), settings=settings, since=t0)
+    done = SolveResult.recorder(puzzle, start, solver=how.solver, solver_version=run.version(), settings=settings,
+                                since=t0)  # fmt: skip
     if why is not None:
-        return unsolvable_result(puzzle, start, why, solver=solver, solver_version=run.version(), settings=settings)
+        return unsolvable_result(puzzle, start, why, solver=how.solver, solver_version=run.version(),
+                                 settings=settings)  # fmt: skip
     if puzzle.solved(start) or T == 0:
         solved = puzzle.solved(start)
         status = Status.OPTIMAL if solved else Status.INFEASIBLE_WITHIN_HORIZON
         return done([], status, 0 if solved else 1, None, {"build_seconds": 0.0, "solve_seconds": 0.0})
-    if split:
-        _check_split(solver, form, piece_time_limit, incumbent)
-        settings.update(
-            split=True, piece_time_limit=piece_time_limit, confirm_infeasible=confirm_infeasible, incumbent=incumbent
-        )
-        return sp.solve_split(
-            puzzle, start, T, form, hint, hint_source, time_limit=time_limit, threads=threads,
-            piece_time_limit=piece_time_limit, confirm=confirm_infeasible, incumbent=incumbent, progress=progress,
-            options={**PIECE_OPTIONS, **(solver_options or {})}, links_on=piece_links_on, done=done,
-            executor=executor,
-        )  # fmt: skip
-    whole = Whole(run, time_limit, threads, verbose, confirm_infeasible, {**_DEFAULT_OPTIONS.get(solver, {}),
-                  **(solver_options or {})})  # fmt: skip
-    return _solve_whole(puzzle, start, T, form, hint, whole, done, t0, write_model=write_model, links_on=piece_links_on)
+    _check(how)
+    if how.splits:
+        settings.update(split=True, piece_time_limit=how.piece_time_limit, confirm_infeasible=how.confirm_infeasible,
+                        incumbent=how.incumbent)  # fmt: skip
+        return sp.solve_split(puzzle, start, T, how, hint, hint_source, time_limit=time_limit, progress=progress,
+                              done=done)  # fmt: skip
+    whole = Whole(run, time_limit, how.workers, how.verbose, how.confirm_infeasible,
+                  {**_DEFAULT_OPTIONS.get(how.solver, {}), **(how.solver_options or {})})  # fmt: skip
+    return _solve_whole(puzzle, start, T, form, hint, whole, done, t0, write_model=how.write_model,
+                        links_on=how.piece_links)  # fmt: skip
 
 
-def _check_split(solver: str, form: Formulation, piece_time_limit: float, incumbent: str) -> None:
-    if solver != "highs" or form.name == "seed":
+def _check(how: MipOptions) -> None:
+    """The options that contradict each other or their kind, refused before anything is built."""
+    if how.executor is not None and not how.splits:
         raise PuzzleoptError(
-            f"the split proof needs solver 'highs' and the tight or pairs formulation (got {solver!r}, "
-            f"{form.name!r}); turn it off (--no-split) for other solvers and the seed model"
+            "an executor (--ray) runs the split's pieces: it needs the split (split true, solver highs, formulation "
+            f"tight or pairs; got split {how.split}, solver {how.solver!r}, formulation {how.formulation!r})"
         )
-    if not piece_time_limit > 0:
-        raise PuzzleoptError(f"piece time limit {piece_time_limit} must be a positive number of seconds")
-    if incumbent not in ("bfs", "mip"):
-        raise PuzzleoptError(f"incumbent {incumbent!r} is unknown: use 'bfs' or 'mip'")
+    if not how.piece_time_limit > 0:
+        raise PuzzleoptError(f"piece time limit {how.piece_time_limit} must be a positive number of seconds")
+    if how.incumbent not in ("bfs", "mip"):
+        raise PuzzleoptError(f"incumbent {how.incumbent!r} is unknown: use 'bfs' or 'mip'")
 
 
 @dataclass(frozen=True)
@@ -219,4 +205,4 @@ def _write(model: pyo.ConcreteModel, path: str) -> None:
     model.write(path, io_options={"symbolic_solver_labels": True})
 
 
-__all__ = ["model_size", "solve_mip"]
+__all__ = ["MipOptions", "model_size", "solve_checked", "solve_mip"]

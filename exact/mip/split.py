@@ -51,6 +51,8 @@ from exact.bfs import meet_in_the_middle
 from exact.executor import Executor, InProcess, Ray, Stream, worker_processes
 from exact.logs import get_logger
 from exact.mip.adapters import quiet_highs
+from exact.mip.build import formulation
+from exact.mip.options import MipOptions
 from exact.mip.pieces import LIMIT, PRELOAD, REFUTED, SOLVED, PieceAnswer, PieceSolver, PieceTask, solve_piece
 from exact.result import Status
 from exact.timeindexed import MoveRules, Problem, decide, move_rules, piece_links, prepare, replay_until_goal
@@ -359,25 +361,25 @@ class SplitRun:
     incumbent_seconds: float = 0.0
 
 
-def solve_split(puzzle, start: np.ndarray, T: int, form, hint: list[int] | None, hint_source: str | None, *,
-                time_limit: float | None, threads: int, piece_time_limit: float, confirm: bool, incumbent: str,
-                progress, options: dict[str, Any], links_on: bool, done, executor: Any = None):  # fmt: skip
+def solve_split(puzzle, start: np.ndarray, T: int, how: MipOptions, hint: list[int] | None, hint_source: str | None,
+                *, time_limit: float | None, progress, done):  # fmt: skip
     """:func:`exact.mip.solve_mip` by splitting (the method: this module's docstring); ``done`` is
     the result recorder (:meth:`exact.result.SolveResult.recorder`)."""
     emit = progress or (lambda event: None)
     t0 = time.perf_counter()
+    form = formulation(how.formulation)
     problem = prepare(puzzle, start, form.reduce_frame)
     deadline = None if time_limit is None else t0 + time_limit
-    state = _incumbent(puzzle, start, problem, T, hint, hint_source, incumbent, deadline)
+    state = _incumbent(puzzle, start, problem, T, hint, hint_source, how.incumbent, deadline)
     if state.best is not None:
         emit({"stage": "incumbent", "length": len(state.best), "source": state.source,
               "moves": puzzle.table.format(state.best)})  # fmt: skip
-    runner = split_executor(executor, threads)
-    asked = dict(piece_time_limit=piece_time_limit, options=options, confirm=confirm, emit=emit,
-                 deadline=deadline)  # fmt: skip
+    runner = split_executor(how.executor, how.workers)
+    asked = dict(piece_time_limit=how.piece_time_limit, options={**PIECE_OPTIONS, **(how.solver_options or {})},
+                 confirm=how.confirm_infeasible, emit=emit, deadline=deadline)  # fmt: skip
     interrupted = False
     try:
-        _phases(puzzle, start, problem, T, form, links_on, state, runner, **asked)
+        _phases(puzzle, start, problem, T, form, how.piece_links, state, runner, **asked)
     except KeyboardInterrupt:
         interrupted, state.ended = True, "interrupted"
     finally:

@@ -1,0 +1,75 @@
+"""The one solve command's flags: every command that solves (``exact.solve``, ``exact.mip``,
+``exact.cpsat``, ...) is a :class:`Preset` of it, fixing the method or the puzzle family and its
+own defaults, and builds its method flags from the registry's declarations
+(:mod:`exact.cli.flags`). The same names, kinds and defaults wherever a user enters: the limits
+(``--time-limit``, ``--node-limit``, ``--stored-limit``), the method's options and
+``--method-option KEY=VALUE``."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from exact import cli, solvers
+from exact.cli.flags import MethodFlags, add_method_flags, declared_by
+from exact.cli.options import add_method_options, method_options_from
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A solving command as a preset of the one solve command.
+
+    Attributes:
+        method: The method it fixes (``"mip"``); ``None``: ``--method`` (default ``auto``).
+        defaults: Its own defaults, by option name (``exact.solve`` shows progress).
+        aliases: More spellings of a method flag, by option name.
+        skip: Options it spells its own way (``exact.mip``'s ``--turns auto``).
+        limits: The limit flags it offers (the time limit always).
+    """
+
+    method: str | None = None
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    skip: tuple[str, ...] = ()
+    limits: tuple[str, ...] = ("time", "node", "stored")
+
+
+LIMIT_FLAGS = {
+    "time": ("--time-limit", cli.seconds, "seconds per start, set-up included (default: none)"),
+    "node": ("--node-limit", cli.count(1), "expanded nodes per start (default: none; the models count none)"),
+    "stored": ("--stored-limit", cli.count(1), "states held at once (default: the method's)"),
+}
+"""The :class:`~exact.contract.Limits` as flags: ``--time-limit`` (``Limits.time``),
+``--node-limit`` (``nodes``), ``--stored-limit`` (``stored``)."""
+
+
+def add_solve_flags(p: argparse.ArgumentParser, preset: Preset) -> MethodFlags:
+    """The limits, ``--method`` (where the preset leaves it open), the method flags generated
+    from the declarations and ``--method-option``."""
+    for which in preset.limits:
+        name, kind, text = LIMIT_FLAGS[which]
+        p.add_argument(name, type=kind, dest=f"{which}_limit", help=text)
+    if preset.method is None:
+        p.add_argument("--method", default="auto", help="a registered method, or auto (see --list-methods)")
+        chosen = solvers.methods()
+    else:
+        chosen = [solvers.get_method(preset.method)]
+    flags = add_method_flags(p, declared_by(chosen), defaults=preset.defaults, aliases=preset.aliases,
+                             skip=preset.skip)  # fmt: skip
+    add_method_options(p)
+    return flags
+
+
+def solve_settings(args: argparse.Namespace, preset: Preset, flags: MethodFlags) -> tuple[str, solvers.Limits, dict]:
+    """The method name, the limits and the options the command line gives (the flags, then
+    ``--method-option``, which may name any declared option)."""
+    options = flags.values(args)
+    options.update(method_options_from(args))
+    limits = solvers.Limits(time=getattr(args, "time_limit", None), nodes=getattr(args, "node_limit", None),
+                            stored=getattr(args, "stored_limit", None))  # fmt: skip
+    return preset.method or args.method, limits, options
+
+
+__all__ = ["LIMIT_FLAGS", "Preset", "add_solve_flags", "solve_settings"]
