@@ -82,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     puzzle = goal_from(puzzle_from(args), args)
     name, limits, options = solve_settings(args, PRESET, flags)
     method = solvers.choose(puzzle, name, options)
+    if args.verbose > 0 and "verbose" in method.option_names:  # -v: the solver's own log too
+        options.setdefault("verbose", True)
     if args.instances is not None:
         from instances.files import parse_states, read_instances
 

@@ -45,7 +45,7 @@ logger = get_logger(__name__)
 
 __all__ = [
     "ALIASES", "COMMON", "Limits", "Method", "OwnSolver", "Setup", "choose", "get_method", "methods",
-    "register_method", "solve",
+    "register_method", "solve", "variants",
 ]  # fmt: skip
 
 
@@ -115,6 +115,11 @@ def methods(puzzle: Any = None) -> list[Method]:
     if puzzle is None:
         return [vs[-1] for vs in _ranked()]
     return [m for vs in _ranked() if (m := _variant(vs, puzzle)) is not None]
+
+
+def variants(name: str) -> list[Method]:
+    """Every variant registered under ``name`` (its own kernels' first, the generic last)."""
+    return list(_METHODS[get_method(name).name])
 
 
 ALIASES = {"ida": "ida*", "cpsat": "cp-sat"}

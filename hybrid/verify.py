@@ -35,6 +35,7 @@ import numpy as np
 
 from exact import cli, solvers
 from exact.batch import open_log, run_batch
+from exact.cli.flags import MethodFlags
 from exact.cli.options import (
     add_executor_options,
     add_first_option,
@@ -63,8 +64,7 @@ from hybrid.many import LearnedSettings, Shared, certify_task, learned_solver
 from hybrid.report import length_tables, markdown, summarise, write_report
 from instances.files import parse_states, read_instances
 from instances.sets import INSTANCES_HELP
-from learned.bwas import QUALITIES
-from learned.cli import add_options
+from learned.cli import add_learned_flags, add_options
 from learned.runtime import SEARCH_THREADS
 
 EXIT_CONTRADICTION = cli.EXIT_CONTRADICTION
@@ -98,7 +98,7 @@ def read_solutions(path: str | Path, count: int, first: int | None = None) -> li
     return [ln.strip() or None for ln in lines]
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> tuple[argparse.ArgumentParser, MethodFlags]:
     p = cli.parser("python -m hybrid.verify", __doc__.splitlines()[0])
     p.epilog = (
         "exit codes: 0 done, 2 bad input, 5 some solutions are invalid (they do not solve their start), "
@@ -124,33 +124,24 @@ def _parser() -> argparse.ArgumentParser:
         default="bwas",
         help="the learned method that finds the solutions where --solutions gives none (default bwas)",
     )
-    p.add_argument("--model", type=cli.path, help="BWAS: a model.safetensors (default: the shipped model)")
-    p.add_argument("--width", type=cli.count(1), help="beam: states kept per step (default: from --quality)")
-    p.add_argument("--ball", type=cli.count(0), help="beam: meet every state within this many moves of the goal")
-    p.add_argument(
-        "--inverse", action=argparse.BooleanOptionalAction, default=None,
-        help="beam: also search from the start's inverse, keep the shorter (default: from --quality)",
-    )  # fmt: skip
-    p.add_argument(
-        "--symmetries", type=cli.count(0),
-        help="beam: also search from the start's conjugates by this many of the puzzle's symmetries "
-        "(default: from --quality)",
-    )  # fmt: skip
-    p.add_argument("--quality", choices=QUALITIES, help="BWAS: the model's measured settings (default: its card's)")
-    p.add_argument("--weight", type=float, help="BWAS: lambda in f = lambda*g + h (default: from --quality)")
-    p.add_argument("--batch", type=cli.count(1), help="BWAS: nodes expanded per iteration")
     p.add_argument("--bwas-node-limit", "--max-nodes", dest="max_nodes", type=cli.count(1),
-                   help="BWAS: expanded nodes per instance before giving up (--max-nodes: the old name)")  # fmt: skip
+                   help="BWAS: expanded nodes per instance before giving up")  # fmt: skip
     p.add_argument("--bwas-time-limit", type=cli.seconds, help="BWAS: seconds per instance")
     add_options(p, SEARCH_THREADS, prefix="BWAS: ")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_executor_options(p)
     add_resume_option(p)
-    return p
+    # the learned methods' flags as they declare them; precision stays the search's default here
+    return p, add_learned_flags(p, ("bwas", "beam"), skip=("precision",), title="--learned-method options")
 
 
 def _run(
-    args: argparse.Namespace, puzzle: Puzzle, chosen: Method, limits: solvers.Limits, options: dict[str, Any]
+    args: argparse.Namespace,
+    puzzle: Puzzle,
+    chosen: Method,
+    limits: solvers.Limits,
+    options: dict[str, Any],
+    learned_options: tuple[tuple[str, Any], ...],
 ) -> dict[str, Any]:
     """What the certificates depend on (the log's header): the puzzle, the method, its options and
     limits, and where the solutions come from (a file, given per instance; or BWAS with a model
@@ -158,22 +149,16 @@ def _run(
     learned = None
     if args.solutions is None:
         model = "shipped" if args.model is None else file_digest(args.model)
-        learned = {"model": model, "method": args.learned_method, "options": dict(_learned_options(args)),
+        learned = {"model": model, "method": args.learned_method, "options": dict(learned_options),
                    "max_nodes": args.max_nodes, "time_limit": args.bwas_time_limit}  # fmt: skip
     return {"command": "verify", "puzzle": puzzle.spec.to_dict(), "method": chosen.name,
             "limits": {"time": limits.time, "nodes": limits.nodes}, "options": dict(options),
             "learned": learned}  # fmt: skip
 
 
-def _learned_options(args: argparse.Namespace) -> tuple[tuple[str, Any], ...]:
-    """The learned method's options the flags give, as ``(name, value)`` pairs."""
-    beam = ("quality", "width", "ball", "inverse", "symmetries")
-    names = ("quality", "weight", "batch") if args.learned_method == "bwas" else beam
-    flags = ("weight", "batch", "width", "ball", "inverse", "symmetries")
-    other = [k for k in flags if k not in names and getattr(args, k) is not None]
-    if other:
-        raise PuzzleoptError(f"--{other[0]} is not an option of --learned-method {args.learned_method}; drop it")
-    return tuple((k, getattr(args, k)) for k in names if getattr(args, k) is not None)
+def _learned_options(args: argparse.Namespace, flags: MethodFlags) -> tuple[tuple[str, Any], ...]:
+    """The learned method's options the flags give, as ``(name, value)`` pairs (its model aside)."""
+    return tuple(flags.given_for(args, args.learned_method, "--learned-method", shared=("model",)).items())
 
 
 def _record(ident: str, c: Certificate) -> dict[str, Any]:
@@ -181,7 +166,9 @@ def _record(ident: str, c: Certificate) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    p, flags = _parser()
+    args = p.parse_args(argv)
+    flags.values(args)
     puzzle = puzzle_from(args)
     for folder, what in ((args.out, "--out"), (args.pdb_dir, "--pdb-dir")):
         if folder is not None:
@@ -190,6 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         given_bwas = [f"--{k.replace('_', '-')}" for k in BWAS_OPTIONS if getattr(args, k) is not None]
         if given_bwas:
             raise PuzzleoptError(f"{given_bwas[0]} sets BWAS, which --solutions replaces; drop one of the two")
+    learned_options = _learned_options(args, flags)
     every = read_instances(args.instances)
     items = every[: args.first]
     starts = parse_states(puzzle, items, args.instances)  # bad input fails before any search
@@ -203,7 +191,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         given = read_solutions(args.solutions, len(every), args.first)[: len(items)]
 
     log = open_log(
-        args.out, "certificates.jsonl", CERTIFICATE_FORMAT, args.resume, _run(args, puzzle, chosen, limits, options)
+        args.out,
+        "certificates.jsonl",
+        CERTIFICATE_FORMAT,
+        args.resume,
+        _run(args, puzzle, chosen, limits, options, learned_options),
     )
     executor = executor_from(args)
     learned = None
@@ -212,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         learned = LearnedSettings(
             network_blob(executor, args.model), args.puzzle, args.device, args.threads, args.learned_method,
-            _learned_options(args), args.max_nodes, args.bwas_time_limit,
+            learned_options, args.max_nodes, args.bwas_time_limit,
         )  # fmt: skip
         learned_solver(json.dumps(puzzle.spec.to_dict(), sort_keys=True), learned)  # bad settings fail at once
     shared = Shared(puzzle.spec.to_dict(), args.method, limits, pdb_dir, not args.no_progress, options, learned)

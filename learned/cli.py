@@ -6,30 +6,37 @@ from __future__ import annotations
 import argparse
 
 from exact import cli
+from exact.cli.flags import MethodFlags, add_method_flags
 from exact.cli.options import add_puzzle_options, puzzle_from
-from learned.bwas import QUALITIES
 from learned.runtime import DEVICES, SEARCH_THREADS, configure
 
 
-def parser_with_search(prog: str, description: str) -> argparse.ArgumentParser:
-    """The options shared by ``learned.solve`` and ``learned.evaluate``."""
+def parser_with_search(
+    prog: str, description: str, methods: tuple[str, ...] = ("bwas",), skip: tuple[str, ...] = ()
+) -> tuple[argparse.ArgumentParser, MethodFlags]:
+    """The options shared by ``learned.solve`` and ``learned.evaluate``: the puzzle, the limits,
+    ``--device``/``--threads``, and the flags of ``methods`` generated from their declarations
+    (:mod:`exact.cli.flags`: ``--model``, ``--quality``, ``--weight``, ...) less ``skip``."""
     p = cli.parser(prog, description)
     add_puzzle_options(p)
-    p.add_argument("--model", type=cli.path, help="a model.safetensors (default: the shipped model)")
-    p.add_argument(
-        "--quality",
-        choices=QUALITIES,
-        help="the model's measured search settings: fast, or best (more nodes, more optimal solutions); "
-        "default: the one its card names (see docs/learned.md)",
-    )
-    p.add_argument("--weight", type=float, help="lambda in f = lambda*g + h (default: from --quality)")
-    p.add_argument("--batch", type=cli.count(1), help="nodes expanded per iteration (default: from --quality)")
     p.add_argument("--node-limit", "--max-nodes", dest="max_nodes", type=cli.count(1),
-                   help="expanded nodes per instance before giving up (--max-nodes: the old name)")  # fmt: skip
+                   help="expanded nodes per instance before giving up")  # fmt: skip
     p.add_argument("--time-limit", type=cli.seconds, help="seconds per instance")
     add_options(p, SEARCH_THREADS)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    return p
+    return p, add_learned_flags(p, methods, skip)
+
+
+def add_learned_flags(
+    p: argparse.ArgumentParser, methods: tuple[str, ...], skip: tuple[str, ...] = (), title: str = "search options"
+) -> MethodFlags:
+    """The flags of the learned ``methods`` (``bwas``, ``beam``), generated from the options they
+    declare where they register (:mod:`learned.methods`); a flag the parser already has (the
+    commands' ``--device``, default ``auto``) keeps its meaning."""
+    from exact import solvers
+
+    declared = [(m.name, o) for m in map(solvers.get_method, methods) for o in m.options]
+    return add_method_flags(p, declared, skip=skip, title=f"{title} ({', '.join(methods)})")
 
 
 def search_settings(args: argparse.Namespace, card: dict | None = None) -> dict:

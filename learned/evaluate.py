@@ -46,13 +46,15 @@ EXIT_CONTRADICTION = cli.EXIT_CONTRADICTION
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = parser_with_search("python -m learned.evaluate", __doc__.splitlines()[0])
+    # BWAS's options but its precision: the evaluation runs BWAS at fp32, as its reports say
+    p, flags = parser_with_search("python -m learned.evaluate", __doc__.splitlines()[0], skip=("precision",))
     p.add_argument("--instances", metavar="FILE|SET", required=True, help=INSTANCES_HELP)
     add_first_option(p)
     p.add_argument("--out", type=cli.path, help="folder for results.jsonl, summary.md and lengths.png")
     add_executor_options(p)
     add_resume_option(p)
     args = p.parse_args(argv)
+    flags.values(args)
     puzzle = puzzle_from(args)
     if args.out is not None:
         output_folder(args.out, "--out")

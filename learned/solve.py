@@ -16,13 +16,13 @@ Exit codes: 0 solved, 2 bad input, 4 limit reached without a solution.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import sys
 import time
 from collections.abc import Sequence
 
 from exact import cli, solvers
+from exact.cli.flags import MethodFlags
 from exact.cli.options import add_first_option, puzzle_from
 from exact.errors import PuzzleoptError
 from instances.sets import INSTANCES_HELP
@@ -30,13 +30,13 @@ from learned.cli import heuristic_from_args, parser_with_search, search_settings
 from learned.evaluate import main as evaluate_main
 from learned.loading import load_heuristic
 from learned.methods import beam_settings, heuristic_for
-from learned.runtime import PRECISIONS, configure
+from learned.runtime import configure
 
 __all__ = ["heuristic_from_args", "load_heuristic", "main", "parser_with_search", "search_settings"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = parser_with_search("python -m learned.solve", __doc__.splitlines()[0])
+    p, flags = parser_with_search("python -m learned.solve", __doc__.splitlines()[0], ("bwas", "beam"))
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--state", help="the start in the puzzle's text form")
     src.add_argument("--tiles", dest="state", help="a tile board, e.g. '1 2 0 3 ...' (same as --state)")
@@ -49,23 +49,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=("bwas", "beam"),
         help="the search (default: the one the model's card measured best, else bwas)",
     )
-    p.add_argument("--width", type=cli.count(1), help="beam: states kept per step (default: from --quality)")
-    p.add_argument("--ball", type=cli.count(0), help="beam: meet every state within this many moves of the goal")
-    p.add_argument(
-        "--inverse", action=argparse.BooleanOptionalAction, default=None,
-        help="beam: also search from the start's inverse and keep the shorter solution (default: from --quality)",
-    )  # fmt: skip
-    p.add_argument(
-        "--symmetries", type=cli.count(0),
-        help="beam: also search from the start's conjugates by this many of the puzzle's symmetries (and, with "
-        "--inverse, the inverse's); the shortest wins (default: from --quality)",
-    )  # fmt: skip
-    p.add_argument(
-        "--precision", choices=PRECISIONS,
-        help="the network's arithmetic: fp32, bf16, int8 (CPU only), or auto: int8 on a CPU with AMX int8, else "
-        "bf16 where the CPU has it, else fp32 (default: auto for beam, fp32 for BWAS; docs/learned.md)",
-    )  # fmt: skip
     args = p.parse_args(argv)
+    flags.values(args)
     if args.instances is not None:
         if args.method not in (None, "bwas"):
             raise PuzzleoptError("--instances runs BWAS (learned.evaluate); solve one start at a time with beam")
@@ -83,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.method is None:
         search = card.get("search") if isinstance(card.get("search"), dict) else {}
         args.method = search.get("method", "bwas") if search.get("method") in ("bwas", "beam") else "bwas"
-    settings, options = _settings(args, card)
+    settings, options = _settings(args, card, flags)
     if args.precision is not None:
         options["precision"] = args.precision
     left = None if args.time_limit is None else max(1e-3, args.time_limit - (time.perf_counter() - t0))
@@ -116,25 +101,17 @@ def _generated(res) -> str:
     return f" ({res.extra['generated']:,} generated)" if "generated" in res.extra else ""
 
 
-def _settings(args, card: dict) -> tuple[str, dict]:
-    """The search's settings as shown, and the method options the flags ask for."""
+def _settings(args, card: dict, flags: MethodFlags) -> tuple[str, dict]:
+    """The search's settings as shown, and the method options the flags ask for (the search's
+    own defaults from the model's card and ``--quality``)."""
+    given = flags.given_for(args, args.method, "--method", shared=("model", "quality", "precision"))
     if args.method == "beam":
-        if args.weight is not None or args.batch is not None:
-            raise PuzzleoptError(
-                "--weight and --batch are BWAS's; beam takes --width, --ball, --inverse and --symmetries"
-            )
-        chosen = beam_settings(card, args.quality)
-        width = chosen["width"] if args.width is None else args.width
-        ball = chosen["ball"] if args.ball is None else args.ball
-        inverse = chosen["inverse"] if args.inverse is None else args.inverse
-        symmetries = chosen["symmetries"] if args.symmetries is None else args.symmetries
-        shown = f"width {width}, ball {ball}" + (", and from the inverse" if inverse else "")
-        shown += f", and {symmetries} symmetries" if symmetries else ""
-        return shown, {"width": width, "ball": ball, "inverse": inverse, "symmetries": symmetries}
-    if any(x is not None for x in (args.width, args.ball, args.inverse, args.symmetries)):
-        raise PuzzleoptError(
-            "--width, --ball, --inverse and --symmetries are the beam's; give --method beam, or drop them"
+        options = {**beam_settings(card, args.quality), **given}
+        shown = f"width {options['width']}, ball {options['ball']}" + (
+            ", and from the inverse" if options["inverse"] else ""
         )
+        shown += f", and {options['symmetries']} symmetries" if options["symmetries"] else ""
+        return shown, options
     s = search_settings(args, card)
     return f"lambda {s['weight']}, batch {s['batch']}", {"weight": s["weight"], "batch": s["batch"]}
 

@@ -29,7 +29,11 @@ CASES = [
     # thread counts beyond what a solver takes
     ("exact.cpsat", "--size 3 --turns 4 --scramble R --threads 100000", "--threads 100000 must be in 1..256"),
     ("exact.mip", "--size 3 --turns 4 --scramble R --threads 100000", "--threads 100000 must be in 1..256"),
-    ("exact.lightsout", "--size 3 --lights 101010101 --method cpsat --threads 100000", "100000 is above the most"),
+    (
+        "exact.lightsout",
+        "--size 3 --lights 101010101 --method cpsat --threads 100000",
+        "--threads 100000 must be in 1..256",
+    ),
     # --first that would silently drop instances or run nothing
     ("learned.evaluate", "--puzzle tiles8 --instances {tiles} --first -1", "--first/--count: -1 must be at least 1"),
     ("learned.evaluate", "--puzzle tiles8 --instances {tiles} --count 0", "--first/--count: 0 must be at least 1"),

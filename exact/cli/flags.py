@@ -40,14 +40,49 @@ class MethodFlags:
     defaults: dict[str, Any] = field(default_factory=dict)
 
     def values(self, args: argparse.Namespace) -> dict[str, Any]:
-        """The options the command line gives, each read as its kind, and the preset's defaults
-        for those it does not; options left unset are absent (the method's default applies)."""
+        """The options the command line gives, each read as its kind (and so set back on
+        ``args``), and the preset's defaults for those it does not; options left unset are
+        absent (the method's default applies).
+
+        Raises:
+            PuzzleoptError: naming the flag, its text and what it takes.
+        """
         out = dict(self.defaults)
         for name, option in self.options.items():
             value = getattr(args, name, None)
             if value is not None:
                 out[name] = option.read_flag(value, f"--{flag_name(name)}")
+                setattr(args, name, out[name])
         return out
+
+    def given_for(
+        self, args: argparse.Namespace, method: str, where: str, shared: tuple[str, ...] = (),
+        takes: Iterable[str] | None = None,
+    ) -> dict:  # fmt: skip
+        """The options the command line gives for ``method`` (less ``shared``, which the command
+        reads itself).
+
+        Args:
+            args: The parsed command line (read by :meth:`values` first).
+            method: The method that runs.
+            where: How the user chose it, for the error (``"--method"``).
+            shared: Options the command reads itself.
+            takes: The options the method's variant for this puzzle takes (default: those the
+                flags' help names it for).
+
+        Raises:
+            PuzzleoptError: a flag given that ``method`` does not take, named with ``where``
+                so the user sees which choice it belongs to.
+        """
+        given = {k: getattr(args, k) for k in self.options if k not in shared and getattr(args, k, None) is not None}
+        owners = {k: self.owners[k] for k in given}
+        known = (
+            set(takes) if takes is not None else {k for k, who in owners.items() if {method, "every method"} & set(who)}
+        )
+        foreign = [k for k in given if k not in known]
+        if foreign:
+            raise PuzzleoptError(f"--{flag_name(foreign[0])} is not an option of {where} {method}; drop it")
+        return given
 
 
 def flag_name(option: str) -> str:

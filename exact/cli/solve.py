@@ -48,9 +48,7 @@ LIMIT_FLAGS = {
 def add_solve_flags(p: argparse.ArgumentParser, preset: Preset) -> MethodFlags:
     """The limits, ``--method`` (where the preset leaves it open), the method flags generated
     from the declarations and ``--method-option``."""
-    for which in preset.limits:
-        name, kind, text = LIMIT_FLAGS[which]
-        p.add_argument(name, type=kind, dest=f"{which}_limit", help=text)
+    add_limit_flags(p, preset.limits)
     if preset.method is None:
         p.add_argument("--method", default="auto", help="a registered method, or auto (see --list-methods)")
         chosen = solvers.methods()
@@ -60,6 +58,14 @@ def add_solve_flags(p: argparse.ArgumentParser, preset: Preset) -> MethodFlags:
                              skip=preset.skip)  # fmt: skip
     add_method_options(p)
     return flags
+
+
+def add_limit_flags(p: argparse.ArgumentParser, which: tuple[str, ...] = ("time", "node", "stored"),
+                    per: str = "start") -> None:  # fmt: skip
+    """The limit flags ``which`` (:data:`LIMIT_FLAGS`), each per ``per`` (a start, a board)."""
+    for key in which:
+        name, kind, text = LIMIT_FLAGS[key]
+        p.add_argument(name, type=kind, dest=f"{key}_limit", help=text.replace("per start", f"per {per}"))
 
 
 def solve_settings(args: argparse.Namespace, preset: Preset, flags: MethodFlags) -> tuple[str, solvers.Limits, dict]:
@@ -72,4 +78,4 @@ def solve_settings(args: argparse.Namespace, preset: Preset, flags: MethodFlags)
     return preset.method or args.method, limits, options
 
 
-__all__ = ["LIMIT_FLAGS", "Preset", "add_solve_flags", "solve_settings"]
+__all__ = ["LIMIT_FLAGS", "Preset", "add_limit_flags", "add_solve_flags", "solve_settings"]

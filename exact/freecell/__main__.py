@@ -19,7 +19,7 @@ from exact import cli
 from exact.freecell.solve import prove
 from exact.puzzles.freecell import MAX_FREECELLS, format_board, ms_deal
 from exact.puzzles.freecell.svg import board_svg
-from exact.puzzles.freecell.text import read_board_file
+from exact.puzzles.freecell.text import parse_board, read_board_file
 
 _PER_LINE = 10  # moves per line of the human report
 
@@ -29,9 +29,11 @@ def _parser():
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--deal", type=int, help="Microsoft deal number, 1..2147483647")
     src.add_argument("--board", help="a board file in fc-solve's format ('-' reads standard input)")
+    src.add_argument("--state", help="the board itself in fc-solve's format (one line per column, as --board's file)")
     p.add_argument("--freecells", type=int, default=4, help=f"free cells, 0..{MAX_FREECELLS} (default 4)")
     p.add_argument("--time-limit", type=cli.seconds, help="seconds before giving up (default: none)")
-    p.add_argument("--max-states", type=cli.count(1), help="distinct positions before giving up (default: none)")
+    p.add_argument("--stored-limit", "--max-states", dest="max_states", type=cli.count(1),
+                   help="positions before giving up (default: none; --max-states: its older name)")  # fmt: skip
     cli.add_svg(p, "the board")
     return p
 
@@ -41,6 +43,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     svg_path = cli.svg_target(args)
     if args.deal is not None:
         board, what = ms_deal(args.deal, args.freecells), f"Microsoft deal {args.deal}"
+    elif args.state is not None:
+        board, what = parse_board(args.state, args.freecells), "the board given"
     else:
         board, what = read_board_file(args.board, args.freecells), f"board {args.board}"
     cli.write_svg(svg_path, board_svg(board))

@@ -30,8 +30,14 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--instance", required=True, help=f"a shipped instance ({shipped}) or a JSON file of one")
     s.add_argument("--k", type=int, required=True, help="dimension of the faces rings slide in (1..d)")
     s.add_argument("--time-limit", type=cli.seconds, default=None, help="seconds (default: none)")
+    s.add_argument("--state", help="the start in the puzzle's text (default: the instance's start)")
     s.add_argument(
-        "--max-states", type=cli.count(1), default=DEFAULT_MAX_STATES, help="most configurations kept (memory)"
+        "--stored-limit",
+        "--max-states",
+        dest="max_states",
+        type=cli.count(1),
+        default=DEFAULT_MAX_STATES,
+        help="most configurations kept (memory; --max-states: its older name)",
     )
     s.add_argument("--json", action="store_true", help="print one JSON object instead of the human report")
     a = sub.add_parser("analyse", help="components and diameters of the configuration graph (networkx)")
@@ -70,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cli.EXIT_OK
     instance = load_instance(args.instance)
     puzzle = HypercubePuzzle.from_instance(instance, args.k)
-    start = instance.state("start")
+    start = instance.state("start") if args.state is None else puzzle.parse_state(args.state)
     result = solve_bibfs(puzzle, start, max_states=args.max_states, time_limit=args.time_limit)
     if args.json:
         print(result.to_json(instance=instance.name, d=instance.d, l=instance.l, colours=instance.colours))

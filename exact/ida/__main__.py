@@ -20,6 +20,7 @@ was not matched: never expected, and loud), 130 interrupted.
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
@@ -28,6 +29,7 @@ from collections.abc import Sequence
 
 from exact import cli, registry, solvers
 from exact.batch import solve_file
+from exact.cli.flags import MethodFlags, add_method_flags, flag_name
 from exact.cli.options import (
     add_executor_options,
     add_first_option,
@@ -46,7 +48,7 @@ from instances.files import parse_states, read_instances
 from instances.sets import INSTANCES_HELP
 
 
-def _parser():
+def _parser() -> tuple[argparse.ArgumentParser, MethodFlags]:
     p = cli.parser("python -m exact.ida", "Optimal solutions by IDA* with pattern databases: sliding tiles, the cube.")
     p._option_string_actions[
         "--json"
@@ -62,20 +64,12 @@ def _parser():
     add_method_options(p)
     src.add_argument("--instances", metavar="FILE|SET", help=INSTANCES_HELP)
     add_first_option(p)
-    p.add_argument(
-        "--heuristic",
-        help="manhattan, manhattan-lc or pdb-<partition> (default: pdb-44 / pdb-663 / pdb-6666 by board)",
-    )
-    p.add_argument("--no-mirror", action="store_true", help="pattern databases without the reflected lookup")
     p.add_argument("--pdb-dir", type=cli.path, help="where pattern databases are kept (default: the user cache)")
     p.add_argument(
         "--cube-table",
         choices=sorted(CUBE_TABLES),
-        help="cube3: the pruning table (default flipslicesorted: 1.67 GB, built once in minutes; flipslice: 70 MB, "
-        "seconds, many times the nodes)",
-    )
-    p.add_argument(
-        "--threads", type=cli.count(1), help="cube3: search threads (default: numba's setting, one per core)"
+        help="cube3: the pruning table by its older name (flipslicesorted: --edge slicesorted, 1.67 GB, built once "
+        "in minutes; flipslice: --edge slice, 70 MB, seconds, many times the nodes)",
     )
     p.add_argument("--time-limit", type=cli.seconds, help="seconds per board (default: none)")
     p.add_argument("--node-limit", type=cli.count(1), help="expanded nodes per board (default: none)")
@@ -83,7 +77,9 @@ def _parser():
     p.add_argument("--out", type=cli.path, help="--instances: keep each result in DIR/results.jsonl as it arrives")
     add_executor_options(p)
     add_resume_option(p)
-    return p
+    # the methods' own flags (--heuristic, --mirror, --edge, --threads), as they declare them
+    declared = [(m.name, o) for name in IDA_METHODS for m in solvers.variants(name) for o in m.options]
+    return p, add_method_flags(p, declared)
 
 
 IDA_METHODS = ("cube3-optimal", "ida*", "ida*-goal", "table-walk")
@@ -121,23 +117,22 @@ def _method(puzzle) -> str:
     )
 
 
-def _options(args, puzzle, method: str) -> dict:
+def _options(args, flags: MethodFlags, puzzle, method: str) -> dict:
     """The method options the flags given set; a flag the chosen method takes no option for is an error."""
-    given = {
-        "heuristic": ("--heuristic", args.heuristic),
-        "mirror": ("--no-mirror", False if args.no_mirror else None),
-        "edge": ("--cube-table", None if args.cube_table is None else CUBE_TABLES[args.cube_table]),
-        "threads": ("--threads", args.threads),
-    }
-    takes = solvers.get_method(method, puzzle).option_names
-    for key, (flag, value) in given.items():
-        if value is not None and key not in takes:
-            raise PuzzleoptError(f"{flag}: {puzzle.name} is solved by {method}, which takes no {key} option")
-    flags = {key: value for key, (_, value) in given.items() if value is not None}
+    if args.cube_table is not None:
+        if args.edge is not None:
+            raise PuzzleoptError("--cube-table is the older name of --edge; give one of the two")
+        args.edge = CUBE_TABLES[args.cube_table]
+    try:
+        takes = solvers.get_method(method, puzzle).option_names
+        given = flags.given_for(args, method, f"{puzzle.name}'s method", takes=takes)
+    except PuzzleoptError as exc:
+        flag = "--cube-table" if args.cube_table is not None and "--edge" in str(exc) else None
+        raise PuzzleoptError(str(exc).replace("--edge", flag) if flag else str(exc)) from None
     named = method_options_from(args)  # --method-option NAME=VALUE, as in exact.solve
-    if both := sorted(set(flags) & set(named)):
-        raise PuzzleoptError(f"--method-option {both[0]}= repeats {given[both[0]][0]}; give one of the two")
-    return flags | named
+    if both := sorted(set(given) & set(named)):
+        raise PuzzleoptError(f"--method-option {both[0]}= repeats --{flag_name(both[0])}; give one of the two")
+    return given | named
 
 
 def _boards(args, puzzle) -> list[tuple[str, object, int | None]]:
@@ -154,12 +149,14 @@ def _boards(args, puzzle) -> list[tuple[str, object, int | None]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    p, flags = _parser()
+    args = p.parse_args(argv)
+    flags.values(args)
     if args.pdb_dir is not None:
         output_folder(args.pdb_dir, "--pdb-dir")
     puzzle = goal_from(_puzzle(args), args)
     method = _method(puzzle)
-    options = {"pdb_dir": args.pdb_dir, "progress": not args.no_progress} | _options(args, puzzle, method)
+    options = {"pdb_dir": args.pdb_dir, "progress": not args.no_progress} | _options(args, flags, puzzle, method)
     limits = solvers.Limits(time=args.time_limit, nodes=args.node_limit)
     boards = _boards(args, puzzle)
     if args.instances is None:

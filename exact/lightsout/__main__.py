@@ -12,16 +12,19 @@ The lights are row-major, ``1`` lit (whitespace ignored). Presses are named like
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 
 from exact import cli
+from exact.cli.flags import MethodFlags, add_method_flags
+from exact.cli.solve import add_limit_flags
 from exact.lightsout.solve import METHODS, get_method, solve_lightsout
 from exact.puzzles.lightsout import LightsOutPuzzle, draw_lights, format_lights
 from exact.puzzles.lightsout.svg import board_svg
 
 
-def _parser():
+def _parser() -> tuple[argparse.ArgumentParser, MethodFlags]:
     p = cli.parser("python -m exact.lightsout", "Fewest presses that turn a Lights Out board off, proven.")
     p.add_argument("--size", type=int, default=7, help="side of a square board (default 7, DeepCubeA's)")
     p.add_argument("--rows", type=int, help="board rows (default --size)")
@@ -34,23 +37,26 @@ def _parser():
         choices=list(METHODS),
         help="; ".join(f"{k}: {get_method(k).description}" for k in METHODS) + " (default gf2)",
     )
-    p.add_argument("--time-limit", type=cli.seconds, help="seconds for mip/cpsat (default: none)")
+    add_limit_flags(p, ("time",), per="board (mip, cpsat; gf2 needs none)")
     cli.add_svg(p, "the board")
-    p.add_argument(
-        "--threads", type=cli.count(1, cli.MAX_THREADS), default=1, help="solver threads for mip/cpsat (default 1)"
-    )
-    return p
+    declared = [(short, o) for short in METHODS for o in get_method(short).options]
+    return p, add_method_flags(p, declared, skip=("verbose",))  # -v shows the solver's log
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    p, flags = _parser()
+    args = p.parse_args(argv)
+    flags.values(args)
     svg_path = cli.svg_target(args)
     rows = args.size if args.rows is None else args.rows
     cols = args.size if args.cols is None else args.cols
     puzzle = LightsOutPuzzle(rows, cols)
     lights = puzzle.lights(args.lights)
     cli.write_svg(svg_path, board_svg(lights))
-    res = solve_lightsout(puzzle, lights, method=args.method, time_limit=args.time_limit, threads=args.threads)
+    options = flags.given_for(args, args.method, "--method", takes=get_method(args.method).option_names)
+    if args.verbose > 0 and args.method != "gf2":
+        options["verbose"] = True
+    res = solve_lightsout(puzzle, lights, method=args.method, time_limit=args.time_limit, **options)
     if args.json:
         print(res.to_json(lights=format_lights(lights), rows=rows, cols=cols))
         return res.exit_code

@@ -14,36 +14,39 @@ upper case pushes). Exit codes (:mod:`exact.cli`): 0 solved, 2 bad input, 3 prov
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 
-from exact import cli
+from exact import cli, solvers
+from exact.cli.flags import MethodFlags, add_method_flags
+from exact.cli.solve import add_limit_flags
 from exact.kernels import notice_first_compile
 from exact.puzzles.sokoban import format_level, load_level, parse_level
 from exact.puzzles.sokoban.svg import level_svg
 from exact.sokoban import search
-from exact.sokoban.solve import OPTIMIZE, solve_sokoban
+from exact.sokoban.solve import solve_sokoban
 
 
-def _parser():
+def _parser() -> tuple[argparse.ArgumentParser, MethodFlags]:
     p = cli.parser("python -m exact.sokoban", "Move-optimal or push-optimal Sokoban solutions by A*, proven.")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--level", help="FILE[:N]: a level file and the level's number (its '; N' header)")
     src.add_argument("--state", help="the level itself in its text (XSB: # walls, @ the player, $ boxes, . goals)")
-    p.add_argument("--optimize", default="moves", choices=OPTIMIZE, help="what to minimise (default moves)")
-    p.add_argument("--time-limit", type=cli.seconds, help="seconds (default: none)")
-    p.add_argument("--node-limit", type=cli.count(1), help="expanded nodes (default: none)")
+    add_limit_flags(p, ("time", "node"), per="level")
     cli.add_svg(p, "the level")
-    return p
+    return p, add_method_flags(p, [("sokoban", o) for o in solvers.get_method("sokoban").options])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    p, flags = _parser()
+    args = p.parse_args(argv)
+    options = flags.values(args)
     svg_path = cli.svg_target(args)
     level = load_level(args.level) if args.level is not None else parse_level(args.state, "--state")
     cli.write_svg(svg_path, level_svg(level))
     notice_first_compile(search)
-    res = solve_sokoban(level, optimize=args.optimize, time_limit=args.time_limit, node_limit=args.node_limit)
+    res = solve_sokoban(level, time_limit=args.time_limit, node_limit=args.node_limit, **options)
     if args.json:
         print(res.to_json(level=args.level, xsb=format_level(level)))
         return res.exit_code
