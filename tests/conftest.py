@@ -99,6 +99,18 @@ SLOW_VARIANTS = {
     "tests/test_models.py::test_mip_equals_cpsat_equals_bfs[3-faces-htm-6]": "the 3x3's depths 1-5",
     "tests/test_models.py::test_mip_equals_cpsat_equals_bfs[3-layers-qtm-6]": "depths 1-5; layers at 6: below",
     "tests/test_models.py::test_mip_equals_cpsat_equals_bfs[3-layers-htm-6]": "depths 1-5; layers at 6: below",
+    "tests/test_models.py::test_mip_equals_cpsat_equals_bfs[3-faces-htm-5]": "faces HTM 1-4, faces QTM at 5",
+    "tests/test_models.py::test_mip_equals_cpsat_equals_bfs[3-layers-htm-5]": "layers HTM 1-4, layers QTM at 5",
+    "tests/test_models.py::test_mip_equals_cpsat_equals_bfs[2-layers-htm-6]": "2x2 layers HTM 1-5, QTM at 6",
+    "tests/test_learned.py::test_killed_training_process_restarts_from_its_checkpoint": (
+        "test_interrupted_training_resumes_where_it_stopped and test_checkpoints_by_steps_...: the same resume "
+        "in this process; the checkpoint's atomic write (exact.atomic.write_chunks): "
+        "test_pdb_store.py::test_interrupted_write_leaves_no_temp_file"
+    ),
+    "tests/test_cube_optimal.py::test_lengths_equal_reids_optimal_solver": (
+        "test_ida_cube.py::test_ida_equals_reids_optimal_solver: the same peer; cube3-optimal's lengths: "
+        "DeepCubeA's optimal cubes partway and BFS (test_bounds_hold_and_lengths_equal_bfs)"
+    ),
     "tests/test_hypercube.py::test_optimum_equals_bfs[4-3-3]": "[4-1-3] and the d = 3 cases",
     "tests/test_freecell_hsd.py::test_solutions_replay[1-None-4]": "[617-None-4]: the same weights",
 }
