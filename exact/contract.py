@@ -92,6 +92,8 @@ class Method:
             applies to a puzzle that has one.
         stored: Whether it keeps to :attr:`Limits.stored` (states held at once); a stored limit
             given to one that does not is refused, not ignored.
+        nodes: Whether it keeps to :attr:`Limits.nodes` (nodes expanded); one that counts no
+            nodes (the models, linear algebra, a table walk) runs without that limit.
         needs: A capability the puzzle must declare (:func:`capabilities`: ``"cube3-coordinates"``,
             ``"korf-tiles"``, ...) for a puzzle's own kernel; ``None`` for the generic engines. A
             method name may be registered once generic and once per capability: the variant whose
@@ -114,6 +116,7 @@ class Method:
     ready: Callable[[Mapping[str, Any]], bool] = field(default=lambda options: True, repr=False)
     goals: bool = False
     stored: bool = False
+    nodes: bool = False
     needs: str | None = None
     rank: int = 100
     setups: Callable[[Any, Mapping[str, Any], Any], list[Setup]] | None = field(default=None, repr=False)
@@ -123,6 +126,12 @@ class Method:
     def __post_init__(self) -> None:
         if self.needs is not None:  # applies means applies: the capability first, then the method's own test
             object.__setattr__(self, "applies", _needing(self.needs, self.applies))
+
+    @property
+    def limits(self) -> tuple[str, ...]:
+        """The :class:`Limits` fields it keeps to: ``time`` always, ``nodes`` and ``stored`` as
+        declared (the commands offer ``--node-limit``/``--stored-limit`` for these)."""
+        return ("time",) + ("nodes",) * self.nodes + ("stored",) * self.stored
 
     @property
     def option_names(self) -> tuple[str, ...]:

@@ -372,4 +372,4 @@ def _setups(puzzle: Any, options: Any, pdb_dir: Any) -> list[Setup]:
     return with_compile(ways, generic, projection, seconds=COMPILE_SECONDS)
 
 
-register_method("ida*-goal", _run, applies=_applies, goals=True, rank=60, setups=_setups)
+register_method("ida*-goal", _run, applies=_applies, goals=True, nodes=True, rank=60, setups=_setups)

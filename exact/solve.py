@@ -70,7 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.list_methods:
         puzzle = puzzle_from(args) if args.puzzle else None
         for m in solvers.methods(puzzle):
-            print(f"{m.name}: {'proves optimality' if m.proves else 'finds a solution'}. {m.description}")
+            print(f"{m.name}: {'proves optimality' if m.proves else 'finds a solution'}. {m.description} "
+                  f"Limits it keeps to: {', '.join(m.limits)}.")  # fmt: skip
             for o in m.options:  # each as declared where the method registers (--method-option NAME=VALUE)
                 default = "" if o.default is None else f"; default {o.default}"
                 print(f"    {o.name} ({o.kind}{default}): {o.help}")

@@ -194,6 +194,6 @@ BWAS_OPTIONS = (
     QUALITY, PRECISION.with_default("fp32"),
 )  # fmt: skip
 register_method("beam", run_beam, applies=_applies, proves=False, options=BEAM_OPTIONS, rank=200, setups=_setups,
-                extra="learned", installed=_has_torch)  # fmt: skip
+                extra="learned", installed=_has_torch, nodes=True)  # fmt: skip
 register_method("bwas", run_bwas, applies=_applies, proves=False, options=BWAS_OPTIONS, rank=201, setups=_setups,
-                extra="learned", installed=_has_torch)  # fmt: skip
+                extra="learned", installed=_has_torch, nodes=True)  # fmt: skip

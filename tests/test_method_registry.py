@@ -192,3 +192,18 @@ def test_an_option_value_is_read_as_its_declared_kind() -> None:
     with pytest.raises(PuzzleoptError, match="takes no option width; its options: stop_at, pdb_dir, progress, horizon"):
         solvers.check_options(mip, {"width": 3})
     assert solvers.get_method("bfs", p).option("max_depth").default == 40
+
+
+def test_each_method_declares_the_limits_it_keeps_to() -> None:
+    """``Method.limits``: time always; nodes where its function hands ``limits.nodes`` on (the
+    commands offer --node-limit from this), stored where declared."""
+    import inspect
+
+    for m in _every_method():
+        source = inspect.getsource(inspect.getmodule(m.run))
+        assert m.limits[0] == "time" and ("nodes" in m.limits) == m.nodes, m.name
+        if m.nodes:
+            assert "limits.nodes" in source, f"{m.name} declares a node limit it never reads"
+    declared = {m.name for m in _every_method() if m.nodes}
+    assert {"ida*", "cube3-optimal", "sokoban", "bwas"} <= declared
+    assert not declared & {"mip", "cp-sat", "lightsout", "table-walk"}

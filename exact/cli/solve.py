@@ -26,14 +26,15 @@ class Preset:
         defaults: Its own defaults, by option name (``exact.solve`` shows progress).
         aliases: More spellings of a method flag, by option name.
         skip: Options it spells its own way (``exact.mip``'s ``--turns auto``).
-        limits: The limit flags it offers (the time limit always).
+        limits: The limit flags it offers (``None``: those its fixed method keeps to,
+            :attr:`exact.contract.Method.limits`, else all three).
     """
 
     method: str | None = None
     defaults: Mapping[str, Any] = field(default_factory=dict)
     aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     skip: tuple[str, ...] = ()
-    limits: tuple[str, ...] = ("time", "node", "stored")
+    limits: tuple[str, ...] | None = None
 
 
 LIMIT_FLAGS = {
@@ -48,7 +49,9 @@ LIMIT_FLAGS = {
 def add_solve_flags(p: argparse.ArgumentParser, preset: Preset) -> MethodFlags:
     """The limits, ``--method`` (where the preset leaves it open), the method flags generated
     from the declarations and ``--method-option``."""
-    add_limit_flags(p, preset.limits)
+    fixed = None if preset.method is None else solvers.get_method(preset.method)
+    kept = ("time", "node", "stored") if fixed is None else tuple(k.removesuffix("s") for k in fixed.limits)
+    add_limit_flags(p, preset.limits if preset.limits is not None else kept)
     if preset.method is None:
         p.add_argument("--method", default="auto", help="a registered method, or auto (see --list-methods)")
         chosen = solvers.methods()

@@ -73,7 +73,7 @@ def _setups(puzzle, options, pdb_dir) -> list[Setup]:
 
 
 register_method(
-    "cube3-optimal", _optimal, needs="cube3-coordinates", rank=20, setups=_setups, options=(
+    "cube3-optimal", _optimal, needs="cube3-coordinates", rank=20, setups=_setups, nodes=True, options=(
         Option("edge", "text", "slicesorted", "the table: slicesorted (1.67 GB, fast searches) or slice (70 MB)",
                ("slicesorted", "slice")),
         THREADS,
@@ -93,4 +93,4 @@ def _korf_setups(puzzle, options, pdb_dir) -> list[Setup]:
     return with_compile(ways, kernel, pdb, seconds=KORF_COMPILE_SECONDS)
 
 
-register_method("ida*-cube", _korf, needs="cube3-coordinates", rank=25, setups=_korf_setups)
+register_method("ida*-cube", _korf, needs="cube3-coordinates", rank=25, setups=_korf_setups, nodes=True)

@@ -89,4 +89,6 @@ def _applies(puzzle: Any) -> bool:
 
 HEURISTIC = Option("heuristic", "text", None, "a heuristic the puzzle declares by name (default: its first)")
 PATTERNS = Option("patterns", "object", None, "pattern databases: lists of positions whose labels are projected")
-register_method("ida*", run_ida, applies=_applies, options=(HEURISTIC, PATTERNS), rank=30, setups=generic_setups)
+register_method(
+    "ida*", run_ida, applies=_applies, options=(HEURISTIC, PATTERNS), nodes=True, rank=30, setups=generic_setups
+)

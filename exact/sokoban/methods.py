@@ -33,4 +33,6 @@ def _setups(puzzle, options, pdb_dir) -> list:
 
 
 OPTIMIZE = Option("optimize", "text", "moves", "what the solution is shortest in: moves or pushes", ("moves", "pushes"))
-register_method("sokoban", _astar, needs="sokoban-level", options=(OPTIMIZE,), stored=True, rank=51, setups=_setups)
+register_method(
+    "sokoban", _astar, needs="sokoban-level", options=(OPTIMIZE,), stored=True, nodes=True, rank=51, setups=_setups
+)

@@ -91,5 +91,12 @@ def _setups(puzzle, options, pdb_dir) -> list[Setup]:
 
 
 register_method(
-    "ida*", _ida_tiles, applies=table_puzzle, needs="korf-tiles", options=TILE_OPTIONS, rank=30, setups=_setups
+    "ida*",
+    _ida_tiles,
+    applies=table_puzzle,
+    needs="korf-tiles",
+    options=TILE_OPTIONS,
+    rank=30,
+    setups=_setups,
+    nodes=True,
 )
