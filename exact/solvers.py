@@ -222,10 +222,12 @@ def _setup_refused(way: Setup | None, limits: Limits, since: float) -> str | Non
     """Why a method is not started at all under ``limits``: its set-up ``way`` takes longer, by
     its own estimate, than the time left; ``None`` where it may start. A build stopped at the
     deadline is work thrown away, and some (a 1.67 GB table's first phase) cannot stop in time."""
-    if limits.time is None or way is None:
+    if limits.time is None:
         return None
     left_s = limits.time - (time.perf_counter() - since)
-    if way.seconds <= left_s:
+    if left_s <= 0:
+        return f"the {limits.time:.3g} s limit was spent before the method started (choosing it, checking the start)"
+    if way is None or way.seconds <= left_s:
         return None
     from exact.kernels import COMPILING
 

@@ -29,7 +29,8 @@ def test_every_declared_option_is_a_flag_of_exact_solve() -> None:
 
     parser, flags = _parser()
     names = _flags(parser)
-    declared = _declared(solvers.methods()) | {o.name: o.kind for o in COMMON}
+    every = [v for m in solvers.methods() for v in solvers.variants(m.name)]
+    declared = _declared(every) | {o.name: o.kind for o in COMMON}
     missing = {n for n in declared if f"--{flag_name(n)}" not in names or n not in flags.options}
     assert missing == {"seed", "verbose"}, missing
     for name, kind in declared.items():

@@ -75,10 +75,12 @@ class MethodFlags:
                 so the user sees which choice it belongs to.
         """
         given = {k: getattr(args, k) for k in self.options if k not in shared and getattr(args, k, None) is not None}
-        owners = {k: self.owners[k] for k in given}
-        known = (
-            set(takes) if takes is not None else {k for k, who in owners.items() if {method, "every method"} & set(who)}
-        )
+        if takes is not None:  # the variant's own options, and those every method takes
+            from exact.options import COMMON
+
+            known = set(takes) | {o.name for o in COMMON}
+        else:
+            known = {k for k in given if {method, "every method"} & set(self.owners[k])}
         foreign = [k for k in given if k not in known]
         if foreign:
             raise PuzzleoptError(f"--{flag_name(foreign[0])} is not an option of {where} {method}; drop it")
@@ -117,7 +119,8 @@ def add_method_flags(
     mixed: dict[str, str] = {}
     taken = set(p._option_string_actions)  # a flag the command already has keeps its meaning
     for method, option in declared:
-        if option.kind in _NO_FLAG or option.name in skip or f"--{flag_name(option.name)}" in taken:
+        spelt = {f"--{flag_name(option.name)}", f"--no-{flag_name(option.name)}"}
+        if option.kind in _NO_FLAG or option.name in skip or spelt & taken:
             continue
         flags.owners.setdefault(option.name, [])
         if method not in flags.owners[option.name]:

@@ -22,7 +22,10 @@ class Preset:
     """A solving command as a preset of the one solve command.
 
     Attributes:
-        method: The method it fixes (``"mip"``); ``None``: ``--method`` (default ``auto``).
+        method: The method it fixes (``"mip"``); ``None``: ``--method`` (default ``auto``), or
+            the command's own choice where ``choose`` is false.
+        methods: The methods whose flags it shows (``None``: the fixed one, else every one).
+        choose: Whether it offers ``--method`` (where no method is fixed).
         defaults: Its own defaults, by option name (``exact.solve`` shows progress).
         aliases: More spellings of a method flag, by option name.
         skip: Options it spells its own way (``exact.mip``'s ``--turns auto``).
@@ -31,6 +34,8 @@ class Preset:
     """
 
     method: str | None = None
+    methods: tuple[str, ...] | None = None
+    choose: bool = True
     defaults: Mapping[str, Any] = field(default_factory=dict)
     aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     skip: tuple[str, ...] = ()
@@ -52,11 +57,13 @@ def add_solve_flags(p: argparse.ArgumentParser, preset: Preset) -> MethodFlags:
     fixed = None if preset.method is None else solvers.get_method(preset.method)
     kept = ("time", "node", "stored") if fixed is None else tuple(k.removesuffix("s") for k in fixed.limits)
     add_limit_flags(p, preset.limits if preset.limits is not None else kept)
-    if preset.method is None:
+    if fixed is None and preset.choose:
         p.add_argument("--method", default="auto", help="a registered method, or auto (see --list-methods)")
-        chosen = solvers.methods()
+    if preset.methods is not None:
+        chosen = [v for name in preset.methods for v in solvers.variants(name)]
     else:
-        chosen = [solvers.get_method(preset.method)]
+        names = [m.name for m in solvers.methods()] if fixed is None else [fixed.name]
+        chosen = [v for name in names for v in solvers.variants(name)]
     flags = add_method_flags(p, declared_by(chosen), defaults=preset.defaults, aliases=preset.aliases,
                              skip=preset.skip)  # fmt: skip
     add_method_options(p)

@@ -29,18 +29,18 @@ from collections.abc import Sequence
 
 from exact import cli, registry, solvers
 from exact.batch import solve_file
-from exact.cli.flags import MethodFlags, add_method_flags, flag_name
+from exact.cli.flags import MethodFlags, flag_name
 from exact.cli.options import (
     add_executor_options,
     add_first_option,
     add_goal_option,
-    add_method_options,
     add_resume_option,
     check_file_flags,
     executor_from,
     goal_from,
     method_options_from,
 )
+from exact.cli.solve import Preset, add_solve_flags
 from exact.errors import PuzzleoptError, first_line
 from exact.result import Status
 from exact.userfiles import output_folder
@@ -61,7 +61,6 @@ def _parser() -> tuple[argparse.ArgumentParser, MethodFlags]:
     src.add_argument("--facelets", help="cube2/cube3: the start as facelets (kociemba's URFDLB), centres home")
     p.add_argument("--metric", default="qtm", choices=["htm", "qtm"], help="cube2/cube3: the metric (default qtm)")
     add_goal_option(p)
-    add_method_options(p)
     src.add_argument("--instances", metavar="FILE|SET", help=INSTANCES_HELP)
     add_first_option(p)
     p.add_argument("--pdb-dir", type=cli.path, help="where pattern databases are kept (default: the user cache)")
@@ -71,15 +70,12 @@ def _parser() -> tuple[argparse.ArgumentParser, MethodFlags]:
         help="cube3: the pruning table by its older name (flipslicesorted: --edge slicesorted, 1.67 GB, built once "
         "in minutes; flipslice: --edge slice, 70 MB, seconds, many times the nodes)",
     )
-    p.add_argument("--time-limit", type=cli.seconds, help="seconds per board (default: none)")
-    p.add_argument("--node-limit", type=cli.count(1), help="expanded nodes per board (default: none)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--out", type=cli.path, help="--instances: keep each result in DIR/results.jsonl as it arrives")
     add_executor_options(p)
     add_resume_option(p)
-    # the methods' own flags (--heuristic, --mirror, --edge, --threads), as they declare them
-    declared = [(m.name, o) for name in IDA_METHODS for m in solvers.variants(name) for o in m.options]
-    return p, add_method_flags(p, declared)
+    # the limits and the methods' own flags (--heuristic, --mirror, --edge, --threads), as declared
+    return p, add_solve_flags(p, PRESET)
 
 
 IDA_METHODS = ("cube3-optimal", "ida*", "ida*-goal", "table-walk")
@@ -87,6 +83,9 @@ IDA_METHODS = ("cube3-optimal", "ida*", "ida*-goal", "table-walk")
 where it applies (the 3x3x3's own, :mod:`exact.cube.optimal`; to a ``--goal``,
 :mod:`exact.goals`), else a complete distance table (the 2x2x2, whose colours give IDA* no
 projection)."""
+
+PRESET = Preset(methods=IDA_METHODS, choose=False, limits=("time", "node"))
+"""``exact.ida``: the one solve command with the method the puzzle's IDA* (or table) decides."""
 
 CUBE_TABLES = {"flipslicesorted": "slicesorted", "flipslice": "slice"}
 """``--cube-table`` -> the ``edge`` option of ``cube3-optimal``."""

@@ -17,8 +17,8 @@ import sys
 from collections.abc import Sequence
 
 from exact import cli
-from exact.cli.flags import MethodFlags, add_method_flags
-from exact.cli.solve import add_limit_flags
+from exact.cli.flags import MethodFlags
+from exact.cli.solve import Preset, add_solve_flags, solve_settings
 from exact.lightsout.solve import METHODS, get_method, solve_lightsout
 from exact.puzzles.lightsout import LightsOutPuzzle, draw_lights, format_lights
 from exact.puzzles.lightsout.svg import board_svg
@@ -37,23 +37,26 @@ def _parser() -> tuple[argparse.ArgumentParser, MethodFlags]:
         choices=list(METHODS),
         help="; ".join(f"{k}: {get_method(k).description}" for k in METHODS) + " (default gf2)",
     )
-    add_limit_flags(p, ("time",), per="board (mip, cpsat; gf2 needs none)")
     cli.add_svg(p, "the board")
-    declared = [(short, o) for short in METHODS for o in get_method(short).options]
-    return p, add_method_flags(p, declared, skip=("verbose",))  # -v shows the solver's log
+    return p, add_solve_flags(p, PRESET)
+
+
+PRESET = Preset(methods=tuple(METHODS.values()), choose=False, limits=("time",), skip=("verbose",))
+"""``exact.lightsout``: the one solve command over the three Lights Out methods (its own --method
+takes their short names; -v shows the solver's log)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     p, flags = _parser()
     args = p.parse_args(argv)
-    flags.values(args)
+    _, _, options = solve_settings(args, PRESET, flags)
     svg_path = cli.svg_target(args)
     rows = args.size if args.rows is None else args.rows
     cols = args.size if args.cols is None else args.cols
     puzzle = LightsOutPuzzle(rows, cols)
     lights = puzzle.lights(args.lights)
     cli.write_svg(svg_path, board_svg(lights))
-    options = flags.given_for(args, args.method, "--method", takes=get_method(args.method).option_names)
+    flags.given_for(args, args.method, "--method", takes=get_method(args.method).option_names)
     if args.verbose > 0 and args.method != "gf2":
         options["verbose"] = True
     res = solve_lightsout(puzzle, lights, method=args.method, time_limit=args.time_limit, **options)

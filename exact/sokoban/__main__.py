@@ -18,14 +18,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from exact import cli, solvers
-from exact.cli.flags import MethodFlags, add_method_flags
-from exact.cli.solve import add_limit_flags
+from exact import cli, registry, solvers
+from exact.cli.flags import MethodFlags
+from exact.cli.solve import Preset, add_solve_flags, solve_settings
 from exact.kernels import notice_first_compile
 from exact.puzzles.sokoban import format_level, load_level, parse_level
 from exact.puzzles.sokoban.svg import level_svg
 from exact.sokoban import search
-from exact.sokoban.solve import solve_sokoban
 
 
 def _parser() -> tuple[argparse.ArgumentParser, MethodFlags]:
@@ -33,20 +32,24 @@ def _parser() -> tuple[argparse.ArgumentParser, MethodFlags]:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--level", help="FILE[:N]: a level file and the level's number (its '; N' header)")
     src.add_argument("--state", help="the level itself in its text (XSB: # walls, @ the player, $ boxes, . goals)")
-    add_limit_flags(p, ("time", "node"), per="level")
     cli.add_svg(p, "the level")
-    return p, add_method_flags(p, [("sokoban", o) for o in solvers.get_method("sokoban").options])
+    return p, add_solve_flags(p, PRESET)
+
+
+PRESET = Preset(method="sokoban", defaults={"progress": True})
+"""``exact.sokoban``: the one solve command with the method fixed (its limits: time, nodes, stored)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     p, flags = _parser()
     args = p.parse_args(argv)
-    options = flags.values(args)
+    _, limits, options = solve_settings(args, PRESET, flags)
     svg_path = cli.svg_target(args)
     level = load_level(args.level) if args.level is not None else parse_level(args.state, "--state")
     cli.write_svg(svg_path, level_svg(level))
     notice_first_compile(search)
-    res = solve_sokoban(level, time_limit=args.time_limit, node_limit=args.node_limit, **options)
+    puzzle = registry.get("sokoban", height=level.height, width=level.width, boxes=len(level.boxes))
+    res = solvers.solve(puzzle, puzzle.state_of(level), method="sokoban", limits=limits, **options)
     if args.json:
         print(res.to_json(level=args.level, xsb=format_level(level)))
         return res.exit_code
