@@ -45,7 +45,7 @@ from exact.cli.options import add_executor_options, executor_from  # noqa: E402
 from exact.cpsat import solve_cpsat  # noqa: E402
 from exact.executor import InProcess  # noqa: E402
 from exact.horizon import solve_at_method_horizon  # noqa: E402
-from exact.mip import solve_mip  # noqa: E402
+from exact.mip import MipOptions, solve_mip  # noqa: E402
 from exact.puzzles.cube import scramble  # noqa: E402
 from exact.solvers import Limits  # noqa: E402
 from hybrid.many import Shared, certify_task  # noqa: E402
@@ -122,7 +122,8 @@ def _solver(name: str, time_limit: float | None):
     """The exact solver of the --auto comparison: CP-SAT, or the MIP (`pairs`, HiGHS)."""
     if name == "cpsat":
         return functools.partial(solve_cpsat, threads=1, time_limit=time_limit)
-    return functools.partial(solve_mip, formulation_name="pairs", threads=1, time_limit=time_limit)
+    return functools.partial(solve_mip, how=MipOptions(formulation="pairs", split=False, threads=1),
+                             time_limit=time_limit)  # fmt: skip
 
 
 def _outcome(r, seconds: float) -> str:

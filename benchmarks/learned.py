@@ -121,7 +121,8 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=100)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--time-limit", type=float, help="seconds per search; a search that hits it is not solved")
-    ap.add_argument("--max-nodes", type=int, help="expanded nodes per search; likewise")
+    ap.add_argument("--node-limit", "--max-nodes", dest="max_nodes", type=int,
+                    help="expanded nodes per search; likewise (--max-nodes: its older name)")  # fmt: skip
     ap.add_argument("--out", default=str(ROOT / "docs" / "benchmarks" / "learned.md"))
     ap.add_argument("--threads", type=int, default=1, help="torch intra-op threads, set here (default 1)")
     add_worker_options(ap)

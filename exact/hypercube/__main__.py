@@ -11,13 +11,19 @@ import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 
-from exact import cli
+from exact import cli, solvers
+from exact.cli.flags import MethodFlags
+from exact.cli.solve import Preset, add_solve_flags, solve_settings
 from exact.hypercube.analyse import MAX_PLACEMENTS, analyse
-from exact.hypercube.solve import DEFAULT_MAX_STATES, solve_bibfs
+from exact.hypercube.solve import DEFAULT_MAX_STATES
 from exact.puzzles.hypercube import HypercubePuzzle, instance_names, load_instance
 
+PRESET = Preset(method="hypercube", limits=("time",))
+"""``exact.hypercube solve``: the one solve command with the method fixed (``--stored-limit``
+spelt here with its older name ``--max-states``)."""
 
-def parser() -> argparse.ArgumentParser:
+
+def parser() -> tuple[argparse.ArgumentParser, MethodFlags]:
     p = cli.OneLineParser(
         prog=cli.typed("python -m exact.hypercube"),
         description="The cubical sliding puzzle (d, k, l): optimal solutions and configuration graphs.",
@@ -29,17 +35,16 @@ def parser() -> argparse.ArgumentParser:
     shipped = ", ".join(instance_names())
     s.add_argument("--instance", required=True, help=f"a shipped instance ({shipped}) or a JSON file of one")
     s.add_argument("--k", type=int, required=True, help="dimension of the faces rings slide in (1..d)")
-    s.add_argument("--time-limit", type=cli.seconds, default=None, help="seconds (default: none)")
     s.add_argument("--state", help="the start in the puzzle's text (default: the instance's start)")
     s.add_argument(
         "--stored-limit",
         "--max-states",
-        dest="max_states",
+        dest="stored_limit",
         type=cli.count(1),
-        default=DEFAULT_MAX_STATES,
-        help="most configurations kept (memory; --max-states: its older name)",
+        help=f"most configurations kept (memory; default {DEFAULT_MAX_STATES:,}; --max-states: its older name)",
     )
     s.add_argument("--json", action="store_true", help="print one JSON object instead of the human report")
+    flags = add_solve_flags(s, PRESET)
     a = sub.add_parser("analyse", help="components and diameters of the configuration graph (networkx)")
     a.add_argument("--d", type=int, required=True, help="dimension of the cube")
     a.add_argument("--k", type=int, required=True, help="dimension of the faces rings slide in")
@@ -53,11 +58,12 @@ def parser() -> argparse.ArgumentParser:
         help="refuse graphs of more placements (the graph's nodes; --max-nodes: its older name)",
     )
     a.add_argument("--json", action="store_true", help="print one JSON object instead of the human report")
-    return p
+    return p, flags
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    p, flags = parser()
+    args = p.parse_args(argv)
     if args.command == "analyse":
         report = analyse(args.d, args.k, args.l, args.max_placements)
         if args.json:
@@ -77,7 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     instance = load_instance(args.instance)
     puzzle = HypercubePuzzle.from_instance(instance, args.k)
     start = instance.state("start") if args.state is None else puzzle.parse_state(args.state)
-    result = solve_bibfs(puzzle, start, max_states=args.max_states, time_limit=args.time_limit)
+    _, limits, options = solve_settings(args, PRESET, flags)
+    result = solvers.solve(puzzle, start, method="hypercube", limits=limits, **options)
     if args.json:
         print(result.to_json(instance=instance.name, d=instance.d, l=instance.l, colours=instance.colours))
         return result.exit_code
