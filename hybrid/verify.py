@@ -46,6 +46,7 @@ from exact.cli.options import (
     method_options_from,
     puzzle_from,
 )
+from exact.cli.solve import add_limit_flags
 from exact.errors import PuzzleoptError
 from exact.puzzle import Puzzle
 from exact.resultlog import digest, file_digest
@@ -114,8 +115,7 @@ def _parser() -> tuple[argparse.ArgumentParser, MethodFlags]:
         help=f"auto or one of {', '.join(m.name for m in certifying_methods())} (default auto)",
     )
     add_method_options(p)
-    p.add_argument("--time-limit", type=cli.seconds, help="seconds to certify each instance (default: none)")
-    p.add_argument("--node-limit", type=cli.count(1), help="IDA* nodes to certify each instance (default: none)")
+    add_limit_flags(p, ("time", "node"), per="instance certified")
     p.add_argument("--pdb-dir", type=cli.path, help="pattern databases and distance tables (default: the user cache)")
     p.add_argument("--out", type=cli.path, help="folder for certificates.jsonl, summary.md and gaps.png")
     p.add_argument(

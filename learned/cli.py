@@ -8,6 +8,7 @@ import argparse
 from exact import cli
 from exact.cli.flags import MethodFlags, add_method_flags
 from exact.cli.options import add_puzzle_options, puzzle_from
+from exact.cli.solve import add_limit_flags
 from learned.runtime import DEVICES, SEARCH_THREADS, configure
 
 
@@ -19,9 +20,7 @@ def parser_with_search(
     (:mod:`exact.cli.flags`: ``--model``, ``--quality``, ``--weight``, ...) less ``skip``."""
     p = cli.parser(prog, description)
     add_puzzle_options(p)
-    p.add_argument("--node-limit", "--max-nodes", dest="max_nodes", type=cli.count(1),
-                   help="expanded nodes per instance before giving up")  # fmt: skip
-    p.add_argument("--time-limit", type=cli.seconds, help="seconds per instance")
+    add_limit_flags(p, ("time", "node"), per="instance", older={"node": "--max-nodes"})
     add_options(p, SEARCH_THREADS)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p, add_learned_flags(p, methods, skip)
@@ -44,7 +43,7 @@ def search_settings(args: argparse.Namespace, card: dict | None = None) -> dict:
     from learned.loading import bwas_settings  # torch: this module is imported by commands without it
 
     return bwas_settings(card, getattr(args, "quality", None), weight=args.weight, batch=args.batch,
-                         max_nodes=args.max_nodes, time_limit=args.time_limit)  # fmt: skip
+                         max_nodes=args.node_limit, time_limit=args.time_limit)  # fmt: skip
 
 
 def heuristic_from_args(args) -> tuple:

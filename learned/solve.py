@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.precision is not None:
         options["precision"] = args.precision
     left = None if args.time_limit is None else max(1e-3, args.time_limit - (time.perf_counter() - t0))
-    limits = solvers.Limits(time=left, nodes=args.max_nodes)
+    limits = solvers.Limits(time=left, nodes=args.node_limit)
     res = solvers.solve(puzzle, start, method=args.method, limits=limits, model=args.model, device=device,
                         progress=not args.no_progress, **options)  # fmt: skip
     res = dataclasses.replace(res, seconds=time.perf_counter() - t0)

@@ -70,12 +70,20 @@ def add_solve_flags(p: argparse.ArgumentParser, preset: Preset) -> MethodFlags:
     return flags
 
 
-def add_limit_flags(p: argparse.ArgumentParser, which: tuple[str, ...] = ("time", "node", "stored"),
-                    per: str = "start") -> None:  # fmt: skip
-    """The limit flags ``which`` (:data:`LIMIT_FLAGS`), each per ``per`` (a start, a board)."""
+def add_limit_flags(
+    p: argparse.ArgumentParser, which: tuple[str, ...] = ("time", "node", "stored"), per: str = "start",
+    older: Mapping[str, str] | None = None,
+) -> None:  # fmt: skip
+    """The limit flags ``which`` (:data:`LIMIT_FLAGS`: ``args.time_limit``, ``args.node_limit``,
+    ``args.stored_limit``), each per ``per`` (a start, a board); ``older``: a flag's older
+    spelling that still works (``{"node": "--max-nodes"}``)."""
     for key in which:
         name, kind, text = LIMIT_FLAGS[key]
-        p.add_argument(name, type=kind, dest=f"{key}_limit", help=text.replace("per start", f"per {per}"))
+        text = text.replace("per start", f"per {per}")
+        names = [name] + ([older[key]] if older and key in older else [])
+        if len(names) > 1:
+            text += f" ({names[1]}: its older name)"
+        p.add_argument(*names, type=kind, dest=f"{key}_limit", help=text)
 
 
 def solve_settings(args: argparse.Namespace, preset: Preset, flags: MethodFlags) -> tuple[str, solvers.Limits, dict]:

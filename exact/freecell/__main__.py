@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from exact import cli
+from exact.cli.solve import add_limit_flags
 from exact.freecell.solve import prove
 from exact.puzzles.freecell import MAX_FREECELLS, format_board, ms_deal
 from exact.puzzles.freecell.svg import board_svg
@@ -31,9 +32,7 @@ def _parser():
     src.add_argument("--board", help="a board file in fc-solve's format ('-' reads standard input)")
     src.add_argument("--state", help="the board itself in fc-solve's format (one line per column, as --board's file)")
     p.add_argument("--freecells", type=int, default=4, help=f"free cells, 0..{MAX_FREECELLS} (default 4)")
-    p.add_argument("--time-limit", type=cli.seconds, help="seconds before giving up (default: none)")
-    p.add_argument("--stored-limit", "--max-states", dest="max_states", type=cli.count(1),
-                   help="positions before giving up (default: none; --max-states: its older name)")  # fmt: skip
+    add_limit_flags(p, ("time", "stored"), per="board", older={"stored": "--max-states"})
     cli.add_svg(p, "the board")
     return p
 
@@ -49,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         board, what = read_board_file(args.board, args.freecells), f"board {args.board}"
     cli.write_svg(svg_path, board_svg(board))
     extra = {} if args.deal is None else {"deal": args.deal}
-    res = prove(board, time_limit=args.time_limit, max_states=args.max_states, extra=extra)
+    res = prove(board, time_limit=args.time_limit, max_states=args.stored_limit, extra=extra)
     if args.json:
         print(res.to_json(board=format_board(board), freecells=args.freecells))
         return res.exit_code
