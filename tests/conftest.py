@@ -111,6 +111,11 @@ SLOW_VARIANTS = {
         "test_ida_cube.py::test_ida_equals_reids_optimal_solver: the same peer; cube3-optimal's lengths: "
         "DeepCubeA's optimal cubes partway and BFS (test_bounds_hold_and_lengths_equal_bfs)"
     ),
+    "tests/test_scale.py::test_the_commands_run_as_python_m_on_ray[learned.evaluate]": (
+        "[hybrid.verify]: the same `python -m` on Ray; evaluate's task (learned.evaluation.bwas_task) on Ray: "
+        "test_evaluate_sends_the_network_once_and_agrees"
+    ),
+    "tests/test_models.py::test_3x3_layers_at_distance_5_and_6[5-htm]": "layers HTM 1-4 (the case matrix), QTM 5-6",
     "tests/test_hypercube.py::test_optimum_equals_bfs[4-3-3]": "[4-1-3] and the d = 3 cases",
     "tests/test_freecell_hsd.py::test_solutions_replay[1-None-4]": "[617-None-4]: the same weights",
 }

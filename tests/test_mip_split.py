@@ -114,7 +114,7 @@ def test_a_piece_at_its_limit_is_split_again() -> None:
 
 def test_deep_horizons_start_from_longer_prefixes(monkeypatch) -> None:
     assert [split.first_prefix_length(h) for h in (1, 2, 7, 8, 9)] == [1, 1, 1, 2, 3]
-    p, start, text, d = _instance(3, "layers", "qtm", 5)
+    p, start, text, d = _instance(3, "layers", "qtm", 4)
     monkeypatch.setattr(split, "FREE_MOVES", d - 3)  # so the refuted horizon d - 1 starts at two moves
     r = solve_mip(p, start, d, MipOptions(formulation="pairs", split=True, threads=2))
     assert r.status is Status.OPTIMAL and r.length == d and r.lower_bound == d
