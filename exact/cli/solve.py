@@ -31,6 +31,8 @@ class Preset:
         skip: Options it spells its own way (``exact.mip``'s ``--turns auto``).
         limits: The limit flags it offers (``None``: those its fixed method keeps to,
             :attr:`exact.contract.Method.limits`, else all three).
+        older: A limit flag's older spelling that still works (``{"stored": "--max-states"}``).
+        per: What one limit applies to, in the help (a start, a board).
     """
 
     method: str | None = None
@@ -40,6 +42,8 @@ class Preset:
     aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     skip: tuple[str, ...] = ()
     limits: tuple[str, ...] | None = None
+    older: Mapping[str, str] = field(default_factory=dict)
+    per: str = "start"
 
 
 LIMIT_FLAGS = {
@@ -56,7 +60,7 @@ def add_solve_flags(p: argparse.ArgumentParser, preset: Preset) -> MethodFlags:
     from the declarations and ``--method-option``."""
     fixed = None if preset.method is None else solvers.get_method(preset.method)
     kept = ("time", "node", "stored") if fixed is None else tuple(k.removesuffix("s") for k in fixed.limits)
-    add_limit_flags(p, preset.limits if preset.limits is not None else kept)
+    add_limit_flags(p, preset.limits if preset.limits is not None else kept, per=preset.per, older=preset.older)
     if fixed is None and preset.choose:
         p.add_argument("--method", default="auto", help="a registered method, or auto (see --list-methods)")
     if preset.methods is not None:

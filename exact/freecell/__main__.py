@@ -15,10 +15,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from exact import cli
-from exact.cli.solve import add_limit_flags
-from exact.freecell.solve import prove
-from exact.puzzles.freecell import MAX_FREECELLS, format_board, ms_deal
+from exact import cli, solvers
+from exact.cli.solve import Preset, add_solve_flags, solve_settings
+from exact.puzzles.freecell import MAX_FREECELLS, FreeCellPuzzle, format_board, ms_deal
 from exact.puzzles.freecell.svg import board_svg
 from exact.puzzles.freecell.text import parse_board, read_board_file
 
@@ -32,13 +31,18 @@ def _parser():
     src.add_argument("--board", help="a board file in fc-solve's format ('-' reads standard input)")
     src.add_argument("--state", help="the board itself in fc-solve's format (one line per column, as --board's file)")
     p.add_argument("--freecells", type=int, default=4, help=f"free cells, 0..{MAX_FREECELLS} (default 4)")
-    add_limit_flags(p, ("time", "stored"), per="board", older={"stored": "--max-states"})
     cli.add_svg(p, "the board")
-    return p
+    return p, add_solve_flags(p, PRESET)
+
+
+PRESET = Preset(method="freecell", per="board", older={"stored": "--max-states"})
+"""``exact.freecell``: the one solve command with the method fixed (its limits: time, stored)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    p, flags = _parser()
+    args = p.parse_args(argv)
+    _, limits, options = solve_settings(args, PRESET, flags)
     svg_path = cli.svg_target(args)
     if args.deal is not None:
         board, what = ms_deal(args.deal, args.freecells), f"Microsoft deal {args.deal}"
@@ -47,8 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         board, what = read_board_file(args.board, args.freecells), f"board {args.board}"
     cli.write_svg(svg_path, board_svg(board))
-    extra = {} if args.deal is None else {"deal": args.deal}
-    res = prove(board, time_limit=args.time_limit, max_states=args.stored_limit, extra=extra)
+    puzzle = FreeCellPuzzle(args.freecells)
+    start = board if args.deal is None else args.deal  # a deal number: the result records it
+    res = solvers.solve(puzzle, start, method="freecell", limits=limits, **options)
     if args.json:
         print(res.to_json(board=format_board(board), freecells=args.freecells))
         return res.exit_code

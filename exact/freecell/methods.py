@@ -9,11 +9,14 @@ from exact.solvers import register_method
 
 
 def _search(puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False) -> SolveResult:
-    """FreeCell: a solution or a proof that none exists, not the shortest; deals are solved by
-    python -m exact.freecell and puzzleopt.FreeCell, not by --puzzle here."""
+    """FreeCell: a solution or a proof that none exists, not the shortest (a Board, a deal number
+    with the puzzle's free cells, or a board text); python -m exact.freecell and
+    puzzleopt.FreeCell solve through it."""
     from exact.freecell.solve import solve_freecell
+    from exact.puzzles.freecell import Board
 
-    return solve_freecell(start, time_limit=left(limits.time), max_states=limits.stored)
+    cells = None if isinstance(start, Board) else puzzle.freecells
+    return solve_freecell(start, freecells=cells, time_limit=left(limits.time), max_states=limits.stored)
 
 
 register_method("freecell", _search, needs="freecell-deal", proves=False, stored=True, rank=95)
