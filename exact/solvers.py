@@ -220,15 +220,16 @@ def _first_setup(method: Method, puzzle: Any, options: Mapping[str, Any]) -> Set
 
 def _setup_refused(way: Setup | None, limits: Limits, since: float) -> str | None:
     """Why a method is not started at all under ``limits``: its set-up ``way`` takes longer, by
-    its own estimate, than the time left; ``None`` where it may start. A build stopped at the
-    deadline is work thrown away, and some (a 1.67 GB table's first phase) cannot stop in time."""
+    its own estimate, than the time left, or no time is left at all; ``None`` where it may start.
+    A build stopped at the deadline is work thrown away, and some (a 1.67 GB table's first phase)
+    cannot stop in time."""
     if limits.time is None:
         return None
     left_s = limits.time - (time.perf_counter() - since)
-    if left_s <= 0:
+    if way is None or way.seconds <= left_s:  # a set-up that does not fit says so, with what to do
+        if left_s > 0:
+            return None
         return f"the {limits.time:.3g} s limit was spent before the method started (choosing it, checking the start)"
-    if way is None or way.seconds <= left_s:
-        return None
     from exact.kernels import COMPILING
 
     once = [("build the tables once (python -m exact.pdb build, or a solve without a limit)", bool(way.nbytes)),
