@@ -12,6 +12,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -84,8 +85,14 @@ def get(name: str, **options: Any) -> Puzzle:
         PuzzleoptError: unknown name, listing the known ones.
     """
     entry = _ENTRIES.get(name)
+    if entry is None and _is_definition(name):
+        if options:
+            raise PuzzleoptError(f"puzzle {name!r} is a definition file: it takes no options ({', '.join(options)})")
+        return from_file(name)
     if entry is None:
-        raise PuzzleoptError(f"unknown puzzle {name!r}; known puzzles: {', '.join(_ENTRIES)}")
+        raise PuzzleoptError(
+            f"unknown puzzle {name!r}; known puzzles: {', '.join(_ENTRIES)}, or a definition file (PATH.tws)"
+        )
     key = (name, tuple(sorted((k, _frozen(v)) for k, v in options.items())))
     if key not in _CACHE:
         try:
@@ -100,11 +107,52 @@ def get(name: str, **options: Any) -> Puzzle:
 
 
 def rebuild(spec: Mapping[str, Any] | Spec) -> Puzzle:
-    """The puzzle of a stored spec (``{"name": ..., **options}``, as :meth:`Spec.to_dict` writes)."""
+    """The puzzle of a stored spec (``{"name": ..., **options}``, as :meth:`Spec.to_dict` writes;
+    a definition file's is ``{"name": "file", "path": ..., "sha256": ...}``, and the file must
+    still hold what it held)."""
     d = dict(spec.to_dict() if isinstance(spec, Spec) else spec)
     if "name" not in d:
         raise PuzzleoptError(f"a puzzle spec needs a 'name' (a registry key), got {d!r}")
+    if d["name"] == FILE:
+        puzzle = from_file(str(d.get("path")))
+        if d.get("sha256") is not None and puzzle.spec.to_dict().get("sha256") != d["sha256"]:
+            raise PuzzleoptError(f"definition file {d.get('path')!r} has changed since this record was made")
+        return puzzle
     return get(d.pop("name"), **d)
+
+
+FILE = "file"
+"""The spec name of a puzzle read from a definition file (:func:`from_file`)."""
+
+
+def _is_definition(name: str) -> bool:
+    from exact.definitions.puzzle import READERS
+
+    return name.startswith("tws:") or Path(name).suffix.lower() in READERS
+
+
+def from_file(path: str | Path) -> Puzzle:
+    """The puzzle a definition file defines (:mod:`exact.definitions`: ``.tws``; ``tws:NAME``: a
+    shipped sample), cached per file content; its spec records the path and the content's sha256.
+
+    Raises:
+        DefinitionError: the file cannot be read or defines no puzzle (``FILE:LINE: reason``).
+    """
+    import hashlib
+
+    from exact.definitions.puzzle import DefinitionPuzzle, read_definition, sample_path
+
+    shown = str(path)  # a shipped sample's spec keeps its name: the same on every machine
+    if isinstance(path, str) and path.startswith("tws:"):
+        path = sample_path(path)
+    definition = read_definition(path)  # names the file and the line of any fault
+    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    key = (FILE, ((shown, str(Path(path).resolve()), digest),))
+    if key not in _CACHE:
+        puzzle = DefinitionPuzzle(definition)
+        puzzle.spec = Spec(FILE, (("path", shown), ("sha256", digest)))
+        _CACHE[key] = puzzle
+    return _CACHE[key]
 
 
 def _frozen_options(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:

@@ -44,6 +44,7 @@ SUBCOMMANDS = {
     "freecell": ("exact.freecell.__main__", "FreeCell: a deal solved or proven unsolvable"),
     "hypercube": ("exact.hypercube.__main__", "the cubical sliding puzzle: solutions and graphs"),
     "table": ("exact.moves", "show, apply and export a cube move table"),
+    "growth": ("exact.cli.growth", "count the states at each distance from the goal (BFS)"),
     "pdb": ("exact.pdb.__main__", "list, build and verify pattern databases"),
     "train": ("learned.train", "train a cost-to-go network (DAVI or diffusion distance)"),
     "learned": ("learned.solve", "solve with a network: beam search or BWAS"),

@@ -1,0 +1,175 @@
+"""Puzzles from definition files (exact/definitions): the ksolve/twsearch reader on every shipped
+sample, the distance counts twsearch published, inverses on every file puzzle, bad files in one
+line, and the methods of the registry on a file puzzle."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact import cli, registry, solvers
+from exact.definitions import DefinitionError, read_definition
+from exact.definitions.puzzle import SAMPLES as TWS
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "definitions"
+SAMPLES = sorted(p for p in TWS.glob("*.tws") if p.stem != "squareone")  # Square-1: Illegal blocks
+
+
+def _published(name: str) -> list[int]:
+    """twsearch's counts (its logs' ``Dist d cnt c``), shipped beside the samples."""
+    counts = json.loads((TWS / "twsearch_counts.json").read_text())[name]["counts"]
+    while counts and counts[-1] == 0:  # "cnt 0": the space is exhausted
+        counts = counts[:-1]
+    return list(counts)
+
+
+def test_the_samples_and_counts_are_the_reference_data() -> None:
+    """Byte for byte the files of ../shared/data/definitions, and the counts its logs give."""
+    if not SHARED.is_dir():
+        pytest.skip(f"{SHARED} is not present (the reference data lives beside the repository)")
+    for path in TWS.glob("*.tws"):
+        assert path.read_bytes() == (SHARED / "tws" / path.name).read_bytes(), path.name
+    for log in (SHARED / "godsnumber").glob("*.log"):
+        counts = [int(c) for c in re.findall(r"^Dist \d+ cnt (\d+)", log.read_text(), re.M)]
+        name = log.stem.split("-g")[0]
+        assert json.loads((TWS / "twsearch_counts.json").read_text())[name]["counts"] == counts, name
+
+
+def test_every_sample_reads_and_makes_a_consistent_puzzle() -> None:
+    from exact.testing import check_puzzle
+
+    assert len(SAMPLES) >= 11
+    for path in SAMPLES:
+        puzzle = registry.from_file(path)
+        assert puzzle.name == path.stem and puzzle.table.num_moves >= 2, path
+        check_puzzle(puzzle, np.random.default_rng(0), walks=4, depth=6)
+        assert registry.get(str(path)) is puzzle  # --puzzle PATH on every command goes here
+
+
+# Each up to the distance where the ball holds about 250,000 states (the full counts: slow).
+@pytest.mark.parametrize(
+    ("name", "depth"),
+    [("2x2x2", 5), ("skewb", 5), ("pyraminx", 5), pytest.param("skewb", 7, marks=pytest.mark.slow),
+     pytest.param("2x2x2", 7, marks=pytest.mark.slow)],
+)  # fmt: skip
+def test_distance_counts_equal_twsearch_s(name: str, depth: int, capsys) -> None:
+    """Orientation conventions are where readers go wrong: ksolve indexes a move's twists by the
+    piece, a state's by the slot. The published counts tell (pyraminx differs from depth 3 if
+    the twist is read by slot)."""
+    from exact.cli.growth import main
+
+    assert main(["--puzzle", f"tws:{name}", "--depth", str(depth), "--json"]) == cli.EXIT_OK
+    got = json.loads(capsys.readouterr().out)
+    assert got["counts"] == _published(name)[: depth + 1] and got["total"] == sum(got["counts"])
+
+
+def test_the_3x3x3_file_counts_as_the_half_turn_metric() -> None:
+    from exact.bfs import layer_counts
+
+    p = registry.from_file(TWS / "3x3x3.tws")
+    assert layer_counts(p.table, p.goal, 4) == [1, 18, 243, 3240, 43239]  # OEIS A080601
+    assert set(p.table.names) >= {"F", "F2", "F'", "U", "U2", "U'"}
+
+
+def test_powers_are_named_as_twsearch_names_them() -> None:
+    from exact.definitions.generate import power_names
+
+    assert power_names("F", 4) == ["F", "F2", "F'"]
+    assert power_names("U", 5) == ["U", "U2", "U2'", "U'"]
+    assert power_names("T", 2) == ["T"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(SAMPLES), st.integers(0, 2**32 - 1), st.integers(0, 30))
+def test_a_sequence_then_its_inverse_returns_the_start(path: Path, seed: int, length: int) -> None:
+    p = registry.from_file(path)
+    rng = np.random.default_rng(seed)
+    start = p.random_walk(1, 5, rng)[0]
+    moves = [int(m) for m in rng.integers(0, p.table.num_moves, length)]
+    there = p.table.apply(start, moves)
+    back = p.table.apply(there, [int(p.table.inverse[m]) for m in reversed(moves)])
+    assert np.array_equal(back, start)
+
+
+GOOD = """Name Tiny
+Set A 3 2
+Solved
+A
+1 2 3
+End
+Move X
+A
+2 3 1
+1 0 1
+End
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "needle"),
+    [
+        (GOOD.replace("Move X\nA", "Move X\nB"), 8, "set 'B' is not declared"),
+        (GOOD.replace("2 3 1", "2 3"), 9, "the set has 3 slots, the line gives 2 numbers"),
+        (GOOD.replace("2 3 1", "2 2 1"), 9, "is not a permutation of 1..3 (2 repeats)"),
+        (GOOD.replace("1 0 1", "1 0 2"), 10, "orientations are 0..1"),
+        (GOOD + "Move X\nA\n1 3 2\nEnd\n", 12, "move 'X' is defined twice"),
+        (GOOD + "Illegal A 1 2\n", 12, "Illegal blocks"),
+        (GOOD.replace("Solved", "Sovled"), 3, "unknown keyword 'Sovled'"),
+        (GOOD.replace("Set A 3 2", "Set A 3 two"), 2, "expected a whole number, got 'two'"),
+        (GOOD.replace("1 2 3\nEnd", "1 2 3\n? ? ?\nEnd", 1), 6, "orientation wildcards"),
+    ],
+)
+def test_a_bad_file_is_one_line_with_the_file_and_the_line(text: str, line: int, needle: str, tmp_path, capsys):
+    path = tmp_path / "bad.tws"
+    path.write_text(text)
+    with pytest.raises(DefinitionError, match=re.escape(f"{path}:{line}: ")) as caught:
+        read_definition(path)
+    assert needle in str(caught.value) and isinstance(caught.value, ValueError)
+    from exact.solve import main as solve_main
+
+    assert cli.run(solve_main, ["--puzzle", str(path), "--scramble", "X"]) == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{path}:{line}:" in err[0] and needle in err[0]
+
+
+def test_square_one_is_refused_for_its_illegal_blocks(capsys) -> None:
+    from exact.cli.growth import main
+
+    assert cli.run(main, ["--puzzle", "tws:squareone", "--depth", "2"]) == cli.EXIT_BAD_INPUT
+    assert "squareone.tws:31: Illegal blocks" in capsys.readouterr().err
+
+
+def test_the_good_sample_file_and_a_missing_one(tmp_path) -> None:
+    path = tmp_path / "tiny.tws"
+    path.write_text(GOOD)
+    p = registry.from_file(path)
+    # a 3-cycle whose twists add up to 0 (mod 2) has order 3; adding up to 1, order 6
+    assert p.table.names == ("X", "X'") and p.num_labels == 6
+    path.write_text(GOOD.replace("1 0 1", "1 0 0"))
+    assert registry.from_file(path).table.names == ("X", "X2", "X3", "X2'", "X'")
+    with pytest.raises(DefinitionError, match="no such file"):
+        registry.get(str(tmp_path / "none.tws"))
+    with pytest.raises(ValueError, match="takes no options"):
+        registry.get(str(path), n=3)
+
+
+def test_the_registry_s_methods_agree_on_a_file_puzzle(tmp_path) -> None:
+    """BFS, IDA* (pattern databases from the definition), CP-SAT and the MIP give the same
+    optimum on a 2x2x2 read from its file; the spec rebuilds the puzzle."""
+    p = registry.get("tws:2x2x2")
+    start = p.table.apply(p.goal, p.table.parse("F R' U2 B"))
+    lengths = {}
+    for method in ("bfs", "ida*", "cp-sat", "mip"):
+        kw = {"horizon": 4} if method in ("cp-sat", "mip") else {"pdb_dir": str(tmp_path)}
+        r = solvers.solve(p, start, method=method, limits=solvers.Limits(time=120), **kw)
+        assert r.status.value == "optimal", (method, r)
+        lengths[method] = r.length
+    assert set(lengths.values()) == {4}, lengths
+    assert registry.rebuild(p.spec.to_dict()) is p
+    assert p.spec.to_dict()["path"] == "tws:2x2x2"  # a shipped sample's spec: the same on every machine
