@@ -173,3 +173,58 @@ def test_the_registry_s_methods_agree_on_a_file_puzzle(tmp_path) -> None:
     assert set(lengths.values()) == {4}, lengths
     assert registry.rebuild(p.spec.to_dict()) is p
     assert p.spec.to_dict()["path"] == "tws:2x2x2"  # a shipped sample's spec: the same on every machine
+
+
+def _as_gap(puzzle) -> str:
+    """The puzzle's base moves as GAP generators (sticker ``a`` goes to ``sigma(a)``)."""
+    lines = []
+    for name in puzzle.definition.moves:
+        perm = puzzle.table.perms[puzzle.table.names.index(name)]  # passive: new[b] = old[perm[b]]
+        sigma = np.argsort(perm)  # active: the sticker at a goes to sigma[a]
+        seen, cycles = set(), []
+        for a in range(len(sigma)):
+            if a in seen or sigma[a] == a:
+                continue
+            cycle, x = [], a
+            while x not in seen:
+                seen.add(x)
+                cycle.append(x + 1)
+                x = int(sigma[x])
+            cycles.append("(" + ",".join(map(str, cycle)) + ")")
+        lines.append(f"M_{name}:={''.join(cycles)};")
+    return "\n".join(lines) + f"\nGen:=[{','.join('M_' + n for n in puzzle.definition.moves)}];\n"
+
+
+def test_a_gap_file_is_the_puzzle_its_cycles_state(tmp_path) -> None:
+    """The 2x2x2 written as GAP cycles (each generator and its inverse a move, as cayleypy counts)
+    has the distance counts of the .tws 2x2x2 counted the same way."""
+    import dataclasses
+
+    from exact.bfs import layer_counts
+    from exact.definitions import DefinitionPuzzle
+
+    tws = registry.get("tws:2x2x2")
+    (tmp_path / "cube2.gap").write_text("# from the .tws file\n" + _as_gap(tws))
+    gap = registry.get(str(tmp_path / "cube2.gap"))
+    quarter = DefinitionPuzzle(dataclasses.replace(tws.definition, metric="listed"))
+    assert gap.table.names == quarter.table.names == ("F", "F'", "B", "B'", "D", "D'", "U", "U'", "L", "L'", "R", "R'")
+    assert layer_counts(gap.table, gap.goal, 5) == layer_counts(quarter.table, quarter.goal, 5)
+    assert layer_counts(gap.table, gap.goal, 2) == [1, 12, 114]  # quarter turns of all six faces
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("M_A:=(1,2,1);", ":1: generator A: sticker 1 appears twice"),
+        ("M_A:=(1,2);\nM_A:=(2,3);", ":2: generator 'A' is defined twice"),
+        ("M_A:=(1,2;", ":1: generator A: '(1,2' is not a product of cycles"),
+        ("M_A:=(1,2);\nip:=[[1],[7]];", "ip names sticker 7, but the generators move stickers 1..2"),
+        ("# nothing\n", "no generator"),
+    ],
+)
+def test_a_bad_gap_file_is_one_line(text: str, needle: str, tmp_path) -> None:
+    path = tmp_path / "bad.gap"
+    path.write_text(text)
+    with pytest.raises(DefinitionError) as caught:
+        read_definition(path)
+    assert str(caught.value).startswith(str(path)) and needle in str(caught.value), caught.value

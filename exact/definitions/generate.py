@@ -9,7 +9,8 @@ ksolve indexes a move's twists by the piece, a state's by the slot), so sticker 
 counts twsearch published (tests/test_definitions.py). Each
 base move's powers are derived (``F``, ``F2``, ``F'`` for a move of order 4; ``F2'`` for the
 third power of a move of order 5), and under the ``powers`` metric each of them is one move, as
-twsearch counts. A state is the label of each sticker: identical pieces (a repeated id in the
+twsearch counts; under the ``listed`` metric (GAP files, Santa 2023) a move and its inverse are
+(``F``, ``F'``). A state is the label of each sticker: identical pieces (a repeated id in the
 solved state) share labels.
 """
 
@@ -93,7 +94,11 @@ def move_table(definition: Definition) -> MoveTable:
     for name, move in definition.moves.items():
         base = base_permutation(definition, move)
         ps = powers(base, name, definition.source)
-        names += power_names(name, len(ps) + 1)
+        if definition.metric == "listed":  # the move and its inverse, one move each
+            ps = ps[:1] + ps[-1:] if len(ps) > 1 else ps
+            names += [name, f"{name}'"][: len(ps)]
+        else:
+            names += power_names(name, len(ps) + 1)
         perms += ps
     if len(set(names)) != len(names):
         twice = next(n for n in names if names.count(n) > 1)

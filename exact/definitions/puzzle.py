@@ -8,7 +8,11 @@ from exact.definitions.generate import labels, move_table
 from exact.definitions.model import Definition, DefinitionError
 from exact.puzzle import Puzzle
 
-READERS = {".tws": "exact.definitions.tws:read_tws", ".ksolve": "exact.definitions.tws:read_tws"}
+READERS = {
+    ".tws": "exact.definitions.tws:read_tws",
+    ".ksolve": "exact.definitions.tws:read_tws",
+    ".gap": "exact.definitions.gap:read_gap",
+}
 """File suffix -> the reader of that format."""
 
 
