@@ -18,7 +18,7 @@ import json
 import re
 from pathlib import Path
 
-from exact.definitions.model import Definition, DefinitionError, PieceSet, SetState
+from exact.definitions.model import Definition, DefinitionError, PieceSet, SetState, definition_text
 
 STICKERS = "STICKER"
 """The one set of a GAP definition."""
@@ -33,11 +33,7 @@ def read_gap(path: str | Path) -> Definition:
         DefinitionError: ``FILE:LINE: reason``.
     """
     path = Path(path)
-    try:
-        text = path.read_text()
-    except UnicodeDecodeError:
-        raise DefinitionError(f"{path}: not a text file; give a GAP definition") from None
-    return parse_gap(text, str(path), default_name=path.stem)
+    return parse_gap(definition_text(path, "GAP"), str(path), default_name=path.stem)
 
 
 def parse_gap(text: str, source: str = "definition", default_name: str = "puzzle") -> Definition:

@@ -6,6 +6,7 @@ readers (:mod:`exact.definitions.tws`) build a :class:`Definition`;
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from exact.errors import PuzzleoptError
 
@@ -70,4 +71,16 @@ class Definition:
     title: str = ""
 
 
-__all__ = ["Definition", "DefinitionError", "PieceSet", "SetState"]
+def definition_text(path: Path, what: str) -> str:
+    """The text of the definition file ``path`` (``what``: its format, for the error).
+
+    Raises:
+        DefinitionError: it is not text.
+    """
+    try:
+        return path.read_text()
+    except UnicodeDecodeError:
+        raise DefinitionError(f"{path}: not a text file; give a {what} definition") from None
+
+
+__all__ = ["Definition", "DefinitionError", "PieceSet", "SetState", "definition_text"]

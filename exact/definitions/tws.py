@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from exact.definitions.model import Definition, DefinitionError, PieceSet, SetState
+from exact.definitions.model import Definition, DefinitionError, PieceSet, SetState, definition_text
 
 KEYWORDS = ("Name", "Set", "Solved", "StartState", "Move", "Illegal", "End")
 
@@ -41,11 +41,7 @@ def read_tws(path: str | Path) -> Definition:
             orientation out of range, a move defined twice, an ``Illegal`` block).
     """
     path = Path(path)
-    try:
-        text = path.read_text()
-    except UnicodeDecodeError:
-        raise DefinitionError(f"{path}: not a text file; give a .tws definition") from None
-    return parse_tws(text, str(path), default_name=path.stem)
+    return parse_tws(definition_text(path, ".tws"), str(path), default_name=path.stem)
 
 
 def parse_tws(text: str, source: str = "definition", default_name: str = "puzzle") -> Definition:
