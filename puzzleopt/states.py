@@ -12,6 +12,7 @@ models their horizon when none is named (its inverse is a solution of that lengt
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -52,6 +53,19 @@ class State:
         elif options:
             raise PuzzleoptError(f"State: options {sorted(options)} are for a registry name, not a puzzle object")
         self._init(puzzle, puzzle.goal if labels is None else labels, () if labels is None else None)
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> State:
+        """The solved state of the puzzle a definition file defines (``.tws``, ``.gap``;
+        ``"tws:NAME"``: a shipped sample), through :func:`exact.registry.from_file`.
+
+        Example:
+            ``State.from_file("tws:skewb").apply("DFR ULB'").solve()``
+
+        Raises:
+            DefinitionError: the file cannot be read or defines no puzzle (file, line, reason).
+        """
+        return State(registry.from_file(os.fspath(path)))
 
     def _init(self, puzzle: Puzzle, labels: Any, path: tuple[str, ...] | None) -> None:
         arr = self._checked(puzzle, labels)

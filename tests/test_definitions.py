@@ -228,3 +228,13 @@ def test_a_bad_gap_file_is_one_line(text: str, needle: str, tmp_path) -> None:
     with pytest.raises(DefinitionError) as caught:
         read_definition(path)
     assert str(caught.value).startswith(str(path)) and needle in str(caught.value), caught.value
+
+
+def test_the_notebook_reads_a_definition_file(tmp_path) -> None:
+    from puzzleopt import State
+
+    s = State.from_file("tws:skewb").apply("DFR ULB'")
+    r = s.solve()
+    assert r.status.value == "optimal" and r.length == 2 and s.apply(list(r.moves)).is_solved
+    with pytest.raises(DefinitionError, match="no shipped definition 'tws:nope'"):
+        State.from_file("tws:nope")
