@@ -147,7 +147,7 @@ def from_file(path: str | Path) -> Puzzle:
         path = sample_path(path)
     definition = read_definition(path)  # names the file and the line of any fault
     digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    key = (FILE, ((shown, str(Path(path).resolve()), digest),))
+    key = (FILE, (("path", (shown, str(Path(path).resolve()))), ("sha256", digest)))
     if key not in _CACHE:
         puzzle = DefinitionPuzzle(definition)
         puzzle.spec = Spec(FILE, (("path", shown), ("sha256", digest)))
