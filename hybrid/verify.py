@@ -71,11 +71,6 @@ from learned.runtime import SEARCH_THREADS
 EXIT_CONTRADICTION = cli.EXIT_CONTRADICTION
 EXIT_INVALID = 5
 
-BWAS_OPTIONS = (
-    "model", "quality", "weight", "batch", "width", "ball", "inverse", "symmetries", "max_nodes", "bwas_time_limit",
-)  # fmt: skip
-"""The options of the learned run that finds solutions where ``--solutions`` gives none."""
-
 
 def read_solutions(path: str | Path, count: int, first: int | None = None) -> list[str | None]:
     """One solution per line (``None`` for an empty line), one line for each of the file's
@@ -174,7 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if folder is not None:
             output_folder(folder, what)
     if args.solutions is not None:
-        given_bwas = [f"--{k.replace('_', '-')}" for k in BWAS_OPTIONS if getattr(args, k) is not None]
+        sets_bwas = (*flags.options, "max_nodes", "bwas_time_limit")  # what sets the learned run
+        given_bwas = [f"--{k.replace('_', '-')}" for k in sets_bwas if getattr(args, k) is not None]
         if given_bwas:
             raise PuzzleoptError(f"{given_bwas[0]} sets BWAS, which --solutions replaces; drop one of the two")
     learned_options = _learned_options(args, flags)

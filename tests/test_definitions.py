@@ -17,7 +17,6 @@ from exact import cli, registry, solvers
 from exact.definitions import DefinitionError, read_definition
 from exact.definitions.puzzle import SAMPLES as TWS
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "definitions"
 SAMPLES = sorted(p for p in TWS.glob("*.tws") if p.stem != "squareone")  # Square-1: Illegal blocks
 
 
@@ -31,11 +30,12 @@ def _published(name: str) -> list[int]:
 
 def test_the_samples_and_counts_are_the_reference_data() -> None:
     """Byte for byte the files of ../shared/data/definitions, and the counts its logs give."""
-    if not SHARED.is_dir():
-        pytest.skip(f"{SHARED} is not present (the reference data lives beside the repository)")
+    from conftest import shared_data
+
+    shared = shared_data("definitions")  # skipped, saying so, where ../shared/data is not present
     for path in TWS.glob("*.tws"):
-        assert path.read_bytes() == (SHARED / "tws" / path.name).read_bytes(), path.name
-    for log in (SHARED / "godsnumber").glob("*.log"):
+        assert path.read_bytes() == (shared / "tws" / path.name).read_bytes(), path.name
+    for log in (shared / "godsnumber").glob("*.log"):
         counts = [int(c) for c in re.findall(r"^Dist \d+ cnt (\d+)", log.read_text(), re.M)]
         name = log.stem.split("-g")[0]
         assert json.loads((TWS / "twsearch_counts.json").read_text())[name]["counts"] == counts, name

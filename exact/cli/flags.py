@@ -9,6 +9,7 @@ no flag shows (Python objects: ``patterns``, ``solver_options``).
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,9 +17,6 @@ from typing import Any
 from exact import cli
 from exact.errors import PuzzleoptError
 from exact.options import Option
-
-# The shared help of an option whose methods' defaults differ.
-THREADS_HELP = {"threads": "threads or worker processes"}
 
 # The kinds a command line cannot spell: given as --method-option KEY=JSON.
 _NO_FLAG = ("object",)
@@ -135,7 +133,8 @@ def add_method_flags(
             option.choices,
         ):
             # each method keeps its own default: the help says so, once
-            mixed[option.name] = f"{THREADS_HELP.get(option.name, known.help)} (default: the method's)"
+            # the help without its own default, which is one method's: "threads (unset: every core)"
+            mixed[option.name] = re.sub(r"\s*\((unset|default)[^)]*\)$", "", known.help) + " (default: the method's)"
             flags.options[option.name] = Option(option.name, option.kind, None, mixed[option.name])
     group = p.add_argument_group(title)
     for name, option in flags.options.items():

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from exact.definitions.gap import read_gap
 from exact.definitions.generate import labels, move_table
 from exact.definitions.model import Definition, DefinitionError
+from exact.definitions.tws import read_tws
 from exact.puzzle import Puzzle
 
-READERS = {
-    ".tws": "exact.definitions.tws:read_tws",
-    ".ksolve": "exact.definitions.tws:read_tws",
-    ".gap": "exact.definitions.gap:read_gap",
-}
+READERS = {".tws": read_tws, ".ksolve": read_tws, ".gap": read_gap}
 """File suffix -> the reader of that format."""
 
 
@@ -71,17 +69,13 @@ def read_definition(path: str | Path) -> Definition:
     Raises:
         DefinitionError: an unknown suffix, a missing file or a bad file (``FILE:LINE: reason``).
     """
-    import importlib
-
     path = Path(path)
     reader = READERS.get(path.suffix.lower())
     if reader is None:
         raise DefinitionError(f"{path}: unknown definition format {path.suffix!r}; give one of {', '.join(READERS)}")
     if not path.is_file():
         raise DefinitionError(f"{path}: no such file; give the path of a definition ({', '.join(READERS)})")
-    module, function = reader.split(":")
-    result: Definition = getattr(importlib.import_module(module), function)(path)
-    return result
+    return reader(path)
 
 
 __all__ = ["READERS", "SAMPLES", "DefinitionPuzzle", "read_definition", "sample_path"]
