@@ -85,13 +85,18 @@ def get(name: str, **options: Any) -> Puzzle:
         PuzzleoptError: unknown name, listing the known ones.
     """
     entry = _ENTRIES.get(name)
+    if entry is None and name.startswith(SANTA):
+        if options:
+            raise PuzzleoptError(f"puzzle {name!r} is a Santa 2023 type: it takes no options ({', '.join(options)})")
+        return santa(name)
     if entry is None and _is_definition(name):
         if options:
             raise PuzzleoptError(f"puzzle {name!r} is a definition file: it takes no options ({', '.join(options)})")
         return from_file(name)
     if entry is None:
         raise PuzzleoptError(
-            f"unknown puzzle {name!r}; known puzzles: {', '.join(_ENTRIES)}, or a definition file (PATH.tws)"
+            f"unknown puzzle {name!r}; known puzzles: {', '.join(_ENTRIES)}, a definition file (PATH.tws) or a "
+            "Santa 2023 type (santa:cube_3/3/3)"
         )
     key = (name, tuple(sorted((k, _frozen(v)) for k, v in options.items())))
     if key not in _CACHE:
@@ -151,6 +156,28 @@ def from_file(path: str | Path) -> Puzzle:
     if key not in _CACHE:
         puzzle = DefinitionPuzzle(definition)
         puzzle.spec = Spec(FILE, (("path", shown), ("sha256", digest)))
+        _CACHE[key] = puzzle
+    return _CACHE[key]
+
+
+SANTA = "santa:"
+"""The prefix of a Santa 2023 puzzle type's name: ``santa:cube_3/3/3``, ``santa:wreath_6/6``."""
+
+
+def santa(name: str) -> Puzzle:
+    """A Santa 2023 type (``santa:globe_1/8``) under the competition's move names, solved as the
+    competition's colour puzzles of that type are (:mod:`exact.puzzles.santa`).
+
+    Raises:
+        PuzzleoptError: no such type.
+    """
+    from exact.definitions.puzzle import DefinitionPuzzle
+    from exact.puzzles.santa.instances import definition
+
+    key = (name, ())
+    if key not in _CACHE:
+        puzzle = DefinitionPuzzle(definition(name.removeprefix(SANTA)))
+        puzzle.spec = Spec(name, ())
         _CACHE[key] = puzzle
     return _CACHE[key]
 

@@ -45,7 +45,9 @@ def load_heuristic(
         PuzzleoptError: No model is shipped for the puzzle, or ``model`` was trained on another
             puzzle (or its card does not say which) or takes inputs of another size.
     """
-    names = [n for n in (key, puzzle.name) if n]
+    spec = getattr(puzzle, "spec", None)
+    path = spec.to_dict().get("path") if spec is not None else None  # a definition file's, as typed
+    names = [n for n in (key, puzzle.name, path) if n]
     if model is not None:
         net, card = load_model(Path(model), device)
         if card.get("puzzle") not in names:

@@ -16,6 +16,8 @@ Subcommands (each takes the options of the module it runs; ``puzzleopt SUB --hel
     puzzleopt learned    python -m learned.solve       solve with a network (beam, BWAS)
     puzzleopt evaluate   python -m learned.evaluate    evaluate a network on a test set
     puzzleopt verify     python -m hybrid.verify       certify learned solutions
+    puzzleopt santa      python -m exact.santa         Kaggle Santa 2023: score, solve, prove
+    puzzleopt santa      python -m exact.santa         Kaggle Santa 2023: score, solve, prove
 
 ``puzzleopt --version`` prints the version. Usage lines and errors name the command as typed
 (``puzzleopt solve``). It lives in the top layer (``puzzleopt``, which may import every layer) so
@@ -50,6 +52,7 @@ SUBCOMMANDS = {
     "learned": ("learned.solve", "solve with a network: beam search or BWAS"),
     "evaluate": ("learned.evaluate", "evaluate a network on a test set"),
     "verify": ("hybrid.verify", "certify learned solutions with exact methods"),
+    "santa": ("exact.santa.__main__", "Kaggle Santa 2023: score a submission, solve and prove puzzles"),
 }
 
 

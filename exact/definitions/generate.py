@@ -10,7 +10,8 @@ counts twsearch published (tests/test_definitions.py). Each
 base move's powers are derived (``F``, ``F2``, ``F'`` for a move of order 4; ``F2'`` for the
 third power of a move of order 5), and under the ``powers`` metric each of them is one move, as
 twsearch counts; under the ``listed`` metric (GAP files, Santa 2023) a move and its inverse are
-(``F``, ``F'``). A state is the label of each sticker: identical pieces (a repeated id in the
+(``F``, ``F'``; Santa's ``f0``, ``-f0``), and a move that is its own inverse is one row whose
+inverse's name reads as it. A state is the label of each sticker: identical pieces (a repeated id in the
 solved state) share labels.
 """
 
@@ -91,12 +92,15 @@ def move_table(definition: Definition) -> MoveTable:
     """
     names: list[str] = []
     perms: list[np.ndarray] = []
+    aliases: dict[str, tuple[int, ...]] = {}
     for name, move in definition.moves.items():
         base = base_permutation(definition, move)
         ps = powers(base, name, definition.source)
         if definition.metric == "listed":  # the move and its inverse, one move each
+            if len(ps) == 1:  # its own inverse: one row, and the inverse's name reads as it
+                aliases[definition.inverse.format(name)] = (len(names),)
             ps = ps[:1] + ps[-1:] if len(ps) > 1 else ps
-            names += [name, f"{name}'"][: len(ps)]
+            names += [name, definition.inverse.format(name)][: len(ps)]
         else:
             names += power_names(name, len(ps) + 1)
         perms += ps
@@ -104,7 +108,8 @@ def move_table(definition: Definition) -> MoveTable:
         twice = next(n for n in names if names.count(n) > 1)
         raise DefinitionError(f"{definition.source}: the move name {twice!r} is given to two moves; rename one")
     return MoveTable(
-        names=tuple(names), perms=np.stack(perms), description=f"{definition.name} ({definition.metric} metric)",
+        names=tuple(names), perms=np.stack(perms), aliases=aliases,
+        description=f"{definition.name} ({definition.metric} metric)",
         metadata={"puzzle": definition.name, "definition": definition.source, "metric": definition.metric},
     )  # fmt: skip
 

@@ -59,6 +59,8 @@ class Definition:
             move, twsearch's rule) or ``"listed"`` (each listed move and its inverse, Santa's).
         start: A ``StartState`` the file gives, else ``None``.
         title: The name the file gives itself (``Name``), else ``name``.
+        inverse: How a listed move's inverse is named, ``{}`` the move (``"{}'"``: ``F'``;
+            Santa 2023 writes ``"-{}"``: ``-f0``).
     """
 
     name: str
@@ -69,6 +71,7 @@ class Definition:
     metric: str = "powers"
     start: dict[str, SetState] | None = field(default=None)
     title: str = ""
+    inverse: str = "{}'"
 
 
 def definition_text(path: Path, what: str) -> str:

@@ -1,0 +1,84 @@
+"""Solving Santa 2023's puzzles: proofs by bidirectional BFS where they fit (:mod:`.prove`), and
+the commutator solver (:mod:`exact.commutators`), which always finishes, for the rest. Every
+answer is a :class:`~exact.result.SolveResult`, replayed from the puzzle's initial state to
+within its wildcards before it is returned."""
+
+from __future__ import annotations
+
+import time
+from functools import cache
+
+import numpy as np
+
+from exact.commutators import CommutatorError, Solver
+from exact.provenance import toolkit
+from exact.puzzles.santa.instances import Instance, format_moves, table
+from exact.puzzles.santa.shapes import shape
+from exact.result import SolveResult, Status
+from exact.santa.prove import prove
+from exact.santa.puzzle import SantaPuzzle
+
+
+@cache
+def commutator_solver(type_name: str) -> Solver:
+    """The commutator solver of a type (its library is built on first use and kept)."""
+    t = table(type_name)
+    return Solver(t.perms, t.inverse, shape(type_name).pieces())
+
+
+def cancel(rows: list[int], inverse: np.ndarray) -> list[int]:
+    """``rows`` with every move followed at once by its inverse dropped (repeatedly)."""
+    out: list[int] = []
+    for r in rows:
+        if out and inverse[out[-1]] == r:
+            out.pop()
+        else:
+            out.append(int(r))
+    return out
+
+
+def by_commutators(puzzle: SantaPuzzle, bound: int | None = None) -> SolveResult:
+    """The commutator solver's answer (``feasible``; ``bound``: a lower bound proven before).
+
+    Returns ``limit`` with the reason in ``extra`` where the method cannot solve the puzzle.
+    """
+    t0 = time.perf_counter()
+    done = SolveResult.recorder(puzzle, puzzle.start, solver="commutators", solver_version=toolkit(), settings={},
+                                since=t0)  # fmt: skip
+    try:
+        rows = commutator_solver(puzzle.instance.type).solve(puzzle.start, puzzle.goal)
+    except CommutatorError as exc:
+        return done([], Status.LIMIT, bound, None, {"limit": str(exc)})
+    rows = cancel(rows, puzzle.table.inverse)
+    status = Status.OPTIMAL if bound is not None and bound == len(rows) else Status.FEASIBLE
+    return done(rows, status, bound, None, {"raw_moves": len(rows)})
+
+
+def solve(instance: Instance, *, proof: bool = False, time_limit: float | None = None) -> SolveResult:
+    """One puzzle solved: with ``proof``, bidirectional BFS first (``optimal`` when it meets
+    within ``time_limit``); then, unless that proved it, the commutator solver, the shorter
+    answer kept."""
+    puzzle = SantaPuzzle(instance)
+    bound = None
+    if proof:
+        proved = prove(puzzle, time_limit=time_limit)
+        if proved.status is Status.OPTIMAL:
+            return proved
+        bound = proved.lower_bound
+    return by_commutators(puzzle, bound)
+
+
+def row(instance: Instance, result: SolveResult) -> dict:
+    """The JSON line of ``santa solve``: id, type, status, length, moves (Santa's text), bound,
+    method, seconds."""
+    names = table(instance.type).names
+    index = {n: i for i, n in enumerate(names)}
+    return {
+        "id": instance.id, "type": instance.type, "status": result.status.value, "length": result.length,
+        "moves": format_moves(instance.type, [index[m] for m in result.moves]) if result.moves else "",
+        "bound": result.lower_bound, "method": result.solver, "seconds": round(result.seconds, 3),
+        **({"limit": result.extra["limit"]} if "limit" in result.extra else {}),
+    }  # fmt: skip
+
+
+__all__ = ["by_commutators", "cancel", "commutator_solver", "row", "solve"]
