@@ -647,6 +647,59 @@ class _Stuck(Exception):
         self.slot, self.orbit = slot, orbit
 
 
+def commute_matrix(perms: np.ndarray) -> np.ndarray:
+    """bool ``(M, M)``: which moves commute (a row at a time: a big cube's table does not fit
+    ``M x M x P`` in memory)."""
+    perms = np.asarray(perms)
+    out = np.zeros((len(perms), len(perms)), dtype=bool)
+    for a in range(len(perms)):
+        out[a] = (perms[a][perms] == perms[:, perms[a]]).all(axis=1)
+    return out
+
+
+def shorten(rows: Sequence[int], perms: np.ndarray, inverse: np.ndarray, commutes: np.ndarray) -> list[int]:
+    """An equivalent and never longer sequence: each run of moves that commute with one another
+    gathered into powers, a power taken the shorter way round (``l`` 60 times on a ring of 100
+    is ``-l`` 40 times), powers that cancel dropped.
+
+    Args:
+        rows: Move rows, in order.
+        perms: int64 ``(M, P)``: the moves.
+        inverse: int64 ``(M,)``: the row undoing each row.
+        commutes: bool ``(M, M)`` (:func:`commute_matrix`).
+    """
+    inverse = np.asarray(inverse)
+    base = np.minimum(np.arange(len(inverse)), inverse)
+    orders: dict[int, int] = {}
+
+    def order(b: int) -> int:
+        if b not in orders:
+            ident, step, n = np.arange(perms.shape[1]), perms[b], 1
+            while not (step == ident).all():
+                step, n = step[perms[b]], n + 1
+            orders[b] = n
+        return orders[b]
+
+    blocks: list[dict[int, int]] = []
+    for r in rows:
+        b = int(base[r])
+        sign = 1 if r == b else -1
+        if not blocks or not all(commutes[b, other] for other in blocks[-1]):
+            blocks.append({})
+        block = blocks[-1]
+        block[b] = (block.get(b, 0) + sign) % order(b)
+        if block[b] == 0:
+            del block[b]
+            if not block:
+                blocks.pop()
+    out: list[int] = []
+    for block in blocks:
+        for b, e in block.items():
+            n = order(b)
+            out += [b] * e if e <= n - e else [int(inverse[b])] * (n - e)
+    return out
+
+
 def _gf2_solve(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     """A 0/1 ``x`` with ``a x = b`` over GF(2), or ``None``."""
     a = a.astype(np.uint8).copy()
@@ -676,4 +729,14 @@ def _gf2_solve(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
     return x
 
 
-__all__ = ["CommutatorError", "Library", "Macro", "Pieces", "Solver", "base_cycles", "library"]
+__all__ = [
+    "CommutatorError",
+    "Library",
+    "Macro",
+    "Pieces",
+    "Solver",
+    "base_cycles",
+    "commute_matrix",
+    "library",
+    "shorten",
+]

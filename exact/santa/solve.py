@@ -10,7 +10,7 @@ from functools import cache
 
 import numpy as np
 
-from exact.commutators import CommutatorError, Solver
+from exact.commutators import CommutatorError, Solver, commute_matrix, shorten
 from exact.provenance import toolkit
 from exact.puzzles.santa.instances import Instance, format_moves, table
 from exact.puzzles.santa.shapes import shape
@@ -26,15 +26,9 @@ def commutator_solver(type_name: str) -> Solver:
     return Solver(t.perms, t.inverse, shape(type_name).pieces())
 
 
-def cancel(rows: list[int], inverse: np.ndarray) -> list[int]:
-    """``rows`` with every move followed at once by its inverse dropped (repeatedly)."""
-    out: list[int] = []
-    for r in rows:
-        if out and inverse[out[-1]] == r:
-            out.pop()
-        else:
-            out.append(int(r))
-    return out
+@cache
+def _commutes(type_name: str) -> np.ndarray:
+    return commute_matrix(table(type_name).perms)
 
 
 def by_commutators(puzzle: SantaPuzzle, bound: int | None = None) -> SolveResult:
@@ -49,9 +43,11 @@ def by_commutators(puzzle: SantaPuzzle, bound: int | None = None) -> SolveResult
         rows = commutator_solver(puzzle.instance.type).solve(puzzle.start, puzzle.goal)
     except CommutatorError as exc:
         return done([], Status.LIMIT, bound, None, {"limit": str(exc)})
-    rows = cancel(rows, puzzle.table.inverse)
+    raw = len(rows)
+    t = puzzle.table
+    rows = shorten(rows, t.perms, t.inverse, _commutes(puzzle.instance.type))
     status = Status.OPTIMAL if bound is not None and bound == len(rows) else Status.FEASIBLE
-    return done(rows, status, bound, None, {"raw_moves": len(rows)})
+    return done(rows, status, bound, None, {"raw_moves": raw})
 
 
 def solve(instance: Instance, *, proof: bool = False, time_limit: float | None = None) -> SolveResult:
@@ -81,4 +77,4 @@ def row(instance: Instance, result: SolveResult) -> dict:
     }  # fmt: skip
 
 
-__all__ = ["by_commutators", "cancel", "commutator_solver", "row", "solve"]
+__all__ = ["by_commutators", "commutator_solver", "row", "solve"]
