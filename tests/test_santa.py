@@ -228,3 +228,26 @@ def test_growth_from_distinct_labels_equals_cayleypy_s(ours, theirs, depth) -> N
     depth = len(want) if depth is None else depth
     got = layer_counts(t, np.arange(t.num_positions), depth, progress=False)
     assert got == want[: depth + 1]
+
+
+@pytest.mark.parametrize("name", ["cube_3/3/3", "wreath_7/7", "globe_2/6"])
+@settings(max_examples=30)
+@given(data=st.data())
+def test_shorten_keeps_the_permutation_and_never_lengthens(name, data) -> None:
+    from exact.commutators import commute_matrix, shorten
+
+    t = table(name)
+    rows = data.draw(st.lists(st.integers(0, t.num_moves - 1), max_size=40))
+    short = shorten(rows, t.perms, t.inverse, commute_matrix(t.perms))
+    start = np.arange(t.num_positions)
+    assert np.array_equal(t.apply(start, short), t.apply(start, rows)) and len(short) <= len(rows)
+
+
+def test_shorten_takes_a_ring_s_power_the_short_way_and_cancels_commuting_moves() -> None:
+    from exact.commutators import commute_matrix, shorten
+
+    t = table("wreath_7/7")
+    assert t.format(shorten([0] * 12, t.perms, t.inverse, commute_matrix(t.perms))) == "-l -l"  # l^12 = l^-2 on 7 beads
+    c = table("cube_3/3/3")
+    rows = c.parse(["f0", "f2", "-f0", "r1", "-r1", "-f2"])
+    assert shorten(rows, c.perms, c.inverse, commute_matrix(c.perms)) == []
