@@ -2,7 +2,7 @@
 
 Examples::
 
-    puzzleopt santa score --submission ../shared/data/santa2023/winner_submission.csv
+    puzzleopt santa score --submission tests/data/santa2023/winner_submission.csv
     puzzleopt santa solve --ids 0-29,284-303 --prove --time-limit 60 --json
     puzzleopt santa solve --ids 0-397 --out submission.csv
 
