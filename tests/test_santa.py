@@ -78,11 +78,12 @@ def test_the_score_command_prints_json_and_exits_0_only_when_all_are_valid(tmp_p
         ("ident,moves\n0,r1\n", r"bad.csv:1: the header must be id,moves"),
         ("id,moves\n0,r1\n0,r1\n", r"bad.csv:3: id 0 appears twice"),
         ("id,moves\n400,r1\n", r"bad.csv:2: expected ID,MOVES with an id 0-397"),
+        (b"\x89PNG\r\n\x1a\n\xff\xfe", r"bad.csv: not a text file"),
     ],
 )
 def test_a_bad_submission_is_one_line_naming_the_file_and_line(tmp_path, capsys, text, message) -> None:
     bad = tmp_path / "bad.csv"
-    bad.write_text(text)
+    bad.write_bytes(text) if isinstance(text, bytes) else bad.write_text(text)
     code = cli.run(main, ["score", "--submission", str(bad)])
     err = capsys.readouterr().err
     if message is None:
@@ -91,6 +92,14 @@ def test_a_bad_submission_is_one_line_naming_the_file_and_line(tmp_path, capsys,
     else:
         assert code == cli.EXIT_BAD_INPUT
         assert len(err.strip().splitlines()) == 1 and message in err.replace(str(tmp_path) + "/", "")
+
+
+def test_a_row_of_a_million_characters_is_read(tmp_path) -> None:
+    """A 33x33x33's solution is a row longer than the csv module's default field limit."""
+    long = tmp_path / "long.csv"
+    long.write_text("id,moves\n283," + ".".join(["f0", "-f0"] * 200_000) + "\n")
+    assert len(read_submission(long)[283]) > 1_000_000
+    assert score(read_submission(long)).checks[283].moves == 400_000
 
 
 def test_move_counts_and_names_of_each_shape() -> None:

@@ -29,6 +29,16 @@ def read_submission(path: str | Path) -> dict[int, str]:
     if not path.is_file():
         raise SubmissionError(f"{path}: no such file; give a submission CSV with the header id,moves")
     out: dict[int, str] = {}
+    limit = csv.field_size_limit(1 << 30)  # a 33x33x33's row runs to hundreds of thousands of characters
+    try:
+        return _rows(path, out)
+    except UnicodeDecodeError:
+        raise SubmissionError(f"{path}: not a text file; give a submission CSV with the header id,moves") from None
+    finally:
+        csv.field_size_limit(limit)
+
+
+def _rows(path: Path, out: dict[int, str]) -> dict[int, str]:
     with path.open(newline="") as f:
         reader = csv.reader(f)
         header = next(reader, None)
@@ -39,7 +49,7 @@ def read_submission(path: str | Path) -> dict[int, str]:
                 continue
             if len(row) != 2 or not row[0].strip().isdigit() or int(row[0]) >= COUNT:
                 raise SubmissionError(
-                    f"{path}:{line}: expected ID,MOVES with an id 0-{COUNT - 1}; got {','.join(row)!r}"
+                    f"{path}:{line}: expected ID,MOVES with an id 0-{COUNT - 1}; got {','.join(row)[:60]!r}"
                 )
             i = int(row[0])
             if i in out:
