@@ -23,7 +23,6 @@ This module knows no puzzle: :mod:`exact.santa` gives it Santa's tables and piec
 
 from __future__ import annotations
 
-import logging
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,9 +30,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from exact.errors import PuzzleoptError
+from exact.logs import get_logger
 from exact.ranking import permutation_parity
 
-log = logging.getLogger(__name__)
+log = get_logger(__name__)
 
 MAX_EXPONENT = 30
 """The largest power of one move in the words :func:`_powers` tries."""

@@ -150,7 +150,7 @@ def test_the_goal_states_of_two_wildcards_are_the_goal_and_its_swaps() -> None:
     assert goal_states(np.arange(60), 10) is None  # too many to list: no proof is tried
 
 
-FAST_PROOFS = [0, 1, 3, 5, 284, 285, 287, 290, 304, 309, 319, 321]
+FAST_PROOFS = [0, 1, 284, 285, 304, 309, 319]
 
 
 @pytest.mark.parametrize("i", FAST_PROOFS)
@@ -174,8 +174,8 @@ def test_a_proof_that_runs_out_of_time_says_limit_with_a_bound() -> None:
     assert result.status.value == "limit" and result.lower_bound is not None and result.lower_bound <= WINNER[338]
 
 
-COMMUTATOR_CASES = [0, 150, 205, 304, 329, 338, 343, 358]  # a 2x2x2, 4x4x4s, wreaths, globes: a second or less each
-SLOW_COMMUTATOR_CASES = [30, 140, 210, 240, 284, 353, 368, 373]  # the 3x3 and 5x5 (library built), globes with equators
+COMMUTATOR_CASES = [0, 150, 304, 338, 358]  # a 2x2x2, a 4x4x4, a wreath, globes: a second or less each
+SLOW_COMMUTATOR_CASES = [30, 140, 205, 210, 240, 284, 329, 343, 353, 368, 373]  # the 3x3 and 5x5, equators, N-labels
 
 
 @pytest.mark.parametrize(
