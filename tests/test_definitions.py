@@ -265,3 +265,20 @@ def test_a_file_puzzle_trains_a_network_that_beam_searches_and_hybrid_verify_cer
     assert code == cli.EXIT_OK and doc["instances"] == 3, captured.err
     assert doc["optimal"]["n"] + doc.get("no_solution", {}).get("n", 0) >= 0  # every certificate was made
     assert doc["unknown_share"] == 0.0
+
+
+CAYLEYPY = Path(__file__).parent / "data" / "cayleypy"
+
+
+@pytest.mark.parametrize(
+    ("name", "depth"),
+    [("pyramorphix", None), ("pyraminx", 5), ("dino", 5), ("skewb_diamond", 5), ("tetraminx", 5),
+     pytest.param("dino", 7, marks=pytest.mark.slow), pytest.param("tetraminx", 7, marks=pytest.mark.slow)],
+)  # fmt: skip
+def test_growth_of_cayleypy_s_gap_files_equals_its_published_counts(name, depth) -> None:
+    from exact.bfs import layer_counts
+
+    want = json.loads((CAYLEYPY / "puzzles_growth.json").read_text())["counts"][name]
+    p = registry.from_file(CAYLEYPY / f"{name}.gap")
+    depth = len(want) if depth is None else depth
+    assert layer_counts(p.table, p.goal, depth, progress=False) == want[: depth + 1]
