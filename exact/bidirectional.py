@@ -17,8 +17,8 @@ Two kinds of side:
   every move.
 * :class:`CodeSide`: states numbered by int64 codes with a layer function (e.g. the cubical sliding
   puzzle's configurations, :class:`exact.hypercube.space.RingSpace`), kept in sorted arrays.
-* :class:`HashSide`: states of an unguarded move table grown a whole layer at a time in numpy,
-  told apart by a 64-bit hash of their labels and kept in sorted arrays: ten times the pace of
+* :class:`HashSide`: a :class:`CodeSide` over the states of an unguarded move table, grown a
+  whole layer at a time in numpy, told apart by a 64-bit hash of their labels: ten times the pace of
   :class:`TableSide` and a fraction of its memory. Equal states hash alike, so no meeting is
   missed and every bound stands; a path two different states with one hash would join is caught
   by the replay every result gets (:meth:`exact.result.SolveResult.build`).
@@ -318,82 +318,42 @@ class CodeSide:
         raise KeyError(code)  # pragma: no cover - only called for seen codes
 
 
-class HashSide:
-    """A side over the states of an unguarded move table, hashed (module docstring).
+class HashSide(CodeSide):
+    """A :class:`CodeSide` whose codes are 64-bit hashes of the states of an unguarded move table,
+    each layer grown at once in numpy (module docstring).
 
     Args:
         perms: int64 ``(M, P)``: the moves (``new = state[perms[m]]``).
         roots: ``(P,)`` or ``(B, P)``: the side's root states.
-        backward: Grow towards the roots (the goal side): paths are read back as the moves that
-            lead to a root.
+        inverse: ``inverse[row]``, the row undoing ``row``; given, the side is a backward one.
         seed: Seeds the hash's weights.
     """
 
-    def __init__(self, perms: np.ndarray, roots: np.ndarray, *, backward: bool = False, seed: int = 0) -> None:
+    def __init__(self, perms: np.ndarray, roots: np.ndarray, inverse: np.ndarray | None = None, seed: int = 0) -> None:
         roots = np.asarray(roots)
         roots = roots[None] if roots.ndim == 1 else roots
-        self.perms = np.argsort(perms, axis=1) if backward else np.asarray(perms)
-        self.backward = backward
+        self.perms = np.asarray(perms)
         self._weights = np.random.default_rng(seed).integers(1, 2**63, size=roots.shape[1], dtype=np.uint64) | 1
-        h = self.hash(roots)
-        h, first = np.unique(h, return_index=True)
-        self.states = [roots[first]]
-        self.hashes = [h]  # each layer's hashes, in the order of its states
-        self.parents: list[np.ndarray] = [np.full(len(h), -1)]
-        self.rows: list[np.ndarray] = [np.full(len(h), -1)]
-        self.seen = h  # sorted
-        self.sizes = [len(h)]
+        codes, first = np.unique(self.hash(roots), return_index=True)
+        super().__init__(0, self._layer, inverse)
+        self.codes, self.parents, self.rows = [codes], [np.full(len(codes), -1)], [np.full(len(codes), -1)]
+        self.seen, self.sizes = codes, [len(codes)]
+        self.states = [roots[first]]  # each layer's states, in the order of its codes
 
     def hash(self, states: np.ndarray) -> np.ndarray:
         """uint64 ``(B,)``: a hash of each state's labels."""
         with np.errstate(over="ignore"):
             return (states.astype(np.uint64) * self._weights).sum(axis=1, dtype=np.uint64)
 
-    @property
-    def depth(self) -> int:
-        return len(self.states) - 1
-
-    @property
-    def frontier_size(self) -> int:
-        return len(self.hashes[-1])
-
-    @property
-    def seen_size(self) -> int:
-        return len(self.seen)
-
-    def root_layer(self) -> np.ndarray:
-        return self.hashes[0]
-
-    def grow(self) -> np.ndarray:
-        front = self.states[-1]
+    def _layer(self, frontier: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         m = len(self.perms)
-        kids = front[:, self.perms].reshape(len(front) * m, -1)
-        h = self.hash(kids)
-        h, first = np.unique(h, return_index=True)
-        at = np.searchsorted(self.seen, h)
-        fresh = (at >= len(self.seen)) | (self.seen[np.minimum(at, len(self.seen) - 1)] != h)
-        h, first = h[fresh], first[fresh]
+        kids = self.states[-1][:, self.perms].reshape(len(frontier) * m, -1)
+        codes, first = np.unique(self.hash(kids), return_index=True)
+        at = np.searchsorted(seen, codes)
+        fresh = (at >= len(seen)) | (seen[np.minimum(at, len(seen) - 1)] != codes)
+        codes, first = codes[fresh], first[fresh]
         self.states.append(kids[first])
-        self.hashes.append(h)
-        self.parents.append(first // m)
-        self.rows.append(first % m)
-        self.seen = np.union1d(self.seen, h)
-        self.sizes.append(len(h))
-        return h
-
-    def first_known(self, layer: np.ndarray) -> int | None:
-        meet = np.intersect1d(layer, self.seen, assume_unique=True)
-        return int(meet[0]) if len(meet) else None
-
-    def path(self, key: int) -> list[int]:
-        depth, i = next((d, i) for d, h in enumerate(self.hashes)
-                        if (i := int(np.searchsorted(h, np.uint64(key)))) < len(h) and h[i] == key)  # fmt: skip
-        rows = []
-        while depth > 0:
-            rows.append(int(self.rows[depth][i]))
-            i = int(self.parents[depth][i])
-            depth -= 1
-        return rows if self.backward else rows[::-1]
+        return codes, first // m, first % m
 
 
 # ------------------------------------------------------------------------------ the "bfs" method

@@ -626,11 +626,12 @@ class Solver:
             perm[n + 2 * k], perm[n + 2 * k + 1] = n + 2 * k + 1, n + 2 * k
             perms.append(perm)
         out: dict[tuple[int, ...], list[int]] = {}
+        undo = np.array([list(acts).index(p.inverse[r]) for r in acts])  # a move's inverse acts where it does
         start = np.concatenate([state[where], np.tile([0, 1], len(base))])
         for odd in np.ndindex(*(2,) * len(base)):
             pairs = np.concatenate([[1, 0] if o else [0, 1] for o in odd]) if base else np.zeros(0, np.int64)
             ends = np.concatenate([goal[where], pairs])
-            met = search(HashSide(np.array(perms), start), HashSide(np.array(perms), ends, backward=True),
+            met = search(HashSide(np.array(perms), start), HashSide(np.array(perms), ends, undo),
                          max_stored=PROJECTION_STATES)  # fmt: skip
             if met.rows is not None:
                 out[tuple(odd)] = [int(acts[r]) for r in met.rows]

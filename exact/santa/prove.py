@@ -79,7 +79,7 @@ def prove(puzzle: SantaPuzzle, *, time_limit: float | None = None, max_stored: i
         return done([], Status.LIMIT, 0, 0, {"limit": f"the goal states {puzzle.wildcards} wildcards allow exceed "
                                                f"{MAX_GOALS:,}"})  # fmt: skip
     perms = puzzle.table.perms
-    met = search(HashSide(perms, puzzle.start), HashSide(perms, goals, backward=True), max_stored=max_stored,
+    met = search(HashSide(perms, puzzle.start), HashSide(perms, goals, puzzle.table.inverse), max_stored=max_stored,
                  time_limit=time_limit)  # fmt: skip
     extra = met.extra() | {"goal_states": len(goals)}
     if met.outcome == "met":
