@@ -1,7 +1,8 @@
 """A solver that always finishes on a permutation puzzle: pieces put in place one at a time by
 3-cycles, each a short commutator conjugated by a few set-up moves (the method of people who
-solve big cubes by hand, and of Santa 2023's winners). Solutions are long but come in seconds,
-for any move table whose pieces (groups of positions that move together) are known.
+solve big cubes by hand, and of Santa 2023's winners). Solutions are long but come in seconds
+once a table's library is built (a 33x33x33's took 2.5 minutes on 2 cores), for any move table
+whose pieces (groups of positions that move together) are known.
 
 1. **Pieces and orbits.** Each position belongs to a piece (``owner``); a move permutes the
    piece slots; slots a sequence of moves can carry one to another form an orbit.
