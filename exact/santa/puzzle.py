@@ -29,6 +29,7 @@ class SantaPuzzle(Puzzle):
     def __init__(self, instance: Instance) -> None:
         start, goal = instance.encoded()
         labels = int(goal.max()) + 1
+        # Puzzle keeps uint8 goals; three puzzles have more labels, so the goal is set wider below
         super().__init__(f"santa {instance.id} ({instance.type})", table(instance.type), goal % 256, labels)
         dtype = np.uint8 if labels <= 256 else np.uint16
         self.goal = goal.astype(dtype)
