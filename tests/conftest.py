@@ -67,6 +67,21 @@ def cube2_table(tmp_path_factory, metric: str):
         return p, pdb_dir, load(table_spec(p), pdb_dir, progress=False)
 
 
+@pytest.fixture(scope="session")
+def cube3_qtm_small(tmp_path_factory):
+    """``(puzzle, tables, pdb_dir)``: the quarter-turn 3x3x3 and its optimal solver's small (70 MB)
+    table, built once per run by one worker in a shared folder. Read it only: a test that
+    forges or removes tables takes its own folder."""
+    from exact import registry
+    from exact.cube.optimal import optimal_tables
+
+    pdb_dir = shared_dir(tmp_path_factory, "cube3-qtm-slice")
+    p = registry.get("cube3", moves="faces", metric="qtm")
+    with open(pdb_dir / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return p, optimal_tables(p, edge="slice", pdb_dir=pdb_dir, progress=False), pdb_dir
+
+
 @pytest.fixture(scope="session", params=["qtm", "htm"])
 def cube2_tables(request, tmp_path_factory):
     """The 2x2x2 puzzle of one metric and a directory holding its complete distance table."""

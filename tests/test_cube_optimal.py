@@ -230,16 +230,14 @@ def _partway(p, rows, left):
     return starts, rests
 
 
-def test_verify_certifies_the_deepcubea_solutions(tmp_path, tmp_path_factory, capsys):
+def test_verify_certifies_the_deepcubea_solutions(tmp_path, cube3_qtm_small, capsys):
     """hybrid.verify --puzzle cube3 on a DeepCubeA-style file: the file's own optimal solutions
     are certified at their length; padded ones and kociemba's two-phase answers (in quarter
     turns) get verdicts with gaps."""
     from exact import cli
     from hybrid.verify import main as verify_main
 
-    p = registry.get("cube3", moves="faces", metric="qtm")
-    pdb_dir = tmp_path_factory.mktemp("verify")
-    optimal_tables(p, edge="slice", pdb_dir=pdb_dir, progress=False)
+    p, _, pdb_dir = cube3_qtm_small
     with open(shared_data("cube/deepcubea_cube3_qtm_1000.tsv")) as fh:
         rows = list(csv.DictReader(fh, delimiter="\t"))[:4]
     left = 11

@@ -19,6 +19,7 @@ from exact import cli, registry
 from exact.errors import PuzzleoptError
 from exact.puzzles.santa import instances, parse_moves, read_submission, score, shape, table, types
 from exact.puzzles.santa.instances import parse_ids
+from exact.puzzles.santa.score import check
 from exact.santa.__main__ import main
 from exact.santa.prove import goal_states, prove
 from exact.santa.puzzle import SantaPuzzle
@@ -260,3 +261,73 @@ def test_shorten_takes_a_ring_s_power_the_short_way_and_cancels_commuting_moves(
     c = table("cube_3/3/3")
     rows = c.parse(["f0", "f2", "-f0", "r1", "-r1", "-f2"])
     assert shorten(rows, c.perms, c.inverse, commute_matrix(c.perms)) == []
+
+
+def _perm(rows, perms) -> np.ndarray:
+    p = np.arange(perms.shape[1])
+    for r in rows:
+        p = p[perms[r]]
+    return p
+
+
+def test_the_3x3x3_face_moves_are_found_by_their_permutations() -> None:
+    from exact.santa.cube3 import face_rows, to_ours
+
+    t = table("cube_3/3/3")
+    ours = registry.get("cube3", moves="faces", metric="qtm").table
+    assert [t.names[r] for r in face_rows()] == ["-d2", "d2", "r0", "-r0", "f0", "-f0", "d0", "-d0", "-r2", "r2",
+                                                 "-f2", "f2"]  # fmt: skip
+    state = np.random.default_rng(0).permutation(54)
+    for m, r in zip(ours.perms, face_rows(), strict=True):  # re-laying then turning = turning then re-laying
+        assert np.array_equal(state[to_ours()][m], state[t.perms[r]][to_ours()])
+
+
+@settings(max_examples=40, deadline=None)
+@given(frame=st.integers(0, 23), word=st.lists(st.integers(0, 11), max_size=14))
+def test_realise_turns_the_centres_home_for_at_most_the_rotation_s_price(frame, word) -> None:
+    """The Santa word equals the rotation home then the face word, and costs no more than the
+    face word plus the rotation paid by itself (the programme may do better with slices)."""
+    from exact.santa.cube3 import face_rows, frames, realise
+
+    fr = frames()
+    relative = [int(face_rows()[m]) for m in word]
+    out = realise(relative, frame)
+    home = fr.rots[fr.inverse[frame]]
+    assert np.array_equal(_perm(out, fr.perms), home[_perm(relative, fr.perms)])
+    assert len(out) <= len(relative) + fr.cost[frame]
+
+
+def test_realise_turns_r_and_l_prime_into_one_slice_when_the_centres_need_that_quarter() -> None:
+    from exact.santa.cube3 import frames, realise
+
+    fr = frames()
+    row = fr.row
+    relative = [row["r0"], row["r2"]]  # R and L': Santa turns both layers clockwise seen from the right
+    quarter = fr.index[fr.axis_turn["r"].tobytes()]
+    assert [fr.names[r] for r in realise(relative, quarter)] == ["-r1"]  # two moves for one
+    assert [fr.names[r] for r in realise(relative, 0)] == ["r0", "r2"]  # centres home: the face moves
+
+
+@pytest.mark.parametrize("scramble", ["r1.f0.-d1", "-f1.d2.r0.r1.-f0.d1"])
+def test_a_santa_3x3x3_scrambled_with_slices_is_solved_in_as_few_moves(scramble, cube3_qtm_small) -> None:
+    from dataclasses import replace
+
+    from exact.santa.cube3 import by_optimal_cube
+
+    base = instances()[140]  # distinct labels: the centres' turns are seen
+    t = table(base.type)
+    start, goal = base.encoded()
+    state = goal[_perm(parse_moves(base.type, scramble), t.perms)]
+    alphabet = base.alphabet
+    inst = replace(base, initial=tuple(alphabet[x] for x in state))
+    result = by_optimal_cube(SantaPuzzle(inst), tables=cube3_qtm_small[1])
+    assert result.status.value == "feasible" and result.length <= len(scramble.split("."))
+    assert check(inst, ".".join(result.moves)).valid
+
+
+def test_the_3x3x3_solver_says_limit_when_its_table_cannot_be_ready_in_time(monkeypatch) -> None:
+    from exact.santa import cube3
+
+    monkeypatch.setattr("exact.pdb.store.setup_estimate", lambda specs, directory=None: (False, 240.0))
+    result = cube3.by_optimal_cube(SantaPuzzle(instances()[31]), time_limit=5)
+    assert result.status.value == "limit" and "building" in result.extra["limit"]

@@ -6,6 +6,7 @@ within its wildcards before it is returned."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
@@ -15,6 +16,7 @@ from exact.provenance import toolkit
 from exact.puzzles.santa.instances import Instance, format_moves, table
 from exact.puzzles.santa.shapes import shape
 from exact.result import SolveResult, Status
+from exact.santa.cube3 import by_optimal_cube
 from exact.santa.prove import prove
 from exact.santa.puzzle import SantaPuzzle
 
@@ -50,10 +52,16 @@ def by_commutators(puzzle: SantaPuzzle, bound: int | None = None) -> SolveResult
     return done(rows, status, bound, None, {"raw_moves": raw})
 
 
+SPECIAL: dict[str, Callable[[SantaPuzzle, float | None], SolveResult]] = {}
+"""A type's own solver, tried before the commutators (it may end in ``limit``)."""
+SPECIAL["cube_3/3/3"] = by_optimal_cube
+
+
 def solve(instance: Instance, *, proof: bool = False, time_limit: float | None = None) -> SolveResult:
     """One puzzle solved: with ``proof``, bidirectional BFS first (``optimal`` when it meets
-    within ``time_limit``); then, unless that proved it, the commutator solver, the shorter
-    answer kept."""
+    within ``time_limit``); then, unless that proved it, the type's own solver
+    (:data:`SPECIAL`, within ``time_limit``) or, where there is none or it stops at its limit,
+    the commutator solver."""
     puzzle = SantaPuzzle(instance)
     bound = None
     if proof:
@@ -61,6 +69,11 @@ def solve(instance: Instance, *, proof: bool = False, time_limit: float | None =
         if proved.status is Status.OPTIMAL:
             return proved
         bound = proved.lower_bound
+    special = SPECIAL.get(instance.type)
+    if special is not None:
+        found = special(puzzle, time_limit)
+        if found.status is not Status.LIMIT:
+            return found
     return by_commutators(puzzle, bound)
 
 
@@ -73,7 +86,7 @@ def row(instance: Instance, result: SolveResult) -> dict:
         "id": instance.id, "type": instance.type, "status": result.status.value, "length": result.length,
         "moves": format_moves(instance.type, [index[m] for m in result.moves]) if result.moves else "",
         "bound": result.lower_bound, "method": result.solver, "seconds": round(result.seconds, 3),
-        **({"limit": result.extra["limit"]} if "limit" in result.extra else {}),
+        **{k: result.extra[k] for k in ("limit", "qtm", "relative") if k in result.extra},
     }  # fmt: skip
 
 
