@@ -51,13 +51,20 @@ def main(argv=None) -> int:
         default=600.0,
         help="seconds for a type's own solver (the 3x3x3's optimal face-turn search)",
     )
+    ap.add_argument(
+        "--beam-models",
+        type=Path,
+        help="folder of per-type networks (benchmarks/santa2023_train.py): "
+        "the beam is tried too where its type has one, the shorter answer kept",
+    )
+    ap.add_argument("--beam-seconds", type=float, default=60.0, help="seconds for each beam")
     ap.add_argument("--render-only", action="store_true", help="write the page from the results only")
     args = ap.parse_args(argv)
     meter = load_meter()
     results = OUT / "results.jsonl"
     if not args.render_only:
         run(parse_ids(args.ids), set(parse_ids(args.redo)) if args.redo else set(), set(args.prove_types.split(",")),
-            args.proof_seconds, args.solver_seconds, results)  # fmt: skip
+            args.proof_seconds, args.solver_seconds, results, args.beam_models, args.beam_seconds)  # fmt: skip
     rows = read_results(results)
     submission = OUT / "submission.csv"
     tmp = submission.with_suffix(".tmp")
@@ -71,7 +78,7 @@ def main(argv=None) -> int:
 
 
 def run(ids: list[int], redo: set[int], prove_types: set[str], seconds: float, solver_seconds: float,
-        results: Path) -> None:  # fmt: skip
+        results: Path, beam_models: Path | None = None, beam_seconds: float = 60.0) -> None:  # fmt: skip
     from exact.santa.solve import row, solve
 
     done = read_results(results) if results.exists() else {}
@@ -82,11 +89,26 @@ def run(ids: list[int], redo: set[int], prove_types: set[str], seconds: float, s
             t0 = time.perf_counter()
             proof = inst.type in prove_types
             result = solve(inst, proof=proof, time_limit=seconds if proof else solver_seconds)
+            if beam_models is not None and result.status.value != "optimal":
+                result = _beam(inst, result, beam_models, beam_seconds)
             line = row(inst, result) | {"seconds": round(time.perf_counter() - t0, 3), "proof_seconds": seconds,
                                         "solver_seconds": solver_seconds}  # fmt: skip
             out.write(json.dumps(line) + "\n")
             out.flush()
             os.fsync(out.fileno())
+
+
+def _beam(inst, result, models: Path, seconds: float):
+    """The beam's answer where the type has a network and it is shorter, else ``result``."""
+    from learned.santa import beam_solve, model_dir
+
+    model = model_dir(models, inst.type) / "model.safetensors"
+    if not model.exists():
+        return result
+    found = beam_solve(inst, model, time_limit=seconds)
+    if found is None or not found.status.has_solution:
+        return result
+    return found if result.length is None or found.length < result.length else result
 
 
 def read_results(path: Path) -> dict[int, dict]:

@@ -331,3 +331,17 @@ def test_the_3x3x3_solver_says_limit_when_its_table_cannot_be_ready_in_time(monk
     monkeypatch.setattr("exact.pdb.store.setup_estimate", lambda specs, directory=None: (False, 240.0))
     result = cube3.by_optimal_cube(SantaPuzzle(instances()[31]), time_limit=5)
     assert result.status.value == "limit" and "building" in result.extra["limit"]
+
+
+def test_a_type_s_network_guides_the_beam_to_a_replayed_answer(tmp_path) -> None:
+    """learned.santa: a network trained on one type (here briefly, and tiny) and the beam it
+    guides, answered for the puzzle itself; a puzzle of another solution state is not its."""
+    pytest.importorskip("torch")
+    from learned.santa import beam_solve, model_dir, train_type
+
+    train_type("wreath_6/6", tmp_path, seconds=None, steps=30, batch=256, max_walk=12, preset="resmlp-tiny")
+    model = model_dir(tmp_path, "wreath_6/6") / "model.safetensors"
+    result = beam_solve(instances()[285], model, time_limit=60)
+    assert result is not None and result.status.value == "feasible" and result.solver == "beam"
+    assert check(instances()[285], ".".join(result.moves)).valid
+    assert beam_solve(instances()[140], model) is None  # cube_3/3/3 with distinct labels
