@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
+import pytest
 
 from exact.cube.h48 import (
     COCSEP_CLASSES,
@@ -17,6 +18,10 @@ from exact.cube.h48 import (
     cocsep_cubies,
     cocsep_of,
     esep_of,
+    h0_distances,
+    h0_entry,
+    h0_index,
+    h0_tables,
     sym48,
 )
 from exact.cube.symmetry import conjugate_cubies, symmetry_of
@@ -85,3 +90,48 @@ def test_half_turns_stay_in_the_target_group_and_quarter_turns_leave_it() -> Non
         c = read_cubies(p.table.apply(p.goal, p.table.parse(moves, start=p.goal)), 3)
         here = (cocsep_of(c.corner_perm[None], c.corner_ori[None])[0], esep_of(c.edge_perm[None])[0])
         assert (here == solved) == inside, moves
+
+
+@pytest.fixture(scope="module", params=["htm", "qtm"])
+def h0(request):
+    from exact import registry
+
+    p = registry.get("cube3", moves="faces", metric=request.param)
+    return p, h0_tables(p.table)
+
+
+def _raw_distances(t, depth: int) -> dict[int, int]:
+    """Distances of raw (cocsep, esep) pairs up to ``depth``, by BFS without symmetry."""
+    start = cocsep_of(np.arange(8)[None], np.zeros((1, 8), np.int64))[0] * NESEP + esep_of(np.arange(12)[None])[0]
+    seen = {int(start): 0}
+    frontier = np.array([start])
+    for d in range(1, depth + 1):
+        v, e = frontier // NESEP, frontier % NESEP
+        kids = np.unique((t.cocsep_mv[v].astype(np.int64) * NESEP + t.esep_mv[e]).ravel())
+        kids = np.array([k for k in kids.tolist() if k not in seen], dtype=np.int64)
+        seen.update(dict.fromkeys(kids.tolist(), d))
+        frontier = kids
+    return seen
+
+
+def test_the_h0_table_equals_breadth_first_search_on_the_raw_coordinates(h0) -> None:
+    """Every raw pair within 5 moves has its distance in the symmetry-reduced table, and the table
+    has no other entry that near."""
+    _, t = h0
+    depth = 5
+    raw = _raw_distances(t, depth)
+    table = h0_distances(t, max_depth=depth)
+    k = t.classes
+    keys = np.array(list(raw), dtype=np.int64)
+    idx = np.array([h0_entry(v, e, k.cls, k.sym, t.esep_conj, t.stab) for v, e in zip(keys // NESEP, keys % NESEP)])
+    assert np.array_equal(table[idx], np.array(list(raw.values())))
+    assert (table <= depth).sum() == len(np.unique(idx))
+
+
+def test_the_h0_index_is_the_same_for_a_cube_and_its_48_conjugates(h0) -> None:
+    _, t = h0
+    cp, co, ep, eo = _random_cubies(np.random.default_rng(3), 300)
+    base = h0_index(t, cp, co, ep)
+    for matrix in sym48():
+        ncp, nco, nep, _ = conjugate_cubies(cp, co, ep, eo, symmetry_of(matrix))
+        assert np.array_equal(h0_index(t, ncp, nco, nep), base)
