@@ -22,7 +22,7 @@ import json
 import os
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import date
 from pathlib import Path
 
@@ -138,9 +138,11 @@ def render(rows: dict[int, dict], checked, args, load: str) -> None:
         secs = sum(rows.get(i, {}).get("seconds", 0.0) for i in ids)
         bounds = [rows[i]["bound"] for i in ids if rows.get(i, {}).get("bound") is not None]
         ratio = f"{ours / win:.2f}" if ok == len(ids) else "-"
+        methods = Counter(rows[i]["method"] for i in ids if i in rows)
+        by_method = ", ".join(f"{m} {n}" for m, n in methods.most_common())
         table.append([name, str(len(ids)), str(ok), f"{ours:,}", f"{win:,}", ratio, f"{len(proven)}",
                       f"{same}" + (f" (+{shorter} shorter)" if shorter else ""), f"{max(bounds) if bounds else '-'}",
-                      f"{secs:,.0f}"])  # fmt: skip
+                      f"{secs:,.0f}", by_method])  # fmt: skip
         for k, v in (
             ("n", len(ids)),
             ("ok", ok),
@@ -153,28 +155,33 @@ def render(rows: dict[int, dict], checked, args, load: str) -> None:
         totals["secs"] += int(secs)
     table.append(["**all**", str(totals["n"]), str(totals["ok"]), f"{totals['ours']:,}", f"{totals['win']:,}",
                   f"{totals['ours'] / totals['win']:.2f}", str(totals["proven"]), str(totals["same"]), "",
-                  f"{totals['secs']:,}"])  # fmt: skip
+                  f"{totals['secs']:,}", ""])  # fmt: skip
     plot = plot_ratios(rows, checked, winner, by)
     lines = [
         "# Benchmark: Kaggle Santa 2023, all 398 puzzles",
         "",
         f"Run {date.today()} on {machine()}; {load}. Command: `python benchmarks/santa2023.py "
-        f"--proof-seconds {args.proof_seconds:g}` (the results file keeps each puzzle's last run; see "
-        "`proof_seconds` in it).",
+        f"--proof-seconds {args.proof_seconds:g} --solver-seconds {args.solver_seconds:g}` (the results file keeps "
+        "each puzzle's last run, with the settings it ran under; `--redo IDS` runs puzzles again).",
         "",
         "Each puzzle of the types in the proof column is first searched by bidirectional BFS from its initial "
         "state and from every state its wildcards allow (`exact.santa.prove`), for at most the proof seconds; "
         "`optimal` is said only when the two sides meet. Every other puzzle, and every proof that ran out of time, "
-        "is solved by the commutator solver (`exact.commutators`): 3-cycles from commutators whose supports share "
-        "one piece, conjugated by set-up moves, placed slot by slot. The submission is written, read back and "
-        "replayed as the competition scored it (`puzzleopt santa score`) before this page is written.",
+        "is solved by its type's own solver where it has one, and else by the commutator solver "
+        "(`exact.commutators`): 3-cycles from commutators whose supports share one piece, conjugated by set-up "
+        "moves, placed slot by slot. The 3x3x3's own solver (`exact.santa.cube3`, `cube3-optimal+slices` in the "
+        "`by` column) solves the cube seen from its centres with the optimal quarter-turn solver and pays the "
+        "centres' rotation with slice moves chosen by a dynamic programme; its answers are not proven optimal in "
+        "Santa's metric. The submission is written, read back and replayed as the competition scored it "
+        "(`puzzleopt santa score`) before this page is written.",
         "",
         f"**{checked.to_dict()['valid']} of 398 valid; {checked.total:,} moves against the winning team's 53,770.** "
         "The winners' lengths (`tests/data/santa2023/winner_scores.csv`) had no proofs; `= winner` counts the proven "
         "optima equal to the winner's length, `bound` the largest lower bound a proof reached in the type.",
         "",
         *markdown_table(
-            ["type", "puzzles", "valid", "moves", "winner", "ratio", "proven", "= winner", "bound", "seconds"], table
+            ["type", "puzzles", "valid", "moves", "winner", "ratio", "proven", "= winner", "bound", "seconds", "by"],
+            table,
         ),  # fmt: skip
         "",
         f"![moves per puzzle against the winner's]({plot})",
@@ -185,9 +192,9 @@ def render(rows: dict[int, dict], checked, args, load: str) -> None:
         "globe_1/8, globe_2/6 and globe_3/4); ten minutes a puzzle was not run. The type globe_3/33 holds ids "
         "392-395, which the winners' table calls globe_33/3 (their 264 positions are globe_3/33's).",
         "",
-        "Not yet reached (issue 66): a beam search with a per-type network for the large types, and the 3x3 "
-        "optimal solver's answers in Santa's moves for cube_3/3/3; the commutator solver's answers are valid but "
-        "several times the winners' length on the big cubes, the long wreaths and the globes.",
+        "Not yet reached (issue 66): the beam with a per-type network (`learned.santa`, `--beam-models`) has not "
+        "been trained or run for this page; the commutator solver's answers are valid but several times the "
+        "winners' length on the big cubes, the long wreaths and the globes.",
     ]
     write_page(ROOT / "docs" / "benchmarks" / "santa2023.md", lines)
 
