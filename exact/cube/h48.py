@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit, prange
 
 from exact.cube.coords import _move_ori, _move_perm, twist_cubies, twist_of
-from exact.cube.symmetry import UD16, URF, conjugate_cubies, symmetry_of
+from exact.cube.symmetry import _F2, _LR, _U4, UD16, URF, conjugate_cubies, symmetry_of
 from exact.movetable import MoveTable
 from exact.puzzles.cube.cubies import cubie_moves
 
@@ -125,6 +125,23 @@ def esep_cubies(c: np.ndarray) -> np.ndarray:
     return ep
 
 
+def _by_generators(conjugated) -> np.ndarray:
+    """int32 ``(48, N)``: a coordinate's image under each of :func:`sym48`, from ``conjugated``
+    (matrix -> the images of all ``N`` values) called on four generators only: conjugating by
+    ``A B`` is conjugating by ``B`` then by ``A``, so each product's table is two tables composed."""
+    gens = [(g, conjugated(g)) for g in (_U4, _F2, _LR, URF)]
+    eye = np.eye(3, dtype=np.int64)
+    known = {eye.tobytes(): np.arange(len(gens[0][1]))}
+    queue = [eye]
+    for m in queue:
+        for g, img in gens:
+            n = g @ m
+            if n.tobytes() not in known:
+                known[n.tobytes()] = img[known[m.tobytes()]]
+                queue.append(n)
+    return np.stack([known[m.tobytes()] for m in sym48()]).astype(np.int32)
+
+
 @dataclass(frozen=True)
 class CocsepClasses:
     """``cocsep`` up to the 48 symmetries.
@@ -148,10 +165,12 @@ def cocsep_classes() -> CocsepClasses:
     """The classes of ``cocsep`` under the 48 symmetries (built in about a second)."""
     cp, co = cocsep_cubies(np.arange(NCOCSEP))
     zeros = np.zeros((1, 12), dtype=np.int64)  # edges do not matter here
-    image = np.empty((48, NCOCSEP), dtype=np.int32)
-    for s, matrix in enumerate(sym48()):
+
+    def conjugated(matrix: np.ndarray) -> np.ndarray:
         ncp, nco, _, _ = conjugate_cubies(cp, co, zeros, zeros, symmetry_of(matrix))
-        image[s] = cocsep_of(ncp, nco)
+        return cocsep_of(ncp, nco)
+
+    image = _by_generators(conjugated)
     smallest = image.min(axis=0)
     rep, cls = np.unique(smallest, return_inverse=True)
     sym = image.argmin(axis=0).astype(np.uint8)
@@ -194,8 +213,9 @@ def h0_tables(table: MoveTable) -> H0Tables:
                           mv.corner_twist[m], 3)) for m in range(table.num_moves)], axis=1)  # fmt: skip
     esep_mv = np.stack([esep_of(_move_perm(ep, mv.edge_to[m])) for m in range(table.num_moves)], axis=1)
     corners = np.zeros((1, 8), dtype=np.int64)  # corners do not matter here
-    esep_conj = np.stack([esep_of(conjugate_cubies(corners, corners, ep, np.zeros_like(ep), symmetry_of(a))[2])
-                          for a in sym48()])  # fmt: skip
+    esep_conj = _by_generators(
+        lambda a: esep_of(conjugate_cubies(corners, corners, ep, np.zeros_like(ep), symmetry_of(a))[2])
+    )
     fixes = k.image[:, k.rep] == k.rep[None, :]  # (48, classes)
     stab = np.full((len(k.rep), 48), -1, dtype=np.int8)
     for c in range(len(k.rep)):
