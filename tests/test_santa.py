@@ -345,3 +345,14 @@ def test_a_type_s_network_guides_the_beam_to_a_replayed_answer(tmp_path) -> None
     assert result is not None and result.status.value == "feasible" and result.solver == "beam"
     assert check(instances()[285], ".".join(result.moves)).valid
     assert beam_solve(instances()[140], model) is None  # cube_3/3/3 with distinct labels
+
+
+def test_an_answer_ends_as_soon_as_the_wildcards_allow() -> None:
+    inst = next(i for i in instances() if i.wildcards and i.type == "wreath_12/12")
+    puzzle = SantaPuzzle(inst)
+    proof = prove(puzzle, time_limit=60)
+    t = table(inst.type)
+    padded = list(proof.moves and [t.names.index(m) for m in proof.moves]) + [0, 1]  # two moves that cancel
+    assert puzzle.solved_prefix(padded) == padded[: proof.length]
+    exact = SantaPuzzle(instances()[284])  # no wildcards: nothing is cut
+    assert exact.solved_prefix([0, 1]) == [0, 1]

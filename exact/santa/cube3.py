@@ -284,7 +284,7 @@ def by_optimal_cube(puzzle: SantaPuzzle, time_limit: float | None = None, *, tab
         return done([], Status.LIMIT, None, None, {"limit": f"cube3-optimal stopped at {left:.0f} s"})
     names = {n: i for i, n in enumerate(_cube3().table.names)}
     relative = [int(face_rows()[names[m]]) for m in found.moves]
-    word = realise(relative, int(fr.inverse[g]))
+    word = puzzle.solved_prefix(realise(relative, int(fr.inverse[g])))
     log.info("%s: %d quarter turns from the centres, %d Santa moves", puzzle.name, found.length, len(word))
     return done(word, Status.FEASIBLE, None, None, {"qtm": found.length, "relative": " ".join(found.moves)})
 

@@ -43,6 +43,19 @@ class SantaPuzzle(Puzzle):
         out: np.ndarray = (s != self.goal).sum(axis=1) <= self.wildcards
         return out
 
+    def solved_prefix(self, rows: list[int]) -> list[int]:
+        """The shortest prefix of ``rows`` after which the puzzle is solved (its wildcards allowed:
+        an answer may end early), or ``rows`` itself."""
+        if not self.wildcards:
+            return rows
+        state = self.start
+        perms = np.asarray(self.table.perms)
+        for k, r in enumerate(rows):
+            if int((state != self.goal).sum()) <= self.wildcards:
+                return rows[:k]
+            state = state[perms[r]]
+        return rows
+
     def goal_spec(self, start: np.ndarray | None = None) -> Goal:
         if self.wildcards:
             raise StateError(f"{self.name}: its goal allows {self.wildcards} wildcards, which the models do not state")

@@ -47,7 +47,7 @@ def by_commutators(puzzle: SantaPuzzle, bound: int | None = None) -> SolveResult
         return done([], Status.LIMIT, bound, None, {"limit": str(exc)})
     raw = len(rows)
     t = puzzle.table
-    rows = shorten(rows, t.perms, t.inverse, _commutes(puzzle.instance.type))
+    rows = puzzle.solved_prefix(shorten(rows, t.perms, t.inverse, _commutes(puzzle.instance.type)))
     status = Status.OPTIMAL if bound is not None and bound == len(rows) else Status.FEASIBLE
     return done(rows, status, bound, None, {"raw_moves": raw})
 
