@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -32,7 +33,10 @@ METRICS = ["htm", "qtm"]
 
 @pytest.fixture(scope="module", params=METRICS)
 def small(request, tmp_path_factory):
-    """(puzzle, tables, pdb_dir) of one metric with the small table."""
+    """(puzzle, tables, pdb_dir) of one metric with the small table (the quarter-turn one shared
+    with other tests: read it only)."""
+    if request.param == "qtm":
+        return request.getfixturevalue("cube3_qtm_small")
     pdb_dir = tmp_path_factory.mktemp(f"cube3-opt-{request.param}")
     p = registry.get("cube3", moves="faces", metric=request.param)
     return p, optimal_tables(p, edge="slice", pdb_dir=pdb_dir, progress=False), pdb_dir
@@ -184,9 +188,12 @@ def test_resumes_an_interrupted_build(monkeypatch, tmp_path, cube3_qtm_small):
     assert np.array_equal(resumed, unpack_nibbles(np.asarray(whole.data), len(resumed)))
 
 
-def test_a_damaged_table_is_rebuilt(small):
-    p, tables, pdb_dir = small
+def test_a_damaged_table_is_rebuilt(small, tmp_path):
+    p, tables, shared = small
+    pdb_dir = tmp_path  # a copy is damaged: other tests read the shared one
     spec = prune.spec(p.table, tables.metric, "slice", pdb_dir)
+    for suffix in (".bin", ".json"):
+        shutil.copy(shared / f"{spec.name}{suffix}", pdb_dir / f"{spec.name}{suffix}")
     path = pdb_dir / f"{spec.name}.bin"
     with open(path, "r+b") as fh:
         fh.truncate(spec.nbytes // 2)
