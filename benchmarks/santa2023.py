@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import json
 import os
 import sys
@@ -111,7 +112,9 @@ def _beam(inst, result, models: Path, seconds: float):
     found = beam_solve(inst, model, time_limit=seconds)
     if found is None or not found.status.has_solution:
         return result
-    return found if result.length is None or found.length < result.length else result
+    if result.length is not None and found.length >= result.length:
+        return result
+    return dataclasses.replace(found, lower_bound=result.lower_bound)  # a proof's bound holds for any answer
 
 
 def read_results(path: Path) -> dict[int, dict]:
