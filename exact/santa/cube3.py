@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,6 +33,9 @@ from exact.puzzles.cube.geometry import FACES
 from exact.puzzles.santa.instances import table
 from exact.result import SolveResult, Status
 from exact.santa.puzzle import SantaPuzzle
+
+if TYPE_CHECKING:
+    from exact.cube.optimal import OptimalTables
 
 log = get_logger(__name__)
 
@@ -249,7 +253,9 @@ def _setup_too_long(time_limit: float) -> str | None:
     )
 
 
-def by_optimal_cube(puzzle: SantaPuzzle, time_limit: float | None = None, *, tables=None) -> SolveResult:
+def by_optimal_cube(
+    puzzle: SantaPuzzle, time_limit: float | None = None, *, tables: OptimalTables | None = None
+) -> SolveResult:
     """A Santa 3x3x3 solved through ``cube3-optimal`` (module docstring): ``feasible``, or
     ``limit`` with the reason in ``extra`` when the face-turn search ends at ``time_limit``.
 
