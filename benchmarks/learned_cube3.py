@@ -89,11 +89,19 @@ table below), so it is not shipped. Commands, from the repository root on the de
 | 2: run 1's network, fresh Adam at lr 5e-4, H200 (shipped) | 9,941 | 325,746,688 | 230 | 1,416,259 | 9.27 |
 | 3: run 2's, fresh Adam, lr 3e-4 x 0.99925 a step, batch 65,536, H100 | 6,639 | 435,093,504 | 300 | 1,450,243 | 9.06 |
 | 4: shipped one, fresh Adam, lr 3e-4 held, batch 65,536, H200 (chain) | 5,804 | 380,370,944 | 240 | 1,584,744 | 9.08 |
+| 5: run 4's, its Adam state, lr 3e-4 held, batch 65,536, H200 (chain) | 5,769 | 378,077,184 | 240 | 1,575,283 | 8.99 |
 
 Issue 68 chains the runs: each trains on from the last network with its Adam state
 (`learned.adam`), and is shipped only if it beats the shipped network on DeepCubeA's cubes 0-99 at
-W = 2^16, both searched in the same run, cube by cube (`--against`). The chain's last network and
-moments are in `benchmarks/chain/cube3/` (run 4's, 2026-11-28, a lent H200): the next run is
+W = 2^16, both searched in the same run, cube by cube (`--against`). Runs 3, 4 and 5 gained
+nothing, but not on new states: a run that trained on counted its steps from 0 and drew each
+step's walks from the seed and the step alone, so run 5 (2026-11-28, a lent H200) trained on run
+4's states again, batch for batch, run 4 on run 3's first 5,804 batches (run 3's network was not
+its parent), and run 2 on run 1's first 9,941. Of the 1,540M states run 5's card counts, about
+836M at most are distinct (runs 1 and 4). Since then a run that trains on draws its states from
+`learned.davi.walk_seed` (the seed and the states behind its network; the card's `data_seed`),
+so the next run is the chain's first to meet only new states. The chain's last network and
+moments are in `benchmarks/chain/cube3/` (run 5's): the next run is
 
     python3 benchmarks/gpu_cube3.py --out $OUT --train-seconds 240 --batch 65536 --lr 3e-4 \\
         --init-from benchmarks/chain/cube3/model.safetensors --init-optimizer benchmarks/chain/cube3 \\

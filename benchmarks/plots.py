@@ -193,7 +193,9 @@ def learned_cube3_plots() -> list[str]:
     length_ax.set_xlim(18, max(lengths) + 1)
     length_ax.set_xlabel("mean solution length (QTM)")
     length_ax.legend(fontsize=7)
-    _curves(w_ax, states_ax, (PAGES / "learned_cube3.md").read_text())
+    page = (PAGES / "learned_cube3.md").read_text()
+    _curves(w_ax, states_ax, page)
+    _chain(states_ax, page)
     fig.suptitle("The learned 3x3 on DeepCubeA's cubes (* published figures, 1,000 cubes)")
     return _drawn(
         fig,
@@ -202,7 +204,8 @@ def learned_cube3_plots() -> list[str]:
         "The first table, drawn: the optimal share with its 95% Wilson interval (wide where the cubes are "
         "few) and the mean length beside the optimal mean of the same cubes. Below, the curve section's "
         "table: the optimal share of the first 10 cubes against the beam width (hollow: fewer cubes, or "
-        "searched on a GPU) and against the network's training states.",
+        "searched on a GPU) and against the network's training states, with issue 68's chain "
+        "(DeepCubeA's cubes 0-99 at W = 2^16 on a GPU, 95% Wilson) beside them.",
     )
 
 
@@ -237,8 +240,23 @@ def _curves(w_ax, states_ax, text: str) -> None:
                 states_ax.annotate(objective, (x, y), fontsize=6, textcoords="offset points", xytext=(4, 4))
     states_ax.set_xscale("log")
     states_ax.set_xlabel("training states of the network (log)")
-    states_ax.set_ylabel("optimal share, first 10 cubes")
+    states_ax.set_ylabel("optimal share (first 10 cubes; chain: 100)")
     states_ax.set_ylim(-0.02, 1.02)
+    states_ax.legend(fontsize=7)
+
+
+def _chain(states_ax, text: str) -> None:
+    """The GPU section's chain table (100 cubes at one W): optimal share against training states."""
+    rest = text.partition("The chain's curve")[2]
+    rows = _table("", rest) if rest else []
+    if not rows:
+        return
+    states = [float(r[1].rstrip("M").replace(",", "")) * 1e6 for r in rows]
+    shares = [float(r[3].split("%")[0]) / 100 for r in rows]
+    bounds = [[float(x.rstrip("%")) / 100 for x in r[3].split("(")[1].rstrip(")").split("-")] for r in rows]
+    err = [[s - lo for s, (lo, _) in zip(shares, bounds)], [hi - s for s, (_, hi) in zip(shares, bounds)]]
+    states_ax.errorbar(states, shares, yerr=err, fmt="s--", color="black", capsize=3,
+                       label="chain: cubes 0-99, W = 2^16 (GPU)")  # fmt: skip
     states_ax.legend(fontsize=7)
 
 

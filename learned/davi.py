@@ -80,11 +80,12 @@ class DaviConfig:
         checkpoint_seconds: Seconds between checkpoints.
         checkpoint_steps: Steps between checkpoints (whichever of the two comes first); a kill
             that gives no chance to save (SIGKILL, power loss) loses at most this much work.
-        seed: Seed of the network's initial weights and of every random draw.
+        seed: Seed of the network's initial weights and of every random draw (the training
+            states of a run that trains on from a network draw from :func:`walk_seed`'s).
         device: Torch device (``cpu``, ``cuda``).
         shards: ``1``: each step's states come from the run's one random generator (saved in
             the checkpoint). ``k > 1``: the batch is ``k`` shards of ``batch / k`` states, shard
-            ``i`` of step ``t`` drawn from ``default_rng([seed, t, i])`` with its Bellman
+            ``i`` of step ``t`` drawn from ``default_rng([s, t, i])`` (``s`` :func:`walk_seed`'s) with its Bellman
             targets, so that the shards can be made anywhere (an executor's workers, Ray,
             ``torch.distributed`` ranks: :mod:`learned.distributed`) and the run is the same
             wherever they are made.
@@ -189,6 +190,28 @@ class _Run:
     updates: int = 0
     seconds: float = 0.0
     lineage: dict = field(default_factory=dict)  # for the card: what the --init-from network had seen
+    data_seed: int = 0  # of the training states: see walk_seed
+
+
+def walk_seed(seed: int, states_before: int) -> int:
+    """The seed of a run's training states: ``seed`` for a network trained from scratch, else one
+    drawn from ``(seed, states_before)``.
+
+    A run that trains on from a network (``--init-from``) counts its steps from 0 again; were its
+    states drawn from ``seed`` alone, it would see its parent's states once more, step for step,
+    and the states its card counts would not be new ones. Each network of a chain has seen more
+    states than its parent, so each draws its own.
+
+    Args:
+        seed: The run's seed (``--seed``).
+        states_before: The states the starting network and its ancestors were trained on.
+
+    Returns:
+        A seed in ``[0, 2**32)``.
+    """
+    if states_before == 0:
+        return int(seed)
+    return int(np.random.SeedSequence([int(seed), int(states_before)]).generate_state(1)[0])
 
 
 def _fresh(config: DaviConfig) -> _Run:
@@ -213,7 +236,8 @@ def _fresh(config: DaviConfig) -> _Run:
     opt = torch.optim.Adam(net.parameters(), lr=config.lr)
     if config.init_optimizer:
         lineage["adam_from"] = {"folder": config.init_optimizer, "step": load_adam(opt, net, config.init_optimizer)}
-    return _Run(puzzle, net, target, opt, np.random.default_rng(config.seed), lineage=lineage)
+    data_seed = walk_seed(config.seed, lineage.get("states_seen_before", 0))
+    return _Run(puzzle, net, target, opt, np.random.default_rng(data_seed), lineage=lineage, data_seed=data_seed)
 
 
 def _save_checkpoint(folder: Path, config: DaviConfig, run: _Run) -> None:
@@ -358,10 +382,10 @@ def _train(
     model = net
     if rank is not None:
         model = torch.nn.parallel.DistributedDataParallel(net)
-    shards = Shards(config, puzzle, executor, rank)
+    shards = Shards(config, puzzle, executor, rank, run.data_seed)
     target.eval()
     loss_fn = torch.nn.MSELoss()
-    batch = _batches(config, puzzle, net, target, shards)
+    batch = _batches(config, puzzle, net, target, shards, run.data_seed)
     amp = config.amp and str(config.device).startswith("cuda")
 
     recent: list[float] = []
@@ -460,6 +484,7 @@ def _finish(folder: Path, config: DaviConfig, run, last_greedy: dict, recent: li
     if command:
         card["command"] = command
     card.update(run.lineage)
+    card["data_seed"] = run.data_seed
     card["states_seen_total"] = card["states_seen"] + int(card.get("states_seen_before", 0))
     save_model(folder / MODEL, net, card)
     plot_curves(folder / LOG, folder / CURVES)
@@ -490,7 +515,7 @@ def _data_description(config: DaviConfig, puzzle: Puzzle) -> str:
     return f"1..{config.max_scramble} {puzzle.walk_description}, {config.batch} states per step"
 
 
-def _batches(config: DaviConfig, puzzle: Puzzle, net: CostToGo, target: CostToGo, shards: Shards):
+def _batches(config: DaviConfig, puzzle: Puzzle, net: CostToGo, target: CostToGo, shards: Shards, data_seed: int):
     """``batch(run) -> (x, y)``: the next step's network input and float32 labels, on the device.
 
     DAVI: scrambles and their Bellman targets under ``target``. Diffusion: states along
@@ -501,7 +526,7 @@ def _batches(config: DaviConfig, puzzle: Puzzle, net: CostToGo, target: CostToGo
     if config.objective == "diffusion" and config.shards == 1 and str(device).startswith("cuda"):
         from learned.diffusion import TorchWalks
 
-        walker = TorchWalks(puzzle, device, config.seed) if TorchWalks.applies(puzzle) else None
+        walker = TorchWalks(puzzle, device, data_seed) if TorchWalks.applies(puzzle) else None
     target_value = net_values(puzzle, target, device)
 
     def batch(run: _Run) -> tuple[torch.Tensor, torch.Tensor]:
@@ -600,8 +625,9 @@ class Shards:
     """Each step's batch made of ``config.shards`` shards: by an executor's workers, or (under
     ``torch.distributed``) this rank's own shards, computed here."""
 
-    def __init__(self, config: DaviConfig, puzzle: Puzzle, executor, rank) -> None:
+    def __init__(self, config: DaviConfig, puzzle: Puzzle, executor, rank, data_seed: int) -> None:
         self.config, self.puzzle, self.executor, self.rank = config, puzzle, executor, rank
+        self.data_seed = data_seed  # walk_seed's, not config.seed
         self._shared: ShardShared | None = None
         self._updates = -1
 
@@ -611,7 +637,7 @@ class Shards:
         if self.rank is not None:  # this rank's shards, with its own copy of the target network
             r, world = self.rank
             mine = [
-                shard_data(self.puzzle, target, step, i, per, c.max_scramble, c.seed, c.objective)
+                shard_data(self.puzzle, target, step, i, per, c.max_scramble, self.data_seed, c.objective)
                 for i in range(r, c.shards, world)
             ]
             return np.concatenate([m[0] for m in mine]), np.concatenate([m[1] for m in mine])
@@ -625,7 +651,7 @@ class Shards:
             weights = save_tensors({k: v.detach().cpu().contiguous() for k, v in target.state_dict().items()})
             self._shared = ShardShared(
                 self.puzzle.spec.to_dict(), target.config.to_dict(), self.executor.blob(weights), per,
-                c.max_scramble, c.seed, c.objective,
+                c.max_scramble, self.data_seed, c.objective,
             )  # fmt: skip
             self._updates = updates
         parts = dict(self.executor.map(shard_task, [(step, i) for i in range(c.shards)], self._shared))

@@ -10,7 +10,7 @@ import torch
 from exact import registry
 from exact.bfs import distance_table
 from exact.errors import PuzzleoptError
-from learned.davi import CHECKPOINT, DaviConfig, train
+from learned.davi import CHECKPOINT, DaviConfig, train, walk_seed
 from learned.diffusion import TorchWalks, default_k_max, diffusion_batch
 from learned.nets import make_net, preset_config
 from learned.weights import load_model
@@ -106,6 +106,27 @@ def test_diffusion_then_davi_starts_from_the_diffusion_network(tmp_path):
     assert load_model(again["model"])[1]["states_seen_before"] == 5 * 200 + 1 * 200
     with pytest.raises(ValueError, match="--init-from .* is not preset 'tiny'"):
         train(_config(objective="davi", preset="tiny", init_from=first["model"]), tmp_path / "x", progress=False)
+
+
+def test_a_network_trained_on_draws_new_states(tmp_path, monkeypatch):
+    """Steps count from 0 again when a run trains on from a network: its states must not be its
+    parent's once more (they were, for the chain of issue 68's runs 4 and 5)."""
+    import learned.diffusion
+
+    firsts: list[np.ndarray] = []
+
+    def recording(puzzle, n, k_max, rng):
+        states, labels = diffusion_batch(puzzle, n, k_max, rng)
+        firsts.append(states)
+        return states, labels
+
+    monkeypatch.setattr(learned.diffusion, "diffusion_batch", recording)
+    parent = train(_config(steps=1), tmp_path / "a", progress=False)
+    child = train(_config(steps=1, init_from=parent["model"]), tmp_path / "b", progress=False)
+    assert not np.array_equal(firsts[0], firsts[1])
+    card = load_model(child["model"])[1]
+    assert card["data_seed"] == walk_seed(0, 200) != 0 and load_model(parent["model"])[1]["data_seed"] == 0
+    assert walk_seed(0, 200) != walk_seed(0, 400) and walk_seed(3, 0) == 3
 
 
 def test_a_time_limit_ends_training_with_a_model(tmp_path):
