@@ -216,12 +216,21 @@ def h0_tables(table: MoveTable) -> H0Tables:
     esep_conj = _by_generators(
         lambda a: esep_of(conjugate_cubies(corners, corners, ep, np.zeros_like(ep), symmetry_of(a))[2])
     )
+    stab = stabilisers()
+    return H0Tables(k, cocsep_mv.astype(np.int32), esep_mv.astype(np.int32), esep_conj.astype(np.int32), stab)
+
+
+@cache
+def stabilisers() -> np.ndarray:
+    """int8 ``(3393, 48)``: the symmetries (indices into :func:`sym48`) that fix each corner
+    class's representative, ``-1`` after the last (the identity always first)."""
+    k = cocsep_classes()
     fixes = k.image[:, k.rep] == k.rep[None, :]  # (48, classes)
     stab = np.full((len(k.rep), 48), -1, dtype=np.int8)
     for c in range(len(k.rep)):
         syms = np.flatnonzero(fixes[:, c])
         stab[c, : len(syms)] = syms
-    return H0Tables(k, cocsep_mv.astype(np.int32), esep_mv.astype(np.int32), esep_conj.astype(np.int32), stab)
+    return stab
 
 
 @njit(cache=True)
@@ -292,5 +301,6 @@ __all__ = [
     "h0_entry",
     "h0_index",
     "h0_tables",
+    "stabilisers",
     "sym48",
 ]

@@ -1,0 +1,556 @@
+"""H48's ``hk`` pruning tables (issue 67): the ``h0`` coordinate of :mod:`exact.cube.h48` with the
+orientation of ``k`` edges, two bits an entry, built by depth-first search from the short cubes.
+
+For ``0 < k < 11`` the coordinate is not one a move acts on (a move brings untracked edges into
+the tracked slots), so a breadth-first search over entries cannot fill it. An entry's value is
+instead the smallest distance of the ``h11`` cosets (all eleven flips: a true coordinate) that
+it forgets the flips of, and those distances are found on cubes, as Tronto's H48 does:
+
+1. breadth-first search over the ``h11`` cosets (up to the 48 symmetries) to ``short_depth``,
+   kept in a hash map (:func:`short_cubes`);
+2. from each coset at ``short_depth``, every move sequence of ``base + 2 - short_depth`` moves
+   that does not step back into the map, each cube met marking its entry (and, for a corner
+   class fixed by symmetries, those of its conjugates by them) with its distance.
+
+Every coset within ``base + 2`` moves is met at its distance, so an entry holds
+``max(0, d - base)`` for the smallest such ``d`` and ``3`` where there is none: two bits, read as
+"at most ``base``" (``0``; see the line minimum), ``base + 1``, ``base + 2``, "at least
+``base + 3``". Each line of 256 entries also keeps the smallest ``d`` marked in it
+(``base + 3`` where none), the fallback a ``0`` read falls back on, as nxopt and H48 do.
+
+The marking runs on every numba thread: thread ``t`` of ``T`` walks every sequence but writes
+only the entries of the corner-class pairs ``c // 2 = t mod T``, so no two threads ever write one
+byte (a pair of classes fills whole bytes), and no update is lost.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from exact.cube.h48 import E_SLICE, M_SLICE, NESEP, TETRAD, cocsep_classes, stabilisers, sym48
+from exact.cube.optimal import canonical_rules
+from exact.cube.symmetry import symmetry_of
+from exact.errors import PuzzleoptError
+from exact.logs import get_logger
+from exact.movetable import MoveTable
+from exact.pdb.store import Table, TableSpec
+from exact.puzzles.cube.cubies import cubie_moves
+
+LOG = get_logger(__name__)
+
+LINE = 256
+"""Entries a line: the fallback minimum is kept per line (64 bytes, a cache line)."""
+BASES = (8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10)
+"""The half-turn metric's base for each ``k``, H48's hand-picked values: few entries read ``0``
+(a fallback) and few read ``3`` (an underestimate)."""
+EMPTY = -1
+CHUNKS = 256
+"""Parts of the marking between two calls to a build's ``advance``."""
+_EDGE_BITS = 11
+
+
+@dataclass(frozen=True)
+class CubeKit:
+    """What the numba kernels read: the cube's moves on pieces and the ``hk`` coordinate's tables.
+
+    A cube is uint8 ``(40,)``: corner pieces by slot (8), their twists (8), edge pieces by slot
+    (12), their flips (12), as :mod:`exact.puzzles.cube.cubies` reads them.
+
+    Attributes:
+        cto, ctw: int64 ``(M, 8)``: the slot a corner in slot ``s`` goes to, the twist it gains.
+        eto, eflip: int64 ``(M, 12)``: the same for edges.
+        s_eto, s_ek: int64 ``(48, 12)``: each symmetry's action on edge slots and flips.
+        tetrad: bool ``(8,)``: corner pieces of the first tetrad.
+        e_piece, m_piece: bool ``(12,)``: edge pieces of the E and M slices.
+        comb: int64 ``(12, 5)``: binomial coefficients.
+        cls, sym: the corner classes (:func:`exact.cube.h48.cocsep_classes`).
+        stab: int8 ``(3393, 48)``: the symmetries fixing each class's representative, ``-1``
+            after the last (identity first).
+        forbid: bool ``(M, M)``: successive pairs never tried (:func:`exact.cube.optimal.canonical_rules`).
+    """
+
+    cto: np.ndarray
+    ctw: np.ndarray
+    eto: np.ndarray
+    eflip: np.ndarray
+    s_eto: np.ndarray
+    s_ek: np.ndarray
+    tetrad: np.ndarray
+    e_piece: np.ndarray
+    m_piece: np.ndarray
+    comb: np.ndarray
+    cls: np.ndarray
+    sym: np.ndarray
+    stab: np.ndarray
+    forbid: np.ndarray
+
+
+def cube_kit(table: MoveTable) -> CubeKit:
+    """The :class:`CubeKit` of a 3x3x3 face-move table (either metric)."""
+    mv = cubie_moves(table)
+    tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece = _lookup_kit()
+    stab = stabilisers()
+    return CubeKit(mv.corner_to, mv.corner_twist, mv.edge_to, mv.edge_flip, s_eto, s_ek, tetrad, e_piece, m_piece,
+                   comb, cls, sym, stab, canonical_rules(table)[0])  # fmt: skip
+
+
+def _comb(n: int, r: int) -> int:
+    from math import comb
+
+    return comb(n, r)
+
+
+def entries(h: int) -> int:
+    """Entries of the ``hk`` table for ``k = h``: 3,393 corner classes x 34,650 x ``2**h``."""
+    return 3393 * (NESEP << h)
+
+
+@njit(cache=True, inline="always")
+def apply_move(src, dst, m, cto, ctw, eto, eflip):  # pragma: no cover - numba
+    """``dst`` = cube ``src`` (uint8 ``(40,)``) after move ``m``."""
+    for s in range(8):
+        t = cto[m, s]
+        dst[t] = src[s]
+        dst[8 + t] = (src[8 + s] + ctw[m, s]) % 3
+    for s in range(12):
+        t = eto[m, s]
+        dst[16 + t] = src[16 + s]
+        dst[28 + t] = (src[28 + s] + eflip[m, s]) % 2
+
+
+@njit(cache=True, inline="always")
+def cocsep(c, tetrad, comb):  # pragma: no cover - numba
+    """:func:`exact.cube.h48.cocsep_of` of one cube."""
+    rank = 0
+    seen = 0
+    for s in range(8):
+        if tetrad[c[s]]:
+            seen += 1
+            rank += comb[s, seen]
+    tw = 0
+    for s in range(7):
+        tw = tw * 3 + c[8 + s]
+    return rank * 2187 + tw
+
+
+@njit(cache=True, inline="always")
+def _conj_edges(ep, eo, g, s_eto, s_ek, out_ep, out_eo):  # pragma: no cover - numba
+    """Edges ``ep``, ``eo`` (12 each) conjugated by symmetry ``g`` into ``out_ep``, ``out_eo``."""
+    for s in range(12):
+        t = s_eto[g, s]
+        p = ep[s]
+        out_ep[t] = s_eto[g, p]
+        out_eo[t] = (s_ek[g, s] + eo[s] + s_ek[g, p]) % 2  # mod 2: minus is plus
+
+
+@njit(cache=True, inline="always")
+def _h11_edges(ep, eo, e_piece, m_piece, comb):  # pragma: no cover - numba
+    """``esep << 11 | eo11`` of edges: the E and M slices' places, then the first 11 flips, the
+    first slot's the highest bit (so ``>> (11 - k)`` keeps the first ``k`` slots' flips)."""
+    e_rank = 0
+    m_rank = 0
+    e_seen = 0
+    m_seen = 0
+    rest = 0
+    flips = 0
+    for s in range(12):
+        p = ep[s]
+        if e_piece[p]:
+            e_seen += 1
+            e_rank += comb[s, e_seen]
+        else:
+            if m_piece[p]:
+                m_seen += 1
+                m_rank += comb[rest, m_seen]
+            rest += 1
+        if s < 11:
+            flips = (flips << 1) | eo[s]
+    return ((e_rank * 70 + m_rank) << 11) | flips
+
+
+@njit(cache=True, inline="always")
+def h_code(c, g, kit_s_eto, kit_s_ek, e_piece, m_piece, comb, ep, eo):  # pragma: no cover - numba
+    """The ``h11`` edge code of cube ``c`` conjugated by symmetry ``g`` (scratch ``ep``, ``eo``)."""
+    _conj_edges(c[16:28], c[28:40], g, kit_s_eto, kit_s_ek, ep, eo)
+    return _h11_edges(ep, eo, e_piece, m_piece, comb)
+
+
+@njit(cache=True)
+def h11_key(c, tetrad, comb, cls, sym, stab, s_eto, s_ek, e_piece, m_piece):  # pragma: no cover - numba
+    """The ``h11`` coset of cube ``c`` up to symmetry, as one integer: its corner class, and of
+    the edge codes its conjugates by the class's stabiliser take, the smallest."""
+    v = cocsep(c, tetrad, comb)
+    k = cls[v]
+    ep = np.empty(12, np.uint8)
+    eo = np.empty(12, np.uint8)
+    ep2 = np.empty(12, np.uint8)
+    eo2 = np.empty(12, np.uint8)
+    _conj_edges(c[16:28], c[28:40], sym[v], s_eto, s_ek, ep, eo)
+    best = _h11_edges(ep, eo, e_piece, m_piece, comb)
+    for j in range(1, 48):
+        g = stab[k, j]
+        if g < 0:
+            break
+        _conj_edges(ep, eo, g, s_eto, s_ek, ep2, eo2)
+        best = min(best, _h11_edges(ep2, eo2, e_piece, m_piece, comb))
+    return np.int64(k) * (NESEP << _EDGE_BITS) + best
+
+
+@njit(cache=True, inline="always")
+def _slot(keys, key):  # pragma: no cover - numba
+    """The slot of ``key`` in the open-addressing map ``keys`` (its own, or the empty one where it
+    would go)."""
+    mask = keys.shape[0] - 1
+    i = (key * 0x9E3779B97F4A7C15) & mask
+    while keys[i] != EMPTY and keys[i] != key:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True)
+def _short_layer(frontier, n, depth, keys, vals, out, tetrad, comb, cls, sym, stab, s_eto, s_ek, e_piece, m_piece,
+                 cto, ctw, eto, eflip):  # fmt: skip  # pragma: no cover - numba
+    """Expand the ``n`` cubes of ``frontier`` (all at ``depth``): each new coset goes into the map
+    at ``depth + 1`` and its cube into ``out``. Returns the new cosets' count, or ``-1`` when the
+    map is over half full."""
+    found = 0
+    child = np.empty(40, np.uint8)
+    limit = keys.shape[0] // 2
+    used = 0
+    for i in range(keys.shape[0]):
+        used += keys[i] != EMPTY
+    for i in range(n):
+        for m in range(cto.shape[0]):
+            apply_move(frontier[i], child, m, cto, ctw, eto, eflip)
+            key = h11_key(child, tetrad, comb, cls, sym, stab, s_eto, s_ek, e_piece, m_piece)
+            j = _slot(keys, key)
+            if keys[j] == EMPTY:
+                if used >= limit:
+                    return -1
+                keys[j] = key
+                vals[j] = depth + 1
+                used += 1
+                out[found] = child
+                found += 1
+    return found
+
+
+@dataclass(frozen=True)
+class ShortCubes:
+    """The ``h11`` cosets (up to symmetry) within ``depth`` moves.
+
+    Attributes:
+        depth: The radius.
+        keys: int64 ``(capacity,)``: :func:`h11_key` values, ``-1`` where empty.
+        vals: uint8 ``(capacity,)``: their distances.
+        layers: uint8 ``(n_d, 40)`` for each distance ``d`` in ``0..depth``: a cube of each coset.
+    """
+
+    depth: int
+    keys: np.ndarray
+    vals: np.ndarray
+    layers: tuple[np.ndarray, ...]
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """The cosets at each distance."""
+        return tuple(len(x) for x in self.layers)
+
+
+def short_cubes(kit: CubeKit, depth: int, capacity: int = 1 << 20) -> ShortCubes:
+    """Breadth-first search over the ``h11`` cosets to ``depth`` (the map doubles as it fills)."""
+    solved = np.zeros((1, 40), dtype=np.uint8)
+    solved[0, :8] = np.arange(8)
+    solved[0, 16:28] = np.arange(12)
+    while True:
+        keys = np.full(capacity, EMPTY, dtype=np.int64)
+        vals = np.zeros(capacity, dtype=np.uint8)
+        keys[_slot(keys, _key(kit, solved[0]))] = _key(kit, solved[0])
+        layers = [solved]
+        for d in range(depth):
+            out = np.empty((len(layers[-1]) * kit.cto.shape[0], 40), dtype=np.uint8)
+            n = _short_layer(layers[-1], len(layers[-1]), d, keys, vals, out, *_coord_args(kit), kit.cto, kit.ctw,
+                             kit.eto, kit.eflip)  # fmt: skip
+            if n < 0:
+                break
+            layers.append(out[:n].copy())
+        else:
+            return ShortCubes(depth, keys, vals, tuple(layers))
+        capacity *= 2
+
+
+def _coord_args(kit: CubeKit) -> tuple:
+    return (kit.tetrad, kit.comb, kit.cls, kit.sym, kit.stab, kit.s_eto, kit.s_ek, kit.e_piece, kit.m_piece)
+
+
+def _key(kit: CubeKit, c: np.ndarray) -> int:
+    return int(h11_key(c, *_coord_args(kit)))
+
+
+@njit(cache=True, inline="always")
+def _mark(c, dist, h, base, table, lines, owner, owners, tetrad, comb, cls, sym, stab, s_eto, s_ek, e_piece, m_piece,
+          ep, eo, ep2, eo2):  # fmt: skip  # pragma: no cover - numba
+    """Lower the entries of cube ``c`` (and its stabiliser's conjugates) to distance ``dist`` where
+    this thread owns them."""
+    v = cocsep(c, tetrad, comb)
+    k = cls[v]
+    if (k >> 1) % owners != owner:
+        return
+    _conj_edges(c[16:28], c[28:40], sym[v], s_eto, s_ek, ep, eo)
+    stored = max(0, dist - base)
+    row = np.int64(k) * (NESEP << h)
+    for j in range(48):
+        g = stab[k, j]
+        if g < 0:
+            break
+        if j == 0:
+            code = _h11_edges(ep, eo, e_piece, m_piece, comb)
+        else:
+            _conj_edges(ep, eo, g, s_eto, s_ek, ep2, eo2)
+            code = _h11_edges(ep2, eo2, e_piece, m_piece, comb)
+        i = row + (code >> (_EDGE_BITS - h))
+        byte = i >> 2
+        shift = (i & 3) * 2
+        old = (table[byte] >> shift) & 3
+        if stored < old:
+            table[byte] = (table[byte] & ~np.uint8(3 << shift)) | np.uint8(stored << shift)
+        if dist < lines[i // 256]:
+            lines[i // 256] = dist
+
+
+@njit(cache=True, parallel=True)
+def _mark_all(starts, short_depth, levels, h, base, table, lines, keys, vals, forbid, tetrad, comb, cls, sym, stab,
+              s_eto, s_ek, e_piece, m_piece, cto, ctw, eto, eflip, owners):  # fmt: skip  # pragma: no cover - numba
+    """Every thread walks every sequence of ``levels`` moves from each cube of ``starts`` (at
+    ``short_depth``), stepping over cosets in the short map, and marks the entries it owns."""
+    for owner in prange(owners):
+        ep = np.empty(12, np.uint8)
+        eo = np.empty(12, np.uint8)
+        ep2 = np.empty(12, np.uint8)
+        eo2 = np.empty(12, np.uint8)
+        stack = np.empty((levels + 1, 40), np.uint8)
+        move = np.zeros(levels + 1, np.int64)
+        nm = cto.shape[0]
+        for i in range(starts.shape[0]):
+            stack[0] = starts[i]
+            _mark(stack[0], short_depth, h, base, table, lines, owner, owners, tetrad, comb, cls, sym, stab, s_eto,
+                  s_ek, e_piece, m_piece, ep, eo, ep2, eo2)  # fmt: skip
+            if levels == 0:
+                continue
+            level = 1
+            move[1] = -1
+            while level > 0:
+                move[level] += 1
+                m = move[level]
+                if m >= nm:
+                    level -= 1
+                    continue
+                if level > 1 and forbid[move[level - 1], m]:
+                    continue
+                apply_move(stack[level - 1], stack[level], m, cto, ctw, eto, eflip)
+                if level < levels:  # a leaf marked twice costs less than a look into the map
+                    key = h11_key(stack[level], tetrad, comb, cls, sym, stab, s_eto, s_ek, e_piece, m_piece)
+                    if keys[_slot(keys, key)] != EMPTY:  # back among the short cosets: marked as such
+                        continue
+                _mark(stack[level], short_depth + level, h, base, table, lines, owner, owners, tetrad, comb, cls, sym,
+                      stab, s_eto, s_ek, e_piece, m_piece, ep, eo, ep2, eo2)  # fmt: skip
+                if level < levels:
+                    level += 1
+                    move[level] = -1
+
+
+@njit(cache=True, parallel=True)
+def _mark_short(keys, vals, h, base, table, lines, short_depth, reps, owners, tetrad, comb, cls, sym, stab, s_eto,
+                s_ek, e_piece, m_piece):  # fmt: skip  # pragma: no cover - numba
+    """Mark the short cosets below ``short_depth`` from their cubes ``reps`` (uint8 ``(n, 41)``:
+    cube, distance)."""
+    for owner in prange(owners):
+        ep = np.empty(12, np.uint8)
+        eo = np.empty(12, np.uint8)
+        ep2 = np.empty(12, np.uint8)
+        eo2 = np.empty(12, np.uint8)
+        for i in range(reps.shape[0]):
+            _mark(reps[i, :40], reps[i, 40], h, base, table, lines, owner, owners, tetrad, comb, cls, sym, stab, s_eto,
+                  s_ek, e_piece, m_piece, ep, eo, ep2, eo2)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class HkTable:
+    """A built ``hk`` table.
+
+    Attributes:
+        h: The tracked flips ``k``.
+        base: Two bits ``v`` read as ``base + v`` (``0``: at most ``base``; ``3``: at least ``base + 3``).
+        data: uint8 ``(ceil(entries / 4),)``: entry ``i`` in bits ``2 (i mod 4)`` of byte ``i // 4``.
+        lines: uint8 ``(ceil(entries / 256),)``: the smallest distance marked in each line of 256
+            entries (``base + 3`` where none).
+    """
+
+    h: int
+    base: int
+    data: np.ndarray
+    lines: np.ndarray
+
+
+def build_hk(
+    kit: CubeKit, h: int, base: int, short_depth: int, threads: int | None = None,
+    advance: Callable[[int], object] | None = None,
+) -> HkTable:  # fmt: skip
+    """Build the ``hk`` table for ``k = h`` (see the module docstring).
+
+    Args:
+        kit: :func:`cube_kit` of the metric's move table.
+        h: Flips tracked, ``0..11``.
+        base: The two bits' offset; the search reaches ``base + 2`` moves.
+        short_depth: Radius of the breadth-first part, at most ``base + 2``.
+        threads: Numba threads (default: all).
+        advance: Called with ``1`` after each of :data:`CHUNKS` parts of the marking (a
+            progress bar's, which also looks at the solve's clock).
+
+    Raises:
+        PuzzleoptError: ``h``, ``base`` or ``short_depth`` out of range.
+    """
+    if not 0 <= h <= 11:
+        raise PuzzleoptError(f"h48 table: h={h} is not in 0..11")
+    if not 0 <= short_depth <= base + 2:
+        raise PuzzleoptError(f"h48 table: short depth {short_depth} is not in 0..base+2 = {base + 2}")
+    owners = threads or numba.get_num_threads()
+    t = time.perf_counter()
+    short = short_cubes(kit, short_depth)
+    LOG.info("h48 h%d: %s short cosets by distance, %.1f s", h, list(short.counts), time.perf_counter() - t)
+    n = entries(h)
+    data = np.full((n + 3) // 4, 0xFF, dtype=np.uint8)
+    lines = np.full((n + LINE - 1) // LINE, base + 3, dtype=np.uint8)
+    ca = _coord_args(kit)
+    below = [np.concatenate([x, np.full((len(x), 1), d, np.uint8)], axis=1) for d, x in enumerate(short.layers[:-1])]
+    reps = np.concatenate(below) if below else np.zeros((0, 41), np.uint8)
+    _mark_short(short.keys, short.vals, h, base, data, lines, short_depth, reps, owners, *ca)
+    t = time.perf_counter()
+    starts = short.layers[-1]
+    step = max(1, -(-len(starts) // CHUNKS))
+    for first in range(0, len(starts), step):
+        _mark_all(starts[first : first + step], short_depth, base + 2 - short_depth, h, base, data, lines, short.keys,
+                  short.vals, kit.forbid, *ca, kit.cto, kit.ctw, kit.eto, kit.eflip, owners)  # fmt: skip
+        if advance is not None:
+            advance(1)
+    LOG.info("h48 h%d: marked from %d cosets in %.1f s", h, len(starts), time.perf_counter() - t)
+    return HkTable(h, base, data, lines)
+
+
+def hk_values(t: HkTable) -> np.ndarray:
+    """uint8 ``(entries,)``: every entry's two bits (for tests and statistics)."""
+    return np.stack([(t.data >> s) & 3 for s in (0, 2, 4, 6)], axis=1).ravel()[: entries(t.h)]
+
+
+@njit(cache=True)
+def hk_lookup(c, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece):  # pragma: no cover
+    """A lower bound on the moves that solve cube ``c`` (uint8 ``(40,)``) from an ``hk`` table:
+    ``base + v`` for two bits ``v > 0``, the line's minimum for ``v = 0``."""
+    ep = np.empty(12, np.uint8)
+    eo = np.empty(12, np.uint8)
+    v = cocsep(c, tetrad, comb)
+    _conj_edges(c[16:28], c[28:40], sym[v], s_eto, s_ek, ep, eo)
+    i = np.int64(cls[v]) * (NESEP << h) + (_h11_edges(ep, eo, e_piece, m_piece, comb) >> (_EDGE_BITS - h))
+    bits = (data[i >> 2] >> ((i & 3) * 2)) & 3
+    if bits:
+        return base + bits
+    return lines[i // LINE]
+
+
+SHORT_DEPTH = 8
+"""The breadth-first part's radius: 6,764,737 cosets in the half-turn metric (measured)."""
+
+
+def spec(table: MoveTable, metric: str, h: int, base: int | None = None) -> TableSpec:
+    """The stored ``hk`` table of a metric's face-move table: one file, the line minima first,
+    then the two-bit entries (:func:`split`).
+
+    Args:
+        table: The metric's 3x3x3 face-move table.
+        metric: ``"htm"`` or ``"qtm"`` (named in the table's file).
+        h: Flips tracked, ``0..11``.
+        base: The two bits' offset (default :data:`BASES`'s for ``h``, measured in the
+            half-turn metric only: another metric must give it).
+    """
+    if base is None and metric != "htm":
+        raise PuzzleoptError(f"h48 table: no base measured for the {metric} metric; give base=")
+    base = BASES[h] if base is None else base
+    n = entries(h)
+    nlines = (n + LINE - 1) // LINE
+    short = min(SHORT_DEPTH, base + 2)
+
+    def _build(advance):
+        t = build_hk(cube_kit(table), h, base, short, advance=advance)
+        return np.concatenate([t.lines, t.data])
+
+    return TableSpec(
+        name=f"cube3-h48-h{h}-b{base}-{metric}",
+        puzzle="cube3",
+        pattern={
+            "kind": "h48",
+            "h": h,
+            "base": base,
+            "short_depth": short,
+            "metric": metric,
+            "moves": "faces",
+            "layout": f"{nlines} line minima (uint8), then {n} entries of 2 bits",
+        },  # fmt: skip
+        entries=nlines + (n + 3) // 4,
+        packed=False,
+        build=_build,
+        progress_total=CHUNKS,
+        audit=_audit,
+    )
+
+
+def split(stored: Table) -> HkTable:
+    """The :class:`HkTable` of a stored table (views of its memory map)."""
+    p = stored.spec.pattern
+    nlines = (entries(p["h"]) + LINE - 1) // LINE
+    return HkTable(p["h"], p["base"], stored.data[nlines:], stored.data[:nlines])
+
+
+AUDIT_LINES = 4096
+
+
+def _audit(stored: Table) -> str | None:
+    """Sampled lines: no line minimum above a value its two-bit entries give, none above
+    ``base + 3``, and the solved cube's entry at 0 in a line whose minimum is 0."""
+    t = split(stored)
+    if int(t.lines.max(initial=0)) > t.base + 3:
+        return f"a line minimum above base + 3 = {t.base + 3}"
+    rng = np.random.default_rng(0)
+    picks = rng.integers(0, len(t.lines) - 1, AUDIT_LINES)
+    for line in picks:
+        raw = np.asarray(t.data[line * LINE // 4 : (line + 1) * LINE // 4])
+        bits = np.stack([(raw >> s) & 3 for s in (0, 2, 4, 6)], axis=1).ravel()
+        floor = t.lines[line]
+        if (bits == 0).any() and floor > t.base:
+            return f"line {line}: an entry reads at most {t.base} but the line's minimum is {floor}"
+        if (bits > 0).any() and floor > t.base + int(bits[bits > 0].min()):
+            return f"line {line}: the minimum {floor} is above an entry's value"
+    solved = np.zeros(40, np.uint8)
+    solved[:8] = np.arange(8)
+    solved[16:28] = np.arange(12)
+    kit = _lookup_kit()
+    if hk_lookup(solved, t.h, t.base, t.data, t.lines, *kit) != 0:
+        return "the solved cube's entry is not 0"
+    return None
+
+
+@cache
+def _lookup_kit() -> tuple:
+    """The metric-free arrays :func:`hk_lookup` reads (the coordinate does not depend on the moves)."""
+    k = cocsep_classes()
+    s_eto = np.stack([symmetry_of(m).edge_to for m in sym48()]).astype(np.int64)
+    s_ek = np.stack([symmetry_of(m).edge_k0 for m in sym48()]).astype(np.int64)
+    comb = np.array([[_comb(n, r) for r in range(5)] for n in range(12)], dtype=np.int64)
+    return (np.isin(np.arange(8), TETRAD), comb, k.cls, k.sym, s_eto, s_ek, np.isin(np.arange(12), E_SLICE),
+            np.isin(np.arange(12), M_SLICE))  # fmt: skip

@@ -1,0 +1,118 @@
+"""H48's ``hk`` tables (exact/cube/h48table.py): the depth-first build from the short cosets
+against breadth-first search over ``h0``, one ``k`` against the next, lower bounds on scrambles,
+and the stored table's checks. Small bases keep the builds to seconds; the real sizes are built
+by the benchmark."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from exact import registry
+from exact.cube.h48 import cocsep_of, esep_of, h0_distances, h0_tables, sym48
+from exact.cube.h48table import (
+    build_hk,
+    cocsep,
+    cube_kit,
+    entries,
+    h_code,
+    hk_lookup,
+    hk_values,
+    short_cubes,
+    spec,
+    split,
+)
+from exact.cube.symmetry import conjugate_cubies, symmetry_of
+from exact.pdb.store import check, load
+from exact.puzzles.cube.cubies import read_cubies
+
+BASE, SHORT = 3, 3  # entries exact to base + 2 = 5 moves
+
+
+@pytest.fixture(scope="module", params=["htm", "qtm"])
+def kit(request):
+    p = registry.get("cube3", moves="faces", metric=request.param)
+    return p, cube_kit(p.table)
+
+
+def _cubes(p, rng, n, length):
+    out = np.zeros((n, 40), np.uint8)
+    for i in range(n):
+        moves = rng.integers(0, p.table.num_moves, length)
+        c = read_cubies(p.table.apply(p.goal, moves), 3)
+        out[i] = np.concatenate([c.corner_perm, c.corner_ori, c.edge_perm, c.edge_ori])
+    return out
+
+
+def test_the_kernels_coordinates_are_the_numpy_ones(kit) -> None:
+    p, k = kit
+    cubes = _cubes(p, np.random.default_rng(0), 200, 30)
+    ep, eo = np.empty(12, np.uint8), np.empty(12, np.uint8)
+    for g in (0, 5, 17, 40):
+        sym = symmetry_of(sym48()[g])
+        ncp, nco, nep, neo = conjugate_cubies(cubes[:, :8], cubes[:, 8:16], cubes[:, 16:28], cubes[:, 28:], sym)
+        codes = np.array([h_code(c, g, k.s_eto, k.s_ek, k.e_piece, k.m_piece, k.comb, ep, eo) for c in cubes])
+        assert np.array_equal(codes >> 11, esep_of(nep))
+        flips = (neo[:, :11] << np.arange(10, -1, -1)).sum(axis=1)
+        assert np.array_equal(codes & 2047, flips)
+    assert np.array_equal([cocsep(c, k.tetrad, k.comb) for c in cubes], cocsep_of(cubes[:, :8], cubes[:, 8:16]))
+
+
+def test_the_short_cosets_start_as_h48_counts_them(kit) -> None:
+    p, k = kit
+    counts = short_cubes(k, 4, capacity=1 << 8).counts  # the map grows from a small start
+    assert counts[:2] == (1, 1)  # every quarter turn is a conjugate of every other
+    assert counts == ((1, 1, 3, 23, 241) if p.table.num_moves == 18 else (1, 1, 2, 12, 92))
+
+
+@pytest.fixture(scope="module")
+def built(kit):
+    p, k = kit
+    return p, k, {h: build_hk(k, h, BASE, SHORT) for h in (0, 1)}
+
+
+def test_h0_built_by_depth_first_search_equals_breadth_first_search(built) -> None:
+    """On every entry breadth-first search over ``h0`` reaches (its canonical ones), the two bits
+    are ``max(0, d - base)`` to ``base + 2`` and 3 beyond."""
+    p, _, tables = built
+    d = h0_distances(h0_tables(p.table), max_depth=BASE + 3)
+    seen = d != 255
+    expected = np.where(d[seen] <= BASE + 2, np.maximum(d[seen].astype(int) - BASE, 0), 3)
+    assert np.array_equal(hk_values(tables[0])[seen], expected)
+    assert (expected < 3).sum() > 100 and (expected == 3).sum() > 1000
+
+
+def test_forgetting_a_flip_takes_the_smaller_of_two_entries(built) -> None:
+    """``h(k-1)``'s entry is the smaller of the two ``hk`` entries that differ in the last tracked
+    flip: every coset marks both tables from the same cube."""
+    _, _, tables = built
+    v0, v1 = hk_values(tables[0]), hk_values(tables[1])
+    assert len(v1) == 2 * len(v0) == entries(1)
+    assert np.array_equal(v0, np.minimum(v1[0::2], v1[1::2]))
+    assert (v1[0::2] != v1[1::2]).any()  # the flip tells something
+
+
+def test_a_lookup_never_exceeds_the_scramble_length(built) -> None:
+    p, k, tables = built
+    rng = np.random.default_rng(1)
+    args = (k.tetrad, k.comb, k.cls, k.sym, k.s_eto, k.s_ek, k.e_piece, k.m_piece)
+    for length in range(0, 9):
+        for c in _cubes(p, rng, 40, length):
+            for t in tables.values():
+                assert hk_lookup(c, t.h, t.base, t.data, t.lines, *args) <= length
+    solved = _cubes(p, rng, 1, 0)[0]
+    assert all(hk_lookup(solved, t.h, t.base, t.data, t.lines, *args) == 0 for t in tables.values())
+
+
+def test_the_stored_table_verifies_and_a_corrupted_one_is_refused(tmp_path) -> None:
+    p = registry.get("cube3", moves="faces", metric="htm")
+    s = spec(p.table, "htm", 0, base=BASE)
+    stored = load(s, tmp_path, progress=False)
+    t = split(stored)
+    assert t.base == BASE and len(t.data) == (entries(0) + 3) // 4 and check(s, tmp_path) is None
+    del stored, t
+    path = tmp_path / f"{s.name}.bin"
+    raw = bytearray(path.read_bytes())
+    raw[12345] ^= 0xFF
+    path.write_bytes(bytes(raw))
+    assert "sha256" in check(s, tmp_path)
