@@ -107,6 +107,9 @@ def _no_large_cube_table(monkeypatch):
 # The large variants of parametrized checks whose smaller variants run in `make test` (CI):
 # marked slow here, each with why the fast suite still covers it; `make test-all` runs them.
 SLOW_VARIANTS = {
+    "tests/test_cube_h48table.py::test_h0_built_by_depth_first_search_equals_breadth_first_search[qtm]": "[htm]",
+    "tests/test_cube_h48table.py::test_forgetting_a_flip_takes_the_smaller_of_two_entries[qtm]": "[htm]",
+    "tests/test_cube_h48table.py::test_a_lookup_never_exceeds_the_scramble_length[qtm]": "[htm]: the same bound",
     "tests/test_cube_optimal.py::test_a_forged_table_fails_its_audit[htm]": "[qtm]: the same audit and rebuild",
     "tests/test_cube_optimal.py::test_every_entry_is_its_true_distance[htm]": "[qtm]: the same equations",
     "tests/test_goals.py::test_the_models_agree_with_ida_on_a_partial_goal[4]": "[3]: the same three methods",
