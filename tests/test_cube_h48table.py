@@ -116,3 +116,43 @@ def test_the_stored_table_verifies_and_a_corrupted_one_is_refused(tmp_path) -> N
     raw[12345] ^= 0xFF
     path.write_bytes(bytes(raw))
     assert "sha256" in check(s, tmp_path)
+
+
+@pytest.fixture(scope="module")
+def solver_table():
+    """``h0`` exact to 7 moves (base 5): strong enough for short scrambles, built in seconds."""
+    p = registry.get("cube3", moves="faces", metric="htm")
+    return p, build_hk(cube_kit(p.table), 0, 5, 5)
+
+
+def test_the_h48_solver_finds_the_optimal_lengths_of_the_current_solver(solver_table) -> None:
+    from exact.cube.h48solve import h48_cube
+    from exact.solvers import solve
+
+    p, table = solver_table
+    rng = np.random.default_rng(7)
+    for length in (0, 1, 2, 3, 5, 8, 10):
+        start = p.table.apply(p.goal, rng.integers(0, p.table.num_moves, length))
+        ours = h48_cube(p, start, table=table)
+        ref = solve(p, start, method="bfs")
+        assert ours.status.value == "optimal" and ours.length == ref.length, (length, ours.length, ref.length)
+        assert p.solved(p.table.apply(start, p.table.parse(" ".join(ours.moves), start=start)))
+
+
+def test_the_h48_solver_stops_at_its_limits_with_a_bound(solver_table) -> None:
+    from exact.cube.h48solve import h48_cube
+
+    p, table = solver_table
+    start = p.table.apply(p.goal, np.random.default_rng(3).integers(0, p.table.num_moves, 30))
+    r = h48_cube(p, start, table=table, node_limit=50_000)
+    assert r.status.value == "limit" and not r.moves and 8 <= r.lower_bound <= 20
+
+
+def test_the_registered_method_builds_its_table_and_solves(tmp_path) -> None:
+    from exact.solvers import solve
+
+    p = registry.get("cube3", moves="faces", metric="htm")
+    start = p.table.apply(p.goal, p.table.parse("R U F' L2 D B'", start=p.goal))
+    r = solve(p, start, method="cube3-h48", h=0, base=5, pdb_dir=str(tmp_path))
+    assert r.status.value == "optimal" and r.length == 6 and r.solver == "ida*"
+    assert (tmp_path / "cube3-h48-h0-b5-htm.bin").exists()

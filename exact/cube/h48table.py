@@ -52,6 +52,9 @@ LINE = 256
 BASES = (8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10)
 """The half-turn metric's base for each ``k``, H48's hand-picked values: few entries read ``0``
 (a fallback) and few read ``3`` (an underestimate)."""
+QTM_EXTRA = 2
+"""Added to :data:`BASES` in the quarter-turn metric, whose distances run longer (a guess, not
+tuned: the base decides speed, never correctness)."""
 EMPTY = -1
 CHUNKS = 256
 """Parts of the marking between two calls to a build's ``advance``."""
@@ -478,12 +481,11 @@ def spec(table: MoveTable, metric: str, h: int, base: int | None = None) -> Tabl
         table: The metric's 3x3x3 face-move table.
         metric: ``"htm"`` or ``"qtm"`` (named in the table's file).
         h: Flips tracked, ``0..11``.
-        base: The two bits' offset (default :data:`BASES`'s for ``h``, measured in the
-            half-turn metric only: another metric must give it).
+        base: The two bits' offset (default :data:`BASES`'s for ``h``; in the quarter-turn
+            metric that plus :data:`QTM_EXTRA`).
     """
-    if base is None and metric != "htm":
-        raise PuzzleoptError(f"h48 table: no base measured for the {metric} metric; give base=")
-    base = BASES[h] if base is None else base
+    if base is None:
+        base = BASES[h] if metric == "htm" else BASES[h] + QTM_EXTRA
     n = entries(h)
     nlines = (n + LINE - 1) // LINE
     short = min(SHORT_DEPTH, base + 2)

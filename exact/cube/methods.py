@@ -94,3 +94,67 @@ def _korf_setups(puzzle, options, pdb_dir) -> list[Setup]:
 
 
 register_method("ida*-cube", _korf, needs="cube3-coordinates", rank=25, setups=_korf_setups, nodes=True)
+
+
+def _h48(
+    puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, h=None, base=None, threads=None
+) -> SolveResult:
+    """IDA* on the 3x3x3 (face turns) with one of H48's ``hk`` tables, read for the cube and its
+    inverse (issue 67's first version; h unset: the largest table stored, else h0)."""
+    from exact.cube.h48solve import h48_cube
+
+    metric = puzzle.table.metadata.get("metric", "qtm")
+    h = _stored_h(puzzle, metric, base, pdb_dir) if h is None else h
+    return h48_cube(
+        puzzle, np.asarray(start), table=_h48_table(puzzle, metric, h, base, pdb_dir, progress),
+        time_limit=left(limits.time), node_limit=limits.nodes, stop_at=stop_at, threads=threads, progress=progress,
+    )  # fmt: skip
+
+
+def _stored_h(puzzle, metric: str, base, pdb_dir) -> int:
+    """The largest ``h`` whose table is stored for this metric (0 where none is)."""
+    from exact.cube.h48table import spec
+    from exact.pdb.store import stored_entries
+
+    for h in range(11, -1, -1):
+        s = spec(puzzle.table, metric, h, base)
+        if stored_entries(s.name, pdb_dir) == s.entries:
+            return h
+    return 0
+
+
+@functools.lru_cache(maxsize=2)
+def _h48_table(puzzle, metric: str, h: int, base, pdb_dir, progress: bool):
+    from exact.cube.h48table import spec, split
+    from exact.pdb.store import load
+
+    return split(load(spec(puzzle.table, metric, h, base), pdb_dir, progress=progress))
+
+
+def _h48_setups(puzzle, options, pdb_dir) -> list[Setup]:
+    """The ``hk`` table asked for, or the largest stored (else ``h0``)."""
+    from exact.cube import h48solve, h48table
+    from exact.kernels import with_compile
+    from exact.pdb.store import setup_estimate
+
+    metric = puzzle.table.metadata.get("metric", "qtm")
+    base = options.get("base")
+    h = options.get("h")
+    h = _stored_h(puzzle, metric, base, pdb_dir) if h is None else h
+    spec = h48table.spec(puzzle.table, metric, h, base)
+    ways = [Setup({"h": h}, spec.nbytes, *setup_estimate([spec], pdb_dir))]
+    return with_compile(ways, h48solve, h48table, seconds=H48_COMPILE_SECONDS)
+
+
+H48_COMPILE_SECONDS = 20.0
+"""numba's first compile of the H48 table's and solver's kernels on 2 cores (about; not yet measured
+apart from the tests' runs)."""
+
+register_method(
+    "cube3-h48", _h48, needs="cube3-coordinates", rank=30, setups=_h48_setups, nodes=True, options=(
+        Option("h", "count", None, "H48's table: edge flips tracked, 0-11 (unset: the largest stored, else 0)",
+               most=11),
+        Option("base", "count", None, "the table's two-bit offset (unset: H48's for h, plus 2 in QTM)"),
+        THREADS,
+    ),
+)  # fmt: skip

@@ -171,11 +171,17 @@ def _is_solved(path, length, root, cto, ctw, eto, eflip, scratch):  # pragma: no
             nxt[28 + t] = cur[28 + s] ^ eflip[m, s]
         for i in range(40):
             cur[i] = nxt[i]
+    return solved_pieces(cur)
+
+
+@njit(cache=True, inline="always")
+def solved_pieces(c):  # pragma: no cover - numba
+    """Whether the cube ``c`` (``(40,)``, pieces as :func:`_is_solved` reads them) is solved."""
     for s in range(8):
-        if cur[s] != s or cur[8 + s] != 0:
+        if c[s] != s or c[8 + s] != 0:
             return False
     for s in range(12):
-        if cur[16 + s] != s or cur[28 + s] != 0:
+        if c[16 + s] != s or c[28 + s] != 0:
             return False
     return True
 

@@ -1,0 +1,264 @@
+"""An optimal 3x3x3 solver on H48's ``hk`` tables (:mod:`exact.cube.h48table`), issue 67's first
+version: IDA* on the pieces of the cube and of its inverse, each node's bound the larger of the
+two lookups.
+
+The inverse is kept by premoves (:func:`exact.cube.optkernel.inverse_move`), as H48 does, so no
+node inverts a cube. The search is split into tasks, one per allowed two-move prefix, each a
+resumable depth-first search run in a numba ``prange`` with a node budget a call, so the time
+and node limits are looked at between calls. A node within the bound whose cube is solved ends
+the search; the answer is replayed on the facelets before it is returned
+(:meth:`exact.result.SolveResult.recorder`).
+
+Not yet here (H48's other speed-ups): the tight-bound rule for half turns, switching to the
+inverse, the corner-only check first, prefetching.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from exact.cube.h48 import NESEP
+from exact.cube.h48table import HkTable, _conj_edges, _h11_edges, _lookup_kit, apply_move, cocsep
+from exact.cube.optimal import canonical_rules, inverse_cubies
+from exact.cube.optkernel import inverse_move
+from exact.cube.optkernel import solved_pieces as _solved
+from exact.cube.solve import face_turn_start
+from exact.errors import PuzzleoptError
+from exact.ida.solve import recorder
+from exact.progress import SearchProgress
+from exact.puzzles.cube.cubies import cubie_moves, perm_parity, read_cubies
+from exact.result import SolveResult, Status
+
+if TYPE_CHECKING:
+    from exact.puzzle import Puzzle
+
+RUNNING, EXHAUSTED, FOUND = 0, 1, 2
+TASK_BUDGET = 20_000
+"""Generated nodes per task and call, between two looks at the clock."""
+
+
+@njit(cache=True, inline="always")
+def lookup(c, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece, ep, eo):  # pragma: no cover
+    """:func:`exact.cube.h48table.hk_lookup` with scratch ``ep``, ``eo`` (no allocation)."""
+    v = cocsep(c, tetrad, comb)
+    _conj_edges(c[16:28], c[28:40], sym[v], s_eto, s_ek, ep, eo)
+    i = np.int64(cls[v]) * (NESEP << h) + (_h11_edges(ep, eo, e_piece, m_piece, comb) >> (11 - h))
+    bits = (data[i >> 2] >> ((i & 3) * 2)) & 3
+    if bits:
+        return np.int64(base + bits)
+    return np.int64(lines[i >> 8])
+
+
+@njit(cache=True)
+def _task(  # pragma: no cover - numba
+    t, cube, inv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3, cto, ctw, eto, eflip,
+    h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
+):  # fmt: skip
+    c = cube[t]
+    iv = inv[t]
+    tr = tried[t]
+    pa = path[t]
+    ep = np.empty(12, np.uint8)
+    eo = np.empty(12, np.uint8)
+    nm = cto.shape[0]
+    done = 0
+    while done < budget:
+        d = depth[t]
+        m = tr[d]
+        if m >= nm:
+            if d == start:
+                status[t] = EXHAUSTED
+                break
+            depth[t] = d - 1
+            continue
+        tr[d] = m + 1
+        if (d > 0 and forbid[pa[d - 1], m]) or (d > 1 and forbid3[pa[d - 2], pa[d - 1], m]):
+            continue
+        done += 1
+        left = bound - d - 1
+        apply_move(c[d], c[d + 1], m, cto, ctw, eto, eflip)
+        f = lookup(c[d + 1], h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece, ep, eo)
+        if f <= left:
+            inverse_move(iv[d], iv[d + 1], m, cto, ctw, eto, eflip)
+            g = lookup(iv[d + 1], h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece, ep, eo)
+            f = max(f, g)
+        if f > left:
+            if d + 1 + f < minf[t]:
+                minf[t] = d + 1 + f
+            continue
+        pa[d] = m
+        if left == 0:
+            if _solved(c[d + 1]):
+                depth[t] = d + 1
+                status[t] = FOUND
+                break
+            continue
+        depth[t] = d + 1
+        tr[d + 1] = 0
+    nodes[t] += done
+
+
+@njit(cache=True, parallel=True)
+def run_tasks(  # pragma: no cover - numba
+    active, cube, inv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3, cto, ctw, eto,
+    eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
+):  # fmt: skip
+    """Give each task in ``active`` up to ``budget`` more generated nodes of this iteration."""
+    for i in prange(active.shape[0]):
+        _task(
+            active[i], cube, inv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3, cto,
+            ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
+        )  # fmt: skip
+
+
+class _Search:
+    """The two-move prefixes of one cube and their depth-first stacks."""
+
+    def __init__(self, puzzle: Puzzle, table: HkTable, pieces: np.ndarray, rows: int) -> None:
+        mv = cubie_moves(puzzle.table)
+        self.moves = (mv.corner_to, mv.corner_twist, mv.edge_to, mv.edge_flip)
+        self.forbid, self.forbid3 = canonical_rules(puzzle.table)
+        self.table = table
+        self.kit = _lookup_kit()
+        m = self.forbid.shape[0]
+        self.first = np.array([(a, b) for a in range(m) for b in range(m) if not self.forbid[a, b]], np.int64)
+        n = len(self.first)
+        self.cube = np.zeros((n, rows, 40), np.uint8)
+        self.inv = np.zeros((n, rows, 40), np.uint8)
+        self.cube[:, 0] = pieces
+        self.inv[:, 0] = inverse_cubies(pieces.astype(np.int64))  # its -co needs a signed type
+        for t, (a, b) in enumerate(self.first):
+            for d, x in ((0, a), (1, b)):
+                apply_move(self.cube[t, d], self.cube[t, d + 1], x, *self.moves)
+                inverse_move(self.inv[t, d], self.inv[t, d + 1], x, *self.moves)
+        self.h = np.array([[max(self.bound_of(self.cube[t, d]), self.bound_of(self.inv[t, d])) for d in (1, 2)]
+                           for t in range(n)])  # fmt: skip
+        self.tried = np.zeros((n, rows), np.int64)
+        self.path = np.zeros((n, rows), np.int64)
+        self.path[:, :2] = self.first
+        self.depth = np.zeros(n, np.int64)
+        self.status = np.zeros(n, np.int64)
+        self.minf = np.zeros(n, np.int64)
+        self.nodes = np.zeros(n, np.int64)
+
+    def bound_of(self, c: np.ndarray) -> int:
+        """The table's lower bound for one cube (uint8 ``(40,)``)."""
+        t = self.table
+        return int(lookup(c, t.h, t.base, t.data, t.lines, *self.kit, np.empty(12, np.uint8), np.empty(12, np.uint8)))
+
+    def restart(self, bound: int) -> None:
+        self.depth[:] = 2
+        self.tried[:, 2] = 0
+        self.minf[:] = np.iinfo(np.int64).max
+        self.status[:] = RUNNING
+        for d in (1, 2):
+            cut = (self.status == RUNNING) & (d + self.h[:, d - 1] > bound)
+            self.status[cut] = EXHAUSTED
+            self.minf[cut] = d + self.h[cut, d - 1]
+
+    def run(self, active: np.ndarray, bound: int, budget: int) -> None:
+        t = self.table
+        run_tasks(active, self.cube, self.inv, self.tried, self.path, self.depth, self.status, self.minf, self.nodes,
+                  2, bound, budget, self.forbid, self.forbid3, *self.moves, t.h, t.base, t.data, t.lines,
+                  *self.kit)  # fmt: skip
+
+    def short(self, bound: int) -> list[int] | None:
+        """A solution of 1 or 2 moves (the tasks start below two-move prefixes), if there is one."""
+        for t, (a, b) in enumerate(self.first):
+            if bound == 1 and _solved(self.cube[t, 1]):
+                return [int(a)]
+            if bound == 2 and _solved(self.cube[t, 2]):
+                return [int(a), int(b)]
+        return None
+
+
+def h48_cube(
+    puzzle: Puzzle,
+    start: np.ndarray,
+    *,
+    table: HkTable,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    stop_at: int | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+) -> SolveResult:
+    """A shortest solution of a 3x3x3 (face moves, HTM or QTM), proven optimal, on an ``hk`` table.
+
+    Args:
+        puzzle: ``cube3`` with the ``faces`` move set.
+        start: Facelet state ``(54,)``, centres home.
+        table: The metric's ``hk`` table (:func:`exact.cube.h48table.spec`, :func:`~exact.cube.h48table.split`).
+        time_limit: Seconds; ``node_limit``: generated nodes; ``None`` for none. Either ends in
+            ``limit`` with the proven lower bound.
+        stop_at: End (as at a limit) once every length below it is refuted.
+        threads: numba threads (``None``: numba's current setting).
+        progress: show the search's bound, nodes and rate.
+    """
+    metric, start = face_turn_start(puzzle, start, "the H48 solver")
+    settings = {"heuristic": f"h48 h{table.h} (base {table.base}), the cube and its inverse", "time_limit": time_limit,
+                "node_limit": node_limit, "stop_at": stop_at, "threads": threads}  # fmt: skip
+    t0 = time.perf_counter()
+    done = recorder(puzzle, start, settings, t0)
+    if puzzle.solved(start):
+        return done([], Status.OPTIMAL, 0, 0)
+    c = read_cubies(np.asarray(start), 3)
+    pieces = np.concatenate([c.corner_perm, c.corner_ori, c.edge_perm, c.edge_ori]).astype(np.uint8)
+    parity = perm_parity(pieces[:8]) if metric == "qtm" else None  # a quarter turn is odd on corners
+
+    def threshold(b: int) -> int:
+        return b + 1 if parity is not None and (b - parity) % 2 else b
+
+    search = _Search(puzzle, table, pieces, 32)
+    bound = threshold(max(1, search.bound_of(pieces), search.bound_of(search.inv[0, 0])))
+    before = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(int(threads))
+    nodes = 0
+    try:
+        with SearchProgress(f"cube3-h48 ({metric})", progress, unit="generated nodes") as watch:
+            while True:
+                if (stop_at is not None and bound >= stop_at) or bound > 30:
+                    break
+                if bound <= 2:
+                    if (found := search.short(bound)) is not None:
+                        return done(found, Status.OPTIMAL, len(found), nodes, {"generated": nodes})
+                    bound = threshold(bound + 1)
+                    continue
+                found, complete = _iteration(search, bound, t0, time_limit, node_limit, watch)
+                nodes = int(search.nodes.sum())
+                if found is not None:
+                    return done(found, Status.OPTIMAL, len(found), nodes, {"generated": nodes})
+                if not complete:
+                    break
+                bound = threshold(int(search.minf.min()))
+    finally:
+        numba.set_num_threads(before)
+    return done([], Status.LIMIT, bound, nodes, {"generated": nodes})
+
+
+def _iteration(search: _Search, bound: int, t0, time_limit, node_limit, watch):
+    """One bound's search: ``(moves, complete)``, moves ``None`` where none was found."""
+    if bound + 2 > search.cube.shape[1]:
+        raise PuzzleoptError(f"the H48 solver's stacks hold {search.cube.shape[1]} moves; bound {bound} is more")
+    search.restart(bound)
+    while True:
+        active = np.flatnonzero(search.status == RUNNING)
+        if not len(active):
+            return None, True
+        spent = int(search.nodes.sum())
+        left = None if node_limit is None else node_limit - spent
+        budget = TASK_BUDGET if left is None else min(TASK_BUDGET, left // len(active))
+        if budget <= 0 or (time_limit is not None and time.perf_counter() - t0 > time_limit):
+            return None, False
+        search.run(active, bound, budget)
+        watch.update(bound, int(search.nodes.sum()))
+        hits = np.flatnonzero(search.status == FOUND)
+        if len(hits):
+            t = int(hits[0])  # the first task in move order: the same answer on any thread count
+            return [int(x) for x in search.path[t, : search.depth[t]]], True
