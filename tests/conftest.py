@@ -107,9 +107,20 @@ def _no_large_cube_table(monkeypatch):
 # The large variants of parametrized checks whose smaller variants run in `make test` (CI):
 # marked slow here, each with why the fast suite still covers it; `make test-all` runs them.
 SLOW_VARIANTS = {
+    "tests/test_benchmarks.py::test_a_benchmark_on_workers_has_the_rows_of_one_process[extra1]": (
+        "[extra0]: the same rows on process workers; Ray's executor: tests/test_scale.py's Ray tests"
+    ),
+    "tests/test_scale.py::test_the_commands_run_as_python_m_on_ray[hybrid.verify]": (
+        "[learned.evaluate]: a command run as python -m on Ray the same way; hybrid.verify on Ray: "
+        "test_verify_on_ray_and_processes_equals_in_process"
+    ),
     "tests/test_cube_h48table.py::test_h0_built_by_depth_first_search_equals_breadth_first_search[qtm]": "[htm]",
     "tests/test_cube_h48table.py::test_forgetting_a_flip_takes_the_smaller_of_two_entries[qtm]": "[htm]",
     "tests/test_cube_h48table.py::test_a_lookup_never_exceeds_the_scramble_length[qtm]": "[htm]: the same bound",
+    "tests/test_cube_h48table.py::test_the_registered_method_builds_its_table_and_solves": (
+        "test_the_h48_solver_finds_the_optimal_lengths_of_the_current_solver (the same solver, called directly) and "
+        "test_the_stored_table_verifies_and_a_corrupted_one_is_refused (the store's build of the same spec)"
+    ),
     "tests/test_cube_optimal.py::test_a_forged_table_fails_its_audit[htm]": "[qtm]: the same audit and rebuild",
     "tests/test_cube_optimal.py::test_every_entry_is_its_true_distance[htm]": "[qtm]: the same equations",
     "tests/test_goals.py::test_the_models_agree_with_ida_on_a_partial_goal[4]": "[3]: the same three methods",

@@ -156,3 +156,35 @@ def test_the_registered_method_builds_its_table_and_solves(tmp_path) -> None:
     r = solve(p, start, method="cube3-h48", h=0, base=5, pdb_dir=str(tmp_path))
     assert r.status.value == "optimal" and r.length == 6 and r.solver == "ida*"
     assert (tmp_path / "cube3-h48-h0-b5-htm.bin").exists()
+
+
+def test_a_stopped_build_resumes_from_its_checkpoint_and_ignores_a_damaged_one(tmp_path, monkeypatch) -> None:
+    from exact.cube import h48table
+    from exact.pdb import partial
+
+    p = registry.get("cube3", moves="faces", metric="htm")
+    k = cube_kit(p.table)
+    whole = build_hk(k, 0, 5, 5)
+    monkeypatch.setattr(h48table, "CHECKPOINT_SECONDS", 0.0)  # a checkpoint after every part
+    calls = []
+
+    def stop_at_3(n):
+        calls.append(n)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build_hk(k, 0, 5, 5, advance=stop_at_3, checkpoint=(tmp_path, "t"))
+    bin_path, _ = partial.paths(tmp_path, "t")
+    assert bin_path.exists()
+    monkeypatch.setattr(h48table, "CHECKPOINT_SECONDS", 1e9)  # none while it finishes
+    calls.clear()
+    again = build_hk(k, 0, 5, 5, advance=calls.append, checkpoint=(tmp_path, "t"))
+    assert calls[0] == 3 and sum(calls) == h48table.CHUNKS  # the saved parts are not marked again
+    assert np.array_equal(again.data, whole.data) and np.array_equal(again.lines, whole.lines)
+    raw = bytearray(bin_path.read_bytes())
+    raw[-1] ^= 0xFF
+    bin_path.write_bytes(bytes(raw))
+    sizes = (len(whole.lines), len(whole.data))
+    about = {"h": 0, "base": 5, "short_depth": 5, "moves": 18, "chunks": h48table.CHUNKS}
+    assert partial.read(tmp_path, "t", sizes, about) is None

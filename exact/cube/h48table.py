@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -42,6 +43,7 @@ from exact.cube.symmetry import symmetry_of
 from exact.errors import PuzzleoptError
 from exact.logs import get_logger
 from exact.movetable import MoveTable
+from exact.pdb import partial
 from exact.pdb.store import Table, TableSpec
 from exact.puzzles.cube.cubies import cubie_moves
 
@@ -57,7 +59,9 @@ QTM_EXTRA = 2
 tuned: the base decides speed, never correctness)."""
 EMPTY = -1
 CHUNKS = 256
-"""Parts of the marking between two calls to a build's ``advance``."""
+"""Parts of the marking between two calls to a build's ``advance`` (and between checkpoints)."""
+CHECKPOINT_SECONDS = 300.0
+"""A build's checkpoint is written once this long has passed since the last one."""
 _EDGE_BITS = 11
 
 
@@ -371,21 +375,6 @@ def _mark_all(starts, short_depth, levels, h, base, table, lines, keys, vals, fo
                     move[level] = -1
 
 
-@njit(cache=True, parallel=True)
-def _mark_short(keys, vals, h, base, table, lines, short_depth, reps, owners, tetrad, comb, cls, sym, stab, s_eto,
-                s_ek, e_piece, m_piece):  # fmt: skip  # pragma: no cover - numba
-    """Mark the short cosets below ``short_depth`` from their cubes ``reps`` (uint8 ``(n, 41)``:
-    cube, distance)."""
-    for owner in prange(owners):
-        ep = np.empty(12, np.uint8)
-        eo = np.empty(12, np.uint8)
-        ep2 = np.empty(12, np.uint8)
-        eo2 = np.empty(12, np.uint8)
-        for i in range(reps.shape[0]):
-            _mark(reps[i, :40], reps[i, 40], h, base, table, lines, owner, owners, tetrad, comb, cls, sym, stab, s_eto,
-                  s_ek, e_piece, m_piece, ep, eo, ep2, eo2)  # fmt: skip
-
-
 @dataclass(frozen=True)
 class HkTable:
     """A built ``hk`` table.
@@ -406,7 +395,7 @@ class HkTable:
 
 def build_hk(
     kit: CubeKit, h: int, base: int, short_depth: int, threads: int | None = None,
-    advance: Callable[[int], object] | None = None,
+    advance: Callable[[int], object] | None = None, checkpoint: tuple[Path, str] | None = None,
 ) -> HkTable:  # fmt: skip
     """Build the ``hk`` table for ``k = h`` (see the module docstring).
 
@@ -418,6 +407,9 @@ def build_hk(
         threads: Numba threads (default: all).
         advance: Called with ``1`` after each of :data:`CHUNKS` parts of the marking (a
             progress bar's, which also looks at the solve's clock).
+        checkpoint: ``(directory, name)``: every :data:`CHECKPOINT_SECONDS` the table so far is
+            saved there (:mod:`exact.pdb.partial`), and a build that finds its own checkpoint
+            resumes after the last part it saved.
 
     Raises:
         PuzzleoptError: ``h``, ``base`` or ``short_depth`` out of range.
@@ -428,21 +420,36 @@ def build_hk(
         raise PuzzleoptError(f"h48 table: short depth {short_depth} is not in 0..base+2 = {base + 2}")
     owners = threads or numba.get_num_threads()
     t = time.perf_counter()
-    short = short_cubes(kit, short_depth)
+    short = short_cubes(kit, short_depth)  # the same cosets in the same order on every run
     LOG.info("h48 h%d: %s short cosets by distance, %.1f s", h, list(short.counts), time.perf_counter() - t)
     n = entries(h)
-    data = np.full((n + 3) // 4, 0xFF, dtype=np.uint8)
-    lines = np.full((n + LINE - 1) // LINE, base + 3, dtype=np.uint8)
+    sizes = ((n + LINE - 1) // LINE, (n + 3) // 4)
+    about = {"h": h, "base": base, "short_depth": short_depth, "moves": kit.cto.shape[0], "chunks": CHUNKS}
+    found = None if checkpoint is None else partial.read(*checkpoint, sizes, about)
+    if found is not None:
+        (lines, data), meta = found
+        done = int(meta["progress"])
+        LOG.info("h48 h%d: resuming from its checkpoint, %d of %d parts done", h, done, CHUNKS)
+    else:
+        lines = np.full(sizes[0], base + 3, dtype=np.uint8)
+        data = np.full(sizes[1], 0xFF, dtype=np.uint8)
+        done = 0
     ca = _coord_args(kit)
-    below = [np.concatenate([x, np.full((len(x), 1), d, np.uint8)], axis=1) for d, x in enumerate(short.layers[:-1])]
-    reps = np.concatenate(below) if below else np.zeros((0, 41), np.uint8)
-    _mark_short(short.keys, short.vals, h, base, data, lines, short_depth, reps, owners, *ca)
-    t = time.perf_counter()
+    for d, layer in enumerate(short.layers[:-1]):  # the nearer cosets, each at its distance (min: idempotent)
+        _mark_all(layer, d, 0, h, base, data, lines, short.keys, short.vals, kit.forbid, *ca, kit.cto, kit.ctw,
+                  kit.eto, kit.eflip, owners)  # fmt: skip
+    t = saved = time.perf_counter()
     starts = short.layers[-1]
     step = max(1, -(-len(starts) // CHUNKS))
-    for first in range(0, len(starts), step):
+    if advance is not None and done:
+        advance(done)
+    for part in range(done, CHUNKS):
+        first = part * step
         _mark_all(starts[first : first + step], short_depth, base + 2 - short_depth, h, base, data, lines, short.keys,
                   short.vals, kit.forbid, *ca, kit.cto, kit.ctw, kit.eto, kit.eflip, owners)  # fmt: skip
+        if checkpoint is not None and time.perf_counter() - saved > CHECKPOINT_SECONDS and part + 1 < CHUNKS:
+            partial.write(*checkpoint, [lines, data], {**about, "progress": part + 1})
+            saved = time.perf_counter()
         if advance is not None:
             advance(1)
     LOG.info("h48 h%d: marked from %d cosets in %.1f s", h, len(starts), time.perf_counter() - t)
@@ -473,7 +480,7 @@ SHORT_DEPTH = 8
 """The breadth-first part's radius: 6,764,737 cosets in the half-turn metric (measured)."""
 
 
-def spec(table: MoveTable, metric: str, h: int, base: int | None = None) -> TableSpec:
+def spec(table: MoveTable, metric: str, h: int, base: int | None = None, directory: Path | None = None) -> TableSpec:
     """The stored ``hk`` table of a metric's face-move table: one file, the line minima first,
     then the two-bit entries (:func:`split`).
 
@@ -483,6 +490,7 @@ def spec(table: MoveTable, metric: str, h: int, base: int | None = None) -> Tabl
         h: Flips tracked, ``0..11``.
         base: The two bits' offset (default :data:`BASES`'s for ``h``; in the quarter-turn
             metric that plus :data:`QTM_EXTRA`).
+        directory: Where the build keeps its checkpoint (``None``: no checkpoint).
     """
     if base is None:
         base = BASES[h] if metric == "htm" else BASES[h] + QTM_EXTRA
@@ -490,12 +498,18 @@ def spec(table: MoveTable, metric: str, h: int, base: int | None = None) -> Tabl
     nlines = (n + LINE - 1) // LINE
     short = min(SHORT_DEPTH, base + 2)
 
+    name = f"cube3-h48-h{h}-b{base}-{metric}"
+
     def _build(advance):
-        t = build_hk(cube_kit(table), h, base, short, advance=advance)
-        return np.concatenate([t.lines, t.data])
+        where = None if directory is None else (Path(directory), name)
+        t = build_hk(cube_kit(table), h, base, short, advance=advance, checkpoint=where)
+        out = np.concatenate([t.lines, t.data])
+        if where is not None:
+            partial.drop(*where)
+        return out
 
     return TableSpec(
-        name=f"cube3-h48-h{h}-b{base}-{metric}",
+        name=name,
         puzzle="cube3",
         pattern={
             "kind": "h48",

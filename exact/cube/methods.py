@@ -125,10 +125,13 @@ def _stored_h(puzzle, metric: str, base, pdb_dir) -> int:
 
 @functools.lru_cache(maxsize=2)
 def _h48_table(puzzle, metric: str, h: int, base, pdb_dir, progress: bool):
-    from exact.cube.h48table import spec, split
-    from exact.pdb.store import load
+    from pathlib import Path
 
-    return split(load(spec(puzzle.table, metric, h, base), pdb_dir, progress=progress))
+    from exact.cube.h48table import spec, split
+    from exact.pdb.store import default_dir, load
+
+    where = default_dir() if pdb_dir is None else Path(pdb_dir)  # the build's checkpoint beside the table
+    return split(load(spec(puzzle.table, metric, h, base, directory=where), pdb_dir, progress=progress))
 
 
 def _h48_setups(puzzle, options, pdb_dir) -> list[Setup]:
