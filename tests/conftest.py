@@ -107,6 +107,9 @@ def _no_large_cube_table(monkeypatch):
 # The large variants of parametrized checks whose smaller variants run in `make test` (CI):
 # marked slow here, each with why the fast suite still covers it; `make test-all` runs them.
 SLOW_VARIANTS = {
+    "tests/test_cube_optimal.py::test_bounds_hold_and_lengths_equal_bfs[htm]": "[qtm]: the same solver and bounds",
+    "tests/test_cube_optimal.py::test_a_damaged_table_is_rebuilt[qtm]": "[htm]: the same rebuild",
+    "tests/test_models.py::test_mip_equals_cpsat_equals_bfs[3-layers-htm-4]": "layers HTM 1-3, layers QTM at 4 and 5",
     "tests/test_benchmarks.py::test_a_benchmark_on_workers_has_the_rows_of_one_process[extra1]": (
         "[extra0]: the same rows on process workers; Ray's executor: tests/test_scale.py's Ray tests"
     ),
