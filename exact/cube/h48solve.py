@@ -22,8 +22,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from exact.cube.h48 import NESEP
-from exact.cube.h48table import HkTable, _conj_edges, _h11_edges, _lookup_kit, apply_move, cocsep
+from exact.cube.h48table import HkTable, _lookup_kit, apply_move, lookup
 from exact.cube.optimal import canonical_rules, inverse_cubies
 from exact.cube.optkernel import inverse_move
 from exact.cube.optkernel import solved_pieces as _solved
@@ -40,18 +39,6 @@ if TYPE_CHECKING:
 RUNNING, EXHAUSTED, FOUND = 0, 1, 2
 TASK_BUDGET = 20_000
 """Generated nodes per task and call, between two looks at the clock."""
-
-
-@njit(cache=True, inline="always")
-def lookup(c, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece, ep, eo):  # pragma: no cover
-    """:func:`exact.cube.h48table.hk_lookup` with scratch ``ep``, ``eo`` (no allocation)."""
-    v = cocsep(c, tetrad, comb)
-    _conj_edges(c[16:28], c[28:40], sym[v], s_eto, s_ek, ep, eo)
-    i = np.int64(cls[v]) * (NESEP << h) + (_h11_edges(ep, eo, e_piece, m_piece, comb) >> (11 - h))
-    bits = (data[i >> 2] >> ((i & 3) * 2)) & 3
-    if bits:
-        return np.int64(base + bits)
-    return np.int64(lines[i >> 8])
 
 
 @njit(cache=True)

@@ -37,7 +37,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from exact.cube.h48 import E_SLICE, M_SLICE, NESEP, TETRAD, cocsep_classes, stabilisers, sym48
+from exact.cube.h48 import _COMB, E_SLICE, M_SLICE, NESEP, TETRAD, cocsep_classes, stabilisers, sym48
 from exact.cube.optimal import canonical_rules
 from exact.cube.symmetry import symmetry_of
 from exact.errors import PuzzleoptError
@@ -108,12 +108,6 @@ def cube_kit(table: MoveTable) -> CubeKit:
     stab = stabilisers()
     return CubeKit(mv.corner_to, mv.corner_twist, mv.edge_to, mv.edge_flip, s_eto, s_ek, tetrad, e_piece, m_piece,
                    comb, cls, sym, stab, canonical_rules(table)[0])  # fmt: skip
-
-
-def _comb(n: int, r: int) -> int:
-    from math import comb
-
-    return comb(n, r)
 
 
 def entries(h: int) -> int:
@@ -461,19 +455,25 @@ def hk_values(t: HkTable) -> np.ndarray:
     return np.stack([(t.data >> s) & 3 for s in (0, 2, 4, 6)], axis=1).ravel()[: entries(t.h)]
 
 
-@njit(cache=True)
-def hk_lookup(c, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece):  # pragma: no cover
+@njit(cache=True, inline="always")
+def lookup(c, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece, ep, eo):  # pragma: no cover
     """A lower bound on the moves that solve cube ``c`` (uint8 ``(40,)``) from an ``hk`` table:
-    ``base + v`` for two bits ``v > 0``, the line's minimum for ``v = 0``."""
-    ep = np.empty(12, np.uint8)
-    eo = np.empty(12, np.uint8)
+    ``base + v`` for two bits ``v > 0``, the line's minimum for ``v = 0`` (scratch ``ep``, ``eo``:
+    no allocation on the solver's hot path)."""
     v = cocsep(c, tetrad, comb)
     _conj_edges(c[16:28], c[28:40], sym[v], s_eto, s_ek, ep, eo)
     i = np.int64(cls[v]) * (NESEP << h) + (_h11_edges(ep, eo, e_piece, m_piece, comb) >> (_EDGE_BITS - h))
     bits = (data[i >> 2] >> ((i & 3) * 2)) & 3
     if bits:
-        return base + bits
-    return lines[i // LINE]
+        return np.int64(base + bits)
+    return np.int64(lines[i // LINE])
+
+
+@njit(cache=True)
+def hk_lookup(c, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece):  # pragma: no cover
+    """:func:`lookup` with its own scratch (tests, audits)."""
+    return lookup(c, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
+                  np.empty(12, np.uint8), np.empty(12, np.uint8))  # fmt: skip
 
 
 SHORT_DEPTH = 8
@@ -569,6 +569,5 @@ def _lookup_kit() -> tuple:
     k = cocsep_classes()
     s_eto = np.stack([symmetry_of(m).edge_to for m in sym48()]).astype(np.int64)
     s_ek = np.stack([symmetry_of(m).edge_k0 for m in sym48()]).astype(np.int64)
-    comb = np.array([[_comb(n, r) for r in range(5)] for n in range(12)], dtype=np.int64)
-    return (np.isin(np.arange(8), TETRAD), comb, k.cls, k.sym, s_eto, s_ek, np.isin(np.arange(12), E_SLICE),
+    return (np.isin(np.arange(8), TETRAD), _COMB, k.cls, k.sym, s_eto, s_ek, np.isin(np.arange(12), E_SLICE),
             np.isin(np.arange(12), M_SLICE))  # fmt: skip
