@@ -60,3 +60,28 @@ def prefetch(typingctx, arr, idx):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@intrinsic
+def compare_exchange(typingctx, arr, idx, expected, new):
+    """``compare_exchange(arr, i, expected, new)`` in numba code: atomically, where ``arr[i]``
+    holds ``expected`` it becomes ``new``; returns what ``arr[i]`` held (``== expected``: the
+    swap happened). ``arr`` is 1-d of integers; no bounds check. Threads that lower entries of
+    one shared table with it lose no update (LLVM's ``cmpxchg``, monotonic order: the threads
+    need each swap whole, not an order between swaps)."""
+    if not (isinstance(arr, types.Array) and arr.ndim == 1 and isinstance(arr.dtype, types.Integer)):
+        return None
+    if not all(isinstance(t, types.Integer) for t in (idx, expected, new)):
+        return None
+    sig = arr.dtype(arr, idx, expected, new)
+
+    def codegen(context, builder, signature, args):
+        aryty, _, ety, nty = signature.args
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False)
+        old = context.cast(builder, args[2], ety, aryty.dtype)
+        val = context.cast(builder, args[3], nty, aryty.dtype)
+        pair = builder.cmpxchg(ptr, old, val, "monotonic", "monotonic")
+        return builder.extract_value(pair, 0)
+
+    return sig, codegen

@@ -92,6 +92,13 @@ def test_forgetting_a_flip_takes_the_smaller_of_two_entries(built) -> None:
     assert (v1[0::2] != v1[1::2]).any()  # the flip tells something
 
 
+def test_threads_sharing_the_table_build_the_one_thread_table(kit) -> None:
+    """Threads lower shared bytes by compare-and-swap: no update may be lost to a race."""
+    _, k = kit
+    one, two = (build_hk(k, 1, BASE, 2, threads=t) for t in (1, 2))
+    assert np.array_equal(one.data, two.data) and np.array_equal(one.lines, two.lines)
+
+
 def test_a_lookup_never_exceeds_the_scramble_length(built) -> None:
     p, k, tables = built
     rng = np.random.default_rng(1)

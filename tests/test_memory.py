@@ -1,10 +1,11 @@
-"""The memory helpers of the table kernels: huge-page copies and the software prefetch."""
+"""The memory helpers of the table kernels: huge-page copies, the software prefetch and the
+compare-and-swap."""
 
 import numpy as np
 import pytest
-from numba import njit
+from numba import njit, prange
 
-from exact.memory import huge_pages, prefetch
+from exact.memory import compare_exchange, huge_pages, prefetch
 
 
 @njit(cache=False)
@@ -44,3 +45,28 @@ def test_huge_pages_gives_an_equal_read_only_array(n):
         assert not out.flags.writeable
         with pytest.raises(ValueError):
             out[0] = 1
+
+
+@njit(cache=False, parallel=True)
+def _count_up(a, per_thread):
+    for t in prange(4):
+        for i in range(per_thread):
+            j = i % a.shape[0]
+            held = a[j]
+            while True:
+                seen = compare_exchange(a, j, held, held + 1)
+                if seen == held:
+                    break
+                held = seen
+
+
+def test_compare_exchange_swaps_only_on_a_match_and_loses_no_update():
+    @njit(cache=False)
+    def twice(u):
+        return compare_exchange(u, 1, 0, 7), compare_exchange(u, 1, 0, 9)
+
+    u = np.zeros(3, np.uint8)
+    assert twice(u) == (0, 7) and u.tolist() == [0, 7, 0]
+    a = np.zeros(5, np.int64)
+    _count_up(a, 50_000)  # four threads race on five counters
+    assert a.tolist() == [40_000] * 5
