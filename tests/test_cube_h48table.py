@@ -13,6 +13,7 @@ from exact.cube.h48 import cocsep_of, esep_of, h0_distances, h0_tables, sym48
 from exact.cube.h48table import (
     build_hk,
     cocsep,
+    corner_distances,
     cube_kit,
     entries,
     h_code,
@@ -144,6 +145,38 @@ def test_the_h48_solver_finds_the_optimal_lengths_of_the_current_solver(solver_t
         ref = solve(p, start, method="bfs")
         assert ours.status.value == "optimal" and ours.length == ref.length, (length, ours.length, ref.length)
         assert p.solved(p.table.apply(start, p.table.parse(" ".join(ours.moves), start=start)))
+
+
+def test_the_corner_distances_bound_every_scramble_and_reach_every_coordinate(kit) -> None:
+    p, k = kit
+    d = corner_distances(k.cto, k.ctw)
+    assert d.shape == (153_090,) and d.max() < 255 and (d == 0).sum() == 1
+    rng = np.random.default_rng(2)
+    for length in range(0, 12):
+        for c in _cubes(p, rng, 30, length):
+            assert d[cocsep(c, k.tetrad, k.comb)] <= length
+
+
+def test_a_half_turn_premove_keeps_the_table_entry(built) -> None:
+    """The solver's free inverse bound after a half turn: premultiplying by a half turn keeps the
+    tetrads, slices, twists and flips, so the entry read is the same."""
+    from exact.cube.h48solve import half_turns
+    from exact.cube.optkernel import inverse_move
+
+    p, k, tables = built
+    half = half_turns(k.cto, k.eto)
+    assert half.sum() == (6 if p.table.num_moves == 18 else 0)
+    args = (k.tetrad, k.comb, k.cls, k.sym, k.s_eto, k.s_ek, k.e_piece, k.m_piece)
+    out = np.empty(40, np.uint8)
+    rng = np.random.default_rng(4)
+    for c in np.concatenate([_cubes(p, rng, 40, 4), _cubes(p, rng, 40, 12)]):
+        for m in np.flatnonzero(half):
+            inverse_move(c, out, m, k.cto, k.ctw, k.eto, k.eflip)
+            assert not np.array_equal(out, c)
+            for t in tables.values():
+                assert hk_lookup(out, t.h, t.base, t.data, t.lines, *args) == hk_lookup(
+                    c, t.h, t.base, t.data, t.lines, *args
+                )
 
 
 def test_the_h48_solver_stops_at_its_limits_with_a_bound(solver_table) -> None:

@@ -49,7 +49,7 @@ def test_huge_pages_gives_an_equal_read_only_array(n):
 
 @njit(cache=False, parallel=True)
 def _count_up(a, per_thread):
-    for t in prange(4):
+    for _ in prange(4):
         for i in range(per_thread):
             j = i % a.shape[0]
             held = a[j]

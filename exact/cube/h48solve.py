@@ -22,7 +22,21 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from exact.cube.h48table import HkTable, _lookup_kit, apply_move, lookup
+from exact.cube.h48 import NESEP
+from exact.cube.h48table import (
+    _EDGE_BITS,
+    LINE,
+    HkTable,
+    _conj_edges,
+    _h11_edges,
+    _lookup_kit,
+    apply_move,
+    cocsep,
+    corner_distances,
+    lookup,
+    move_corners,
+    move_edges,
+)
 from exact.cube.optimal import canonical_rules, inverse_cubies
 from exact.cube.optkernel import inverse_move
 from exact.cube.optkernel import solved_pieces as _solved
@@ -41,13 +55,29 @@ TASK_BUDGET = 20_000
 """Generated nodes per task and call, between two looks at the clock."""
 
 
+@njit(cache=True, inline="always")
+def _bound(c, v, h, base, data, lines, cls, sym, s_eto, s_ek, e_piece, m_piece, comb, ep, eo):  # pragma: no cover
+    """:func:`~exact.cube.h48table.lookup` of cube ``c`` whose corner coordinate ``v`` is known."""
+    _conj_edges(c[16:28], c[28:40], sym[v], s_eto, s_ek, ep, eo)
+    i = np.int64(cls[v]) * (NESEP << h) + (_h11_edges(ep, eo, e_piece, m_piece, comb) >> (_EDGE_BITS - h))
+    bits = (data[i >> 2] >> ((i & 3) * 2)) & 3
+    if bits:
+        return np.int64(base + bits)
+    return np.int64(lines[i // LINE])
+
+
 @njit(cache=True)
 def _task(  # pragma: no cover - numba
-    t, cube, inv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3, cto, ctw, eto, eflip,
-    h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
+    t, cube, inv, hinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3, half, cdist,
+    cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
 ):  # fmt: skip
+    """Up to ``budget`` more generated nodes of task ``t``'s depth-first search. Each child is
+    refuted as cheaply as can be: by its corners' distance first (the corners moved alone), then
+    by the inverse's bound (a half turn, which the coordinate cannot see as a premove, keeps the
+    parent's: no lookup), then by the table's bound of the cube itself."""
     c = cube[t]
     iv = inv[t]
+    hi = hinv[t]
     tr = tried[t]
     pa = path[t]
     ep = np.empty(12, np.uint8)
@@ -68,17 +98,31 @@ def _task(  # pragma: no cover - numba
             continue
         done += 1
         left = bound - d - 1
-        apply_move(c[d], c[d + 1], m, cto, ctw, eto, eflip)
-        f = lookup(c[d + 1], h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece, ep, eo)
+        move_corners(c[d], c[d + 1], m, cto, ctw)
+        v = cocsep(c[d + 1], tetrad, comb)
+        f = np.int64(cdist[v])
         if f <= left:
-            inverse_move(iv[d], iv[d + 1], m, cto, ctw, eto, eflip)
-            g = lookup(iv[d + 1], h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece, ep, eo)
+            if half[m]:
+                g = hi[d]
+                inverse_move(iv[d], iv[d + 1], m, cto, ctw, eto, eflip)
+            else:
+                inverse_move(iv[d], iv[d + 1], m, cto, ctw, eto, eflip)
+                w = cocsep(iv[d + 1], tetrad, comb)
+                g = np.int64(cdist[w])
+                if g <= left:
+                    g = max(g, _bound(iv[d + 1], w, h, base, data, lines, cls, sym, s_eto, s_ek, e_piece, m_piece, comb,
+                                      ep, eo))  # fmt: skip
             f = max(f, g)
+            if f <= left:
+                move_edges(c[d], c[d + 1], m, eto, eflip)
+                f = max(f, _bound(c[d + 1], v, h, base, data, lines, cls, sym, s_eto, s_ek, e_piece, m_piece, comb,
+                                  ep, eo))  # fmt: skip
         if f > left:
             if d + 1 + f < minf[t]:
                 minf[t] = d + 1 + f
             continue
         pa[d] = m
+        hi[d + 1] = g
         if left == 0:
             if _solved(c[d + 1]):
                 depth[t] = d + 1
@@ -92,15 +136,24 @@ def _task(  # pragma: no cover - numba
 
 @njit(cache=True, parallel=True)
 def run_tasks(  # pragma: no cover - numba
-    active, cube, inv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3, cto, ctw, eto,
-    eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
+    active, cube, inv, hinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3, half,
+    cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
 ):  # fmt: skip
     """Give each task in ``active`` up to ``budget`` more generated nodes of this iteration."""
     for i in prange(active.shape[0]):
         _task(
-            active[i], cube, inv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3, cto,
-            ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
+            active[i], cube, inv, hinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3,
+            half, cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece,
+            m_piece,
         )  # fmt: skip
+
+
+def half_turns(cto: np.ndarray, eto: np.ndarray) -> np.ndarray:
+    """bool ``(M,)``: the moves that are their own inverse (a face's half turn), which keep the
+    ``hk`` coordinate of a cube they premultiply: they keep the tetrads, the slices, every twist
+    and every flip."""
+    return np.array([(c[c] == np.arange(8)).all() and (e[e] == np.arange(12)).all() and (c != np.arange(8)).any()
+                     for c, e in zip(cto, eto, strict=True)])  # fmt: skip
 
 
 class _Search:
@@ -123,8 +176,12 @@ class _Search:
             for d, x in ((0, a), (1, b)):
                 apply_move(self.cube[t, d], self.cube[t, d + 1], x, *self.moves)
                 inverse_move(self.inv[t, d], self.inv[t, d + 1], x, *self.moves)
+        self.half = half_turns(mv.corner_to, mv.edge_to)
+        self.cdist = corner_distances(mv.corner_to, mv.corner_twist)
         self.h = np.array([[max(self.bound_of(self.cube[t, d]), self.bound_of(self.inv[t, d])) for d in (1, 2)]
                            for t in range(n)])  # fmt: skip
+        self.hinv = np.zeros((n, rows), np.int64)
+        self.hinv[:, 2] = [self.bound_of(self.inv[t, 2]) for t in range(n)]
         self.tried = np.zeros((n, rows), np.int64)
         self.path = np.zeros((n, rows), np.int64)
         self.path[:, :2] = self.first
@@ -134,9 +191,10 @@ class _Search:
         self.nodes = np.zeros(n, np.int64)
 
     def bound_of(self, c: np.ndarray) -> int:
-        """The table's lower bound for one cube (uint8 ``(40,)``)."""
+        """The lower bound for one cube (uint8 ``(40,)``): its table entry's, its corners'."""
         t = self.table
-        return int(lookup(c, t.h, t.base, t.data, t.lines, *self.kit, np.empty(12, np.uint8), np.empty(12, np.uint8)))
+        found = lookup(c, t.h, t.base, t.data, t.lines, *self.kit, np.empty(12, np.uint8), np.empty(12, np.uint8))
+        return max(int(found), int(self.cdist[cocsep(c, self.kit[0], self.kit[1])]))
 
     def restart(self, bound: int) -> None:
         self.depth[:] = 2
@@ -150,9 +208,10 @@ class _Search:
 
     def run(self, active: np.ndarray, bound: int, budget: int) -> None:
         t = self.table
-        run_tasks(active, self.cube, self.inv, self.tried, self.path, self.depth, self.status, self.minf, self.nodes,
-                  2, bound, budget, self.forbid, self.forbid3, *self.moves, t.h, t.base, t.data, t.lines,
-                  *self.kit)  # fmt: skip
+        tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece = self.kit
+        run_tasks(active, self.cube, self.inv, self.hinv, self.tried, self.path, self.depth, self.status, self.minf,
+                  self.nodes, 2, bound, budget, self.forbid, self.forbid3, self.half, self.cdist, *self.moves, t.h,
+                  t.base, t.data, t.lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece)  # fmt: skip
 
     def short(self, bound: int) -> list[int] | None:
         """A solution of 1 or 2 moves (the tasks start below two-move prefixes), if there is one."""

@@ -39,12 +39,12 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from exact.cube.h48 import _COMB, E_SLICE, M_SLICE, NESEP, TETRAD, cocsep_classes, stabilisers, sym48
+from exact.cube.h48 import _COMB, E_SLICE, M_SLICE, NCOCSEP, NESEP, TETRAD, cocsep_classes, stabilisers, sym48
 from exact.cube.optimal import canonical_rules
 from exact.cube.symmetry import symmetry_of
 from exact.errors import PuzzleoptError
-from exact.memory import compare_exchange, prefetch
 from exact.logs import get_logger
+from exact.memory import compare_exchange, prefetch
 from exact.movetable import MoveTable
 from exact.pdb import partial
 from exact.pdb.store import Table, TableSpec
@@ -119,16 +119,28 @@ def entries(h: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def apply_move(src, dst, m, cto, ctw, eto, eflip):  # pragma: no cover - numba
-    """``dst`` = cube ``src`` (uint8 ``(40,)``) after move ``m``."""
+def move_corners(src, dst, m, cto, ctw):  # pragma: no cover - numba
+    """The corners (``dst[:16]``) of cube ``src`` (uint8 ``(40,)``) after move ``m``."""
     for s in range(8):
         t = cto[m, s]
         dst[t] = src[s]
         dst[8 + t] = (src[8 + s] + ctw[m, s]) % 3
+
+
+@njit(cache=True, inline="always")
+def move_edges(src, dst, m, eto, eflip):  # pragma: no cover - numba
+    """The edges (``dst[16:]``) of cube ``src`` (uint8 ``(40,)``) after move ``m``."""
     for s in range(12):
         t = eto[m, s]
         dst[16 + t] = src[16 + s]
-        dst[28 + t] = (src[28 + s] + eflip[m, s]) % 2
+        dst[28 + t] = src[28 + s] ^ eflip[m, s]
+
+
+@njit(cache=True, inline="always")
+def apply_move(src, dst, m, cto, ctw, eto, eflip):  # pragma: no cover - numba
+    """``dst`` = cube ``src`` (uint8 ``(40,)``) after move ``m``."""
+    move_corners(src, dst, m, cto, ctw)
+    move_edges(src, dst, m, eto, eflip)
 
 
 @njit(cache=True, inline="always")
@@ -300,7 +312,9 @@ def _key(kit: CubeKit, c: np.ndarray) -> int:
 
 
 @njit(cache=True, inline="always")
-def _entries_of(c, v, h, ep, eo, ep2, eo2, out, n, cls, sym, stab, s_eto, s_ek, e_piece, m_piece, comb):  # fmt: skip  # pragma: no cover - numba
+def _entries_of(  # pragma: no cover - numba
+    c, v, h, ep, eo, ep2, eo2, out, n, cls, sym, stab, s_eto, s_ek, e_piece, m_piece, comb
+):  # fmt: skip
     """Append to ``out`` (from ``n``) the entries of cube ``c`` of corner coordinate ``v`` (and of its
     conjugates by its class's stabiliser); returns the new count."""
     k = cls[v]
@@ -507,6 +521,55 @@ def hk_lookup(c, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_pi
     """:func:`lookup` with its own scratch (tests, audits)."""
     return lookup(c, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
                   np.empty(12, np.uint8), np.empty(12, np.uint8))  # fmt: skip
+
+
+@njit(cache=True)
+def _corner_bfs(dist, cto, ctw, tetrad, comb):  # pragma: no cover - numba
+    nm = cto.shape[0]
+    reps = np.zeros((dist.shape[0], 40), np.uint8)  # a cube of each coordinate met (corners only)
+    reps[0, :8] = np.arange(8)
+    order = np.empty(dist.shape[0], np.int64)
+    v0 = cocsep(reps[0], tetrad, comb)
+    dist[v0] = 0
+    order[0] = v0
+    reps[v0] = reps[0]
+    head, tail = 0, 1
+    child = np.zeros(40, np.uint8)
+    while head < tail:
+        v = order[head]
+        head += 1
+        for m in range(nm):
+            move_corners(reps[v], child, m, cto, ctw)
+            w = cocsep(child, tetrad, comb)
+            if dist[w] == 255:
+                dist[w] = dist[v] + 1
+                reps[w] = child
+                order[tail] = w
+                tail += 1
+
+
+@cache
+def _corner_distances(moves: bytes, shape: tuple[int, int]) -> np.ndarray:
+    cto, ctw = np.frombuffer(moves, dtype=np.int64).reshape(2, *shape)
+    dist = np.full(NCOCSEP, 255, dtype=np.uint8)
+    tetrad, comb = _lookup_kit()[:2]
+    _corner_bfs(dist, cto, ctw, tetrad, comb)
+    dist.flags.writeable = False
+    return dist
+
+
+def corner_distances(cto: np.ndarray, ctw: np.ndarray) -> np.ndarray:
+    """uint8 ``(153090,)``: the distance of each ``cocsep`` coordinate (which slots hold the first
+    tetrad, and the corners' twists: a coordinate the moves act on) from the solved cube's, by
+    breadth-first search in the kit's metric. A lower bound on every cube's distance, read in
+    the L2 cache: the solver's check before it touches the edges or the big table, as H48's.
+
+    Args:
+        cto, ctw: int64 ``(M, 8)``: the moves on corners (:class:`CubeKit`'s); each metric's
+            table is built once a process.
+    """
+    cto, ctw = np.asarray(cto, np.int64), np.asarray(ctw, np.int64)
+    return _corner_distances(np.stack([cto, ctw]).tobytes(), cto.shape)
 
 
 SHORT_DEPTH = 8
