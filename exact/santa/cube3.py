@@ -20,6 +20,7 @@ shortest among words that realise ``F`` layer by layer, not proven shortest in S
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -75,74 +76,99 @@ def face_rows() -> np.ndarray:
     return np.array([santa[idx[m][inv].tobytes()] for m in ours], dtype=np.int64)
 
 
-class _Frames:
+@dataclass(frozen=True)
+class Frames:
     """The 24 whole-cube rotations as Santa permutations, what each costs in Santa's moves, and
-    Santa's face moves as seen from each frame."""
+    Santa's face moves as seen from each frame (:func:`frames` builds it).
 
-    def __init__(self) -> None:
-        t = table(TYPE)
-        self.perms = np.asarray(t.perms, dtype=np.int64)
-        self.names = t.names
-        self.row = {n: i for i, n in enumerate(t.names)}
-        ident = np.arange(54)
-        self.axis_turn = {}  # axis letter -> the rotation turning all three layers clockwise
-        for a in "frd":
-            p = ident
-            for k in range(3):
-                p = p[self.perms[self.row[f"{a}{k}"]]]
-            self.axis_turn[a] = p
-        rots, index = [ident], {ident.tobytes(): 0}
-        for r in rots:  # closure under the three quarter turns
-            for q in self.axis_turn.values():
-                n = r[q]
-                if n.tobytes() not in index:
-                    index[n.tobytes()] = len(rots)
-                    rots.append(n)
-        assert len(rots) == 24
-        self.rots, self.index = np.array(rots), index
-        self.inverse = np.array([index[np.argsort(r).tobytes()] for r in rots])
-        self.cost, self.word = self._pure()
-        rows = _rows_of(self.perms)
-        # conj[h, m]: the move m of frame h's relative view, as a physical move (H^-1 m H)
-        self.conj = np.array([[rows.get(np.argsort(h)[m[h]].tobytes(), -1) for m in self.perms] for h in rots])
+    Attributes:
+        perms: int64 ``(M, 54)``: Santa's move permutations; ``names`` their names, ``row``
+            name -> row.
+        axis_turn: Axis letter (``f``, ``r``, ``d``) -> the rotation turning its three layers
+            clockwise, int64 ``(54,)``.
+        rots: int64 ``(24, 54)``: the rotations, identity first; ``index`` a rotation's bytes ->
+            its index; ``inverse`` int64 ``(24,)``: each one's inverse.
+        cost: int64 ``(24,)``: each rotation's cheapest price in Santa's moves by itself, with
+            ``word`` the Santa rows that pay it.
+        conj: int64 ``(24, M)``: ``conj[h, m]``, the move ``m`` of frame ``h``'s relative view
+            as a physical move (``H^-1 m H``), ``-1`` where it is no Santa move.
+    """
+
+    perms: np.ndarray
+    names: tuple[str, ...]
+    row: dict[str, int]
+    axis_turn: dict[str, np.ndarray]
+    rots: np.ndarray
+    index: dict[bytes, int]
+    inverse: np.ndarray
+    cost: np.ndarray
+    word: list[list[int]]
+    conj: np.ndarray
 
     def compose(self, a: int, b: int) -> int:
         """Rotation ``a`` then ``b``."""
         return self.index[self.rots[a][self.rots[b]].tobytes()]
 
-    def _pure(self) -> tuple[np.ndarray, list[list[int]]]:
-        """Cheapest Santa word of each rotation by itself (three moves a quarter turn), by BFS."""
-        cost = np.full(24, -1)
-        word: list[list[int]] = [[] for _ in range(24)]
-        cost[0], frontier = 0, [0]
-        steps = [(a, e) for a in "frd" for e in (1, 3)]
-        while frontier:
-            nxt = []
-            for r in frontier:
-                for a, e in steps:
-                    turn = self.axis_turn[a] if e == 1 else np.argsort(self.axis_turn[a])
-                    n = self.index[self.rots[r][turn].tobytes()]
-                    if cost[n] < 0:
-                        cost[n] = cost[r] + 3
-                        word[n] = word[r] + self.layer_word(a, (e, e, e))
-                        nxt.append(n)
-            frontier = nxt
-        return cost, word
-
     def layer_word(self, axis: str, turns: tuple[int, int, int]) -> list[int]:
         """Santa rows turning layers 0, 1, 2 of ``axis`` by ``turns`` quarter turns each."""
-        out: list[int] = []
-        for k, e in enumerate(turns):
-            e %= 4
-            name = f"{axis}{k}"
-            out += [self.row[name]] * e if e <= 2 else [self.row[f"-{name}"]]
-        return out
+        return _layer_word(self.row, axis, turns)
+
+
+def _layer_word(row: dict[str, int], axis: str, turns: tuple[int, int, int]) -> list[int]:
+    out: list[int] = []
+    for k, e in enumerate(turns):
+        e %= 4
+        name = f"{axis}{k}"
+        out += [row[name]] * e if e <= 2 else [row[f"-{name}"]]
+    return out
+
+
+def _pure(rots: np.ndarray, index: dict[bytes, int], axis_turn: dict[str, np.ndarray], row: dict[str, int]):
+    """Cheapest Santa word of each rotation by itself (three moves a quarter turn), by BFS."""
+    cost = np.full(24, -1)
+    word: list[list[int]] = [[] for _ in range(24)]
+    cost[0], frontier = 0, [0]
+    steps = [(a, e) for a in "frd" for e in (1, 3)]
+    while frontier:
+        nxt = []
+        for r in frontier:
+            for a, e in steps:
+                turn = axis_turn[a] if e == 1 else np.argsort(axis_turn[a])
+                n = index[rots[r][turn].tobytes()]
+                if cost[n] < 0:
+                    cost[n] = cost[r] + 3
+                    word[n] = word[r] + _layer_word(row, a, (e, e, e))
+                    nxt.append(n)
+        frontier = nxt
+    return cost, word
 
 
 @cache
-def frames() -> _Frames:
-    """The rotations of Santa's 3x3x3 (built once)."""
-    return _Frames()
+def frames() -> Frames:
+    """The rotations of Santa's 3x3x3 (built once a process)."""
+    t = table(TYPE)
+    perms = np.asarray(t.perms, dtype=np.int64)
+    row = {n: i for i, n in enumerate(t.names)}
+    ident = np.arange(54)
+    axis_turn = {}
+    for a in "frd":
+        p = ident
+        for k in range(3):
+            p = p[perms[row[f"{a}{k}"]]]
+        axis_turn[a] = p
+    rots, index = [ident], {ident.tobytes(): 0}
+    for r in rots:  # closure under the three quarter turns
+        for q in axis_turn.values():
+            n = r[q]
+            if n.tobytes() not in index:
+                index[n.tobytes()] = len(rots)
+                rots.append(n)
+    assert len(rots) == 24
+    inverse = np.array([index[np.argsort(r).tobytes()] for r in rots])
+    cost, word = _pure(np.array(rots), index, axis_turn, row)
+    rows = _rows_of(perms)
+    conj = np.array([[rows.get(np.argsort(h)[m[h]].tobytes(), -1) for m in perms] for h in rots])
+    return Frames(perms, tuple(t.names), row, axis_turn, np.array(rots), index, inverse, cost, word, conj)
 
 
 def _quarters(e: int) -> int:
@@ -203,7 +229,7 @@ def realise(relative: list[int], start_frame: int) -> list[int]:
     return best[0][1]
 
 
-def _close(fr: _Frames, best: dict[int, tuple[int, list[int]]]) -> dict[int, tuple[int, list[int]]]:
+def _close(fr: Frames, best: dict[int, tuple[int, list[int]]]) -> dict[int, tuple[int, list[int]]]:
     """Each frame reached also by a pure rotation after the cheapest way to another."""
     out = dict(best)
     for h, (cost, word) in best.items():
@@ -305,4 +331,4 @@ def by_optimal_cube(
     return done(word, Status.FEASIBLE, None, None, {"qtm": found.length, "relative": " ".join(found.moves)})
 
 
-__all__ = ["by_optimal_cube", "face_rows", "frames", "home_rotation", "realise", "to_ours"]
+__all__ = ["Frames", "by_optimal_cube", "face_rows", "frames", "home_rotation", "realise", "to_ours"]
