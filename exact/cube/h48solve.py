@@ -1,6 +1,6 @@
-"""An optimal 3x3x3 solver on H48's ``hk`` tables (:mod:`exact.cube.h48table`), issue 67's first
-version: IDA* on the pieces of the cube and of its inverse, each node's bound the larger of the
-two lookups.
+"""An optimal 3x3x3 solver on H48's ``hk`` tables (:mod:`exact.cube.h48table`): IDA* on the
+pieces of the cube and of its inverse, each node's bound the largest of the corners' distance
+(:func:`~exact.cube.h48table.corner_distances`) and the two lookups.
 
 The inverse is kept by premoves (:func:`exact.cube.optkernel.inverse_move`), as H48 does, so no
 node inverts a cube. The search is split into tasks, one per allowed two-move prefix, each a
@@ -9,8 +9,14 @@ and node limits are looked at between calls. A node within the bound whose cube 
 the search; the answer is replayed on the facelets before it is returned
 (:meth:`exact.result.SolveResult.recorder`).
 
-Not yet here (H48's other speed-ups): the tight-bound rule for half turns, switching to the
-inverse, the corner-only check first, prefetching.
+A node's first visit bounds all its children (:func:`_expand`), cheapest test first: the
+corners' distance, with only the corners moved; the inverse's entry, which a half turn leaves as
+it was (a half turn keeps the tetrads, the slices, every twist and flip, so premultiplying by one
+moves no coordinate: the parent's bound is the child's, H48's tight-bound rule for half turns
+falls out of it); the cube's own entry. Every pass prefetches its entries before it reads any.
+
+Not yet here (H48's other speed-ups): switching the search to the inverse's side, and a
+fallback finer than the line minimum for entries that read ``0``.
 """
 
 from __future__ import annotations
@@ -35,7 +41,6 @@ from exact.cube.h48table import (
     corner_distances,
     lookup,
     move_corners,
-    move_edges,
 )
 from exact.cube.optimal import canonical_rules, inverse_cubies
 from exact.cube.optkernel import inverse_move
@@ -43,6 +48,7 @@ from exact.cube.optkernel import solved_pieces as _solved
 from exact.cube.solve import face_turn_start
 from exact.errors import PuzzleoptError
 from exact.ida.solve import recorder
+from exact.memory import prefetch
 from exact.progress import SearchProgress
 from exact.puzzles.cube.cubies import cubie_moves, perm_parity, read_cubies
 from exact.result import SolveResult, Status
@@ -55,11 +61,20 @@ TASK_BUDGET = 20_000
 """Generated nodes per task and call, between two looks at the clock."""
 
 
+NEVER = 127
+"""A child's bound that says "never tried" (a sequence the canonical rules skip)."""
+
+
 @njit(cache=True, inline="always")
-def _bound(c, v, h, base, data, lines, cls, sym, s_eto, s_ek, e_piece, m_piece, comb, ep, eo):  # pragma: no cover
-    """:func:`~exact.cube.h48table.lookup` of cube ``c`` whose corner coordinate ``v`` is known."""
+def _index(c, v, h, cls, sym, s_eto, s_ek, e_piece, m_piece, comb, ep, eo):  # pragma: no cover - numba
+    """The ``hk`` entry of cube ``c`` whose corner coordinate ``v`` is known."""
     _conj_edges(c[16:28], c[28:40], sym[v], s_eto, s_ek, ep, eo)
-    i = np.int64(cls[v]) * (NESEP << h) + (_h11_edges(ep, eo, e_piece, m_piece, comb) >> (_EDGE_BITS - h))
+    return np.int64(cls[v]) * (NESEP << h) + (_h11_edges(ep, eo, e_piece, m_piece, comb) >> (_EDGE_BITS - h))
+
+
+@njit(cache=True, inline="always")
+def _read(i, base, data, lines):  # pragma: no cover - numba
+    """Entry ``i``'s lower bound: ``base`` plus its two bits, or its line's minimum where they are 0."""
     bits = (data[i >> 2] >> ((i & 3) * 2)) & 3
     if bits:
         return np.int64(base + bits)
@@ -67,22 +82,79 @@ def _bound(c, v, h, base, data, lines, cls, sym, s_eto, s_ek, e_piece, m_piece, 
 
 
 @njit(cache=True)
-def _task(  # pragma: no cover - numba
-    t, cube, inv, hinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3, half, cdist,
-    cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
+def _expand(  # pragma: no cover - numba
+    d, left, c, iv, hi, pa, vl, ki, kid, ix, jx, ep, eo, forbid, forbid3, half, cdist, cto, ctw, eto, eflip, h, base,
+    data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
 ):  # fmt: skip
-    """Up to ``budget`` more generated nodes of task ``t``'s depth-first search. Each child is
-    refuted as cheaply as can be: by its corners' distance first (the corners moved alone), then
-    by the inverse's bound (a half turn, which the coordinate cannot see as a premove, keeps the
-    parent's: no lookup), then by the table's bound of the cube itself."""
+    """Every child's bound of the node at depth ``d`` into ``vl[d]`` (``NEVER`` for a sequence
+    never tried) and its inverse's into ``ki[d]``, in passes: the corners' distances, then the
+    inverses' entries, then the cubes' own, each pass only for the children the earlier ones left
+    inside the bound, and each prefetching every entry before it reads one, so that the cache
+    misses of the children overlap."""
+    nm = cto.shape[0]
+    for x in range(nm):
+        ix[x] = -1
+        if (d > 0 and forbid[pa[d - 1], x]) or (d > 1 and forbid3[pa[d - 2], pa[d - 1], x]):
+            vl[d, x] = NEVER
+            continue
+        move_corners(c[d], kid, x, cto, ctw)
+        f = np.int64(cdist[cocsep(kid, tetrad, comb)])
+        if half[x]:  # the inverse's entry is the parent's: no lookup
+            g = hi[d]
+        else:
+            inverse_move(iv[d], kid, x, cto, ctw, eto, eflip)
+            w = cocsep(kid, tetrad, comb)
+            g = np.int64(cdist[w])
+            if max(f, g) <= left:
+                ix[x] = _index(kid, w, h, cls, sym, s_eto, s_ek, e_piece, m_piece, comb, ep, eo)
+                prefetch(data, ix[x] >> 2)
+        vl[d, x] = max(f, g)
+        ki[d, x] = g
+    for x in range(nm):
+        jx[x] = -1
+        if vl[d, x] > left:
+            continue
+        if ix[x] >= 0:
+            g = _read(ix[x], base, data, lines)
+            if g > ki[d, x]:
+                ki[d, x] = g
+            if g > vl[d, x]:
+                vl[d, x] = g
+                if g > left:
+                    continue
+        apply_move(c[d], kid, x, cto, ctw, eto, eflip)
+        jx[x] = _index(kid, cocsep(kid, tetrad, comb), h, cls, sym, s_eto, s_ek, e_piece, m_piece, comb, ep, eo)
+        prefetch(data, jx[x] >> 2)
+    for x in range(nm):
+        if jx[x] >= 0:
+            f = _read(jx[x], base, data, lines)
+            if f > vl[d, x]:
+                vl[d, x] = f
+
+
+@njit(cache=True)
+def _task(  # pragma: no cover - numba
+    t, cube, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3,
+    half, cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
+):  # fmt: skip
+    """Up to ``budget`` more generated nodes of task ``t``'s depth-first search. A node's first
+    visit bounds all its children at once (:func:`_expand`); each child is refuted as cheaply as
+    can be: by its corners' distance (the corners moved alone), by its inverse's entry (a half
+    turn, which the coordinate cannot see as a premove, keeps the parent's: no lookup), by its
+    own entry."""
     c = cube[t]
     iv = inv[t]
     hi = hinv[t]
+    vl = val[t]
+    ki = kinv[t]
     tr = tried[t]
     pa = path[t]
+    nm = cto.shape[0]
     ep = np.empty(12, np.uint8)
     eo = np.empty(12, np.uint8)
-    nm = cto.shape[0]
+    kid = np.empty(40, np.uint8)
+    ix = np.empty(nm, np.int64)
+    jx = np.empty(nm, np.int64)
     done = 0
     while done < budget:
         d = depth[t]
@@ -93,42 +165,29 @@ def _task(  # pragma: no cover - numba
                 break
             depth[t] = d - 1
             continue
+        left = bound - d - 1
+        if m == 0:
+            _expand(d, left, c, iv, hi, pa, vl, ki, kid, ix, jx, ep, eo, forbid, forbid3, half, cdist, cto, ctw, eto,
+                    eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece)  # fmt: skip
         tr[d] = m + 1
-        if (d > 0 and forbid[pa[d - 1], m]) or (d > 1 and forbid3[pa[d - 2], pa[d - 1], m]):
+        f = vl[d, m]
+        if f == NEVER:
             continue
         done += 1
-        left = bound - d - 1
-        move_corners(c[d], c[d + 1], m, cto, ctw)
-        v = cocsep(c[d + 1], tetrad, comb)
-        f = np.int64(cdist[v])
-        if f <= left:
-            if half[m]:
-                g = hi[d]
-                inverse_move(iv[d], iv[d + 1], m, cto, ctw, eto, eflip)
-            else:
-                inverse_move(iv[d], iv[d + 1], m, cto, ctw, eto, eflip)
-                w = cocsep(iv[d + 1], tetrad, comb)
-                g = np.int64(cdist[w])
-                if g <= left:
-                    g = max(g, _bound(iv[d + 1], w, h, base, data, lines, cls, sym, s_eto, s_ek, e_piece, m_piece, comb,
-                                      ep, eo))  # fmt: skip
-            f = max(f, g)
-            if f <= left:
-                move_edges(c[d], c[d + 1], m, eto, eflip)
-                f = max(f, _bound(c[d + 1], v, h, base, data, lines, cls, sym, s_eto, s_ek, e_piece, m_piece, comb,
-                                  ep, eo))  # fmt: skip
         if f > left:
             if d + 1 + f < minf[t]:
                 minf[t] = d + 1 + f
             continue
+        apply_move(c[d], c[d + 1], m, cto, ctw, eto, eflip)
         pa[d] = m
-        hi[d + 1] = g
         if left == 0:
             if _solved(c[d + 1]):
                 depth[t] = d + 1
                 status[t] = FOUND
                 break
             continue
+        inverse_move(iv[d], iv[d + 1], m, cto, ctw, eto, eflip)
+        hi[d + 1] = ki[d, m]
         depth[t] = d + 1
         tr[d + 1] = 0
     nodes[t] += done
@@ -136,15 +195,16 @@ def _task(  # pragma: no cover - numba
 
 @njit(cache=True, parallel=True)
 def run_tasks(  # pragma: no cover - numba
-    active, cube, inv, hinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3, half,
-    cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
+    active, cube, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid,
+    forbid3, half, cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece,
+    m_piece,
 ):  # fmt: skip
     """Give each task in ``active`` up to ``budget`` more generated nodes of this iteration."""
     for i in prange(active.shape[0]):
         _task(
-            active[i], cube, inv, hinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3,
-            half, cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece,
-            m_piece,
+            active[i], cube, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound, budget,
+            forbid, forbid3, half, cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto,
+            s_ek, e_piece, m_piece,
         )  # fmt: skip
 
 
@@ -182,6 +242,8 @@ class _Search:
                            for t in range(n)])  # fmt: skip
         self.hinv = np.zeros((n, rows), np.int64)
         self.hinv[:, 2] = [self.bound_of(self.inv[t, 2]) for t in range(n)]
+        self.val = np.zeros((n, rows, m), np.int64)
+        self.kinv = np.zeros((n, rows, m), np.int64)
         self.tried = np.zeros((n, rows), np.int64)
         self.path = np.zeros((n, rows), np.int64)
         self.path[:, :2] = self.first
@@ -209,9 +271,10 @@ class _Search:
     def run(self, active: np.ndarray, bound: int, budget: int) -> None:
         t = self.table
         tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece = self.kit
-        run_tasks(active, self.cube, self.inv, self.hinv, self.tried, self.path, self.depth, self.status, self.minf,
-                  self.nodes, 2, bound, budget, self.forbid, self.forbid3, self.half, self.cdist, *self.moves, t.h,
-                  t.base, t.data, t.lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece)  # fmt: skip
+        run_tasks(active, self.cube, self.inv, self.hinv, self.val, self.kinv, self.tried, self.path, self.depth,
+                  self.status, self.minf, self.nodes, 2, bound, budget, self.forbid, self.forbid3, self.half,
+                  self.cdist, *self.moves, t.h, t.base, t.data, t.lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece,
+                  m_piece)  # fmt: skip
 
     def short(self, bound: int) -> list[int] | None:
         """A solution of 1 or 2 moves (the tasks start below two-move prefixes), if there is one."""

@@ -127,11 +127,13 @@ def _stored_h(puzzle, metric: str, base, pdb_dir) -> int:
 def _h48_table(puzzle, metric: str, h: int, base, pdb_dir, progress: bool):
     from pathlib import Path
 
-    from exact.cube.h48table import spec, split
+    from exact.cube.h48table import HkTable, spec, split
+    from exact.memory import huge_pages
     from exact.pdb.store import default_dir, load
 
     where = default_dir() if pdb_dir is None else Path(pdb_dir)  # the build's checkpoint beside the table
-    return split(load(spec(puzzle.table, metric, h, base, directory=where), pdb_dir, progress=progress))
+    t = split(load(spec(puzzle.table, metric, h, base, directory=where), pdb_dir, progress=progress))
+    return HkTable(t.h, t.base, huge_pages(t.data), t.lines)  # 2 MB pages: a lookup misses the TLB less
 
 
 def _h48_setups(puzzle, options, pdb_dir) -> list[Setup]:
