@@ -308,13 +308,17 @@ def test_realise_turns_r_and_l_prime_into_one_slice_when_the_centres_need_that_q
     assert [fr.names[r] for r in realise(relative, 0)] == ["r0", "r2"]  # centres home: the face moves
 
 
-@pytest.mark.parametrize("scramble", ["r1.f0.-d1", "-f1.d2.r0.r1.-f0.d1"])
-def test_a_santa_3x3x3_scrambled_with_slices_is_solved_in_as_few_moves(scramble, cube3_qtm_small) -> None:
+@pytest.mark.parametrize(
+    ("scramble", "base_id"), [("r1.f0.-d1", 140), ("-f1.d2.r0.r1.-f0.d1", 140), ("-f1.d2.r0.r1.-f0.d1", 130)]
+)
+def test_a_santa_3x3x3_scrambled_with_slices_is_solved_in_as_few_moves(scramble, base_id, cube3_qtm_small) -> None:
+    """On goals of distinct labels (the centres' turns are seen) and of Santa's checkerboard
+    (a face's edges wear the next face's colour)."""
     from dataclasses import replace
 
     from exact.santa.cube3 import by_optimal_cube
 
-    base = instances()[140]  # distinct labels: the centres' turns are seen
+    base = instances()[base_id]
     t = table(base.type)
     start, goal = base.encoded()
     state = goal[_perm(parse_moves(base.type, scramble), t.perms)]
@@ -323,6 +327,22 @@ def test_a_santa_3x3x3_scrambled_with_slices_is_solved_in_as_few_moves(scramble,
     result = by_optimal_cube(SantaPuzzle(inst), tables=cube3_qtm_small[1])
     assert result.status.value == "feasible" and result.length <= len(scramble.split("."))
     assert check(inst, ".".join(result.moves)).valid
+
+
+def test_every_santa_3x3x3_reads_as_a_cube_of_face_colours() -> None:
+    """Plain, checkerboard and distinct-label goals: each piece found by its labels, the colours a
+    valid cube with its centres a rotation of home."""
+    from exact.puzzles.cube.cubies import check_invariants, read_cubies
+    from exact.puzzles.cube.geometry import FACES
+    from exact.santa.cube3 import SANTA_FACES, face_colours, frames, home_rotation, to_ours
+
+    ours = np.array([FACES.index(f) for f in SANTA_FACES])
+    for i in range(30, 150):
+        p = SantaPuzzle(instances()[i])
+        colours = face_colours(p.start, p.goal)
+        assert np.array_equal(face_colours(p.goal, p.goal), np.arange(54) // 9)
+        home = colours[frames().rots[home_rotation(colours)]]
+        check_invariants(read_cubies(ours[home[to_ours()]], 3))
 
 
 def test_the_3x3x3_solver_says_limit_when_its_table_cannot_be_ready_in_time(monkeypatch) -> None:

@@ -30,6 +30,7 @@ from exact import registry
 from exact.errors import StateError
 from exact.logs import get_logger
 from exact.provenance import toolkit
+from exact.puzzles.cube.cubies import centre_facelets, corner_slots, edge_slots
 from exact.puzzles.cube.geometry import FACES
 from exact.puzzles.santa.instances import table
 from exact.result import SolveResult, Status
@@ -241,6 +242,35 @@ def _close(fr: Frames, best: dict[int, tuple[int, list[int]]]) -> dict[int, tupl
     return out
 
 
+def face_colours(start: np.ndarray, goal: np.ndarray) -> np.ndarray:
+    """int64 ``(54,)``: Santa state ``start`` as face colours (colour ``s``: the sticker's place is
+    on Santa face ``s`` in ``goal``), found piece by piece: each piece of ``start`` is the piece of
+    ``goal`` that shows the same labels in the same cyclic order. So a goal whose labels are not
+    one colour a face (Santa's checkerboard puzzles: a face's edges wear the next face's colour;
+    the ``N0 .. N53`` ones) reads as well as a plain one.
+
+    Raises:
+        StateError: a piece whose labels no goal piece shows, or more than one does.
+    """
+    t = to_ours()
+    g, s = np.asarray(goal)[t], np.asarray(start)[t]
+    out = np.empty(54, dtype=np.int64)
+    for slots in (centre_facelets(3)[:, None], corner_slots(3), edge_slots(3)):
+        m = slots.shape[1]
+        seen: dict[tuple, list[tuple[int, int]]] = {}
+        for q in range(len(slots)):
+            for r in range(m):
+                seen.setdefault(tuple(g[slots[q, (np.arange(m) + r) % m]]), []).append((q, r))
+        for piece in slots:
+            found = seen.get(tuple(s[piece]), [])
+            if len(found) != 1:
+                what = "no" if not found else "more than one"
+                raise StateError(f"cube_3/3/3: {what} piece of the goal shows the labels {tuple(s[piece])}")
+            q, r = found[0]
+            out[piece] = t[slots[q, (np.arange(m) + r) % m]] // 9  # the goal's Santa face of each sticker
+    return out[np.argsort(t)]
+
+
 def home_rotation(colours: np.ndarray) -> int:
     """Index into :func:`frames` of the rotation ``G`` after which every centre is home.
 
@@ -309,9 +339,7 @@ def by_optimal_cube(
                                 settings={"time_limit": time_limit}, since=t0)  # fmt: skip
     if puzzle.instance.type != TYPE:
         raise StateError(f"{puzzle.name}: the optimal cube solver takes {TYPE} puzzles only")
-    face_of = np.empty(int(puzzle.goal.max()) + 1, dtype=np.int64)
-    face_of[puzzle.goal] = np.arange(54) // 9  # a label's colour: the face it ends on
-    colours = face_of[puzzle.start.astype(np.int64)]
+    colours = face_colours(puzzle.start, puzzle.goal)
     g = home_rotation(colours)
     fr = frames()
     ours_colour = np.array([FACES.index(f) for f in SANTA_FACES])
@@ -331,4 +359,4 @@ def by_optimal_cube(
     return done(word, Status.FEASIBLE, None, None, {"qtm": found.length, "relative": " ".join(found.moves)})
 
 
-__all__ = ["Frames", "by_optimal_cube", "face_rows", "frames", "home_rotation", "realise", "to_ours"]
+__all__ = ["Frames", "by_optimal_cube", "face_colours", "face_rows", "frames", "home_rotation", "realise", "to_ours"]
