@@ -120,6 +120,11 @@ SLOW_VARIANTS = {
     "tests/test_cube_h48table.py::test_h0_built_by_depth_first_search_equals_breadth_first_search[qtm]": "[htm]",
     "tests/test_cube_h48table.py::test_forgetting_a_flip_takes_the_smaller_of_two_entries[qtm]": "[htm]",
     "tests/test_cube_h48table.py::test_a_lookup_never_exceeds_the_scramble_length[qtm]": "[htm]: the same bound",
+    "tests/test_cube_h48table.py::test_threads_sharing_the_table_build_the_one_thread_table[qtm]": (
+        "[htm]: the same compare-and-swap; the swap itself: test_memory.py::test_compare_exchange_swaps_only_on_a_"
+        "match_and_loses_no_update"
+    ),
+    "tests/test_cube_h48table.py::test_a_half_turn_premove_keeps_the_table_entry[qtm]": "[htm] (QTM has no half turn)",
     "tests/test_cube_h48table.py::test_the_registered_method_builds_its_table_and_solves": (
         "test_the_h48_solver_finds_the_optimal_lengths_of_the_current_solver (the same solver, called directly) and "
         "test_the_stored_table_verifies_and_a_corrupted_one_is_refused (the store's build of the same spec)"

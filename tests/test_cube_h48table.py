@@ -198,6 +198,17 @@ def test_the_registered_method_builds_its_table_and_solves(tmp_path) -> None:
     assert (tmp_path / "cube3-h48-h0-b5-htm.bin").exists()
 
 
+def test_a_time_limit_too_short_for_the_h6_build_ends_at_once_in_limit(tmp_path) -> None:
+    from exact.contract import Limits
+    from exact.solvers import solve
+
+    p = registry.get("cube3", moves="faces", metric="htm")
+    start = p.table.apply(p.goal, p.table.parse("R U F", start=p.goal))
+    r = solve(p, start, method="cube3-h48", h=6, limits=Limits(time=30), pdb_dir=str(tmp_path))
+    assert r.status.value == "limit" and "not started" in r.extra["limit"] and r.seconds < 10
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_stopped_build_resumes_from_its_checkpoint_and_ignores_a_damaged_one(tmp_path, monkeypatch) -> None:
     from exact.cube import h48table
     from exact.pdb import partial
@@ -228,3 +239,23 @@ def test_a_stopped_build_resumes_from_its_checkpoint_and_ignores_a_damaged_one(t
     sizes = (len(whole.lines), len(whole.data))
     about = {"h": 0, "base": 5, "short_depth": 5, "moves": 18, "chunks": h48table.CHUNKS}
     assert partial.read(tmp_path, "t", sizes, about) is None
+
+
+@pytest.mark.slow  # needs the stored 1.9 GB h6 table (python -m exact.pdb build cube3-h48-h6-b9-htm)
+def test_the_h48_solver_with_h6_equals_korf_s_solver_to_14_moves() -> None:
+    from exact.cube.catalog import h48_spec
+    from exact.cube.h48solve import h48_cube
+    from exact.pdb.store import default_dir, stored_entries
+    from exact.solvers import solve
+
+    s = h48_spec("htm", 6)
+    if stored_entries(s.name, default_dir()) != s.entries:
+        pytest.skip(f"{s.name} is not stored: python -m exact.pdb build {s.name}")
+    table = split(load(s, None, progress=False))
+    p = registry.get("cube3", moves="faces", metric="htm")
+    rng = np.random.default_rng(14)
+    for length in (11, 12, 13, 14, 14):
+        start = p.table.apply(p.goal, rng.integers(0, p.table.num_moves, length))
+        ours = h48_cube(p, start, table=table)
+        ref = solve(p, start, method="ida*-cube")
+        assert ours.status.value == ref.status.value == "optimal" and ours.length == ref.length, (length, ours, ref)

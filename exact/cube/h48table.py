@@ -621,7 +621,31 @@ def spec(table: MoveTable, metric: str, h: int, base: int | None = None, directo
         build=_build,
         progress_total=CHUNKS,
         audit=_audit,
+        seconds_per_entry=build_seconds(metric, short, base + 2 - short) / (nlines + (n + 3) // 4),
     )
+
+
+MARK_SECONDS = 3500.0
+"""Seconds the marking of ``h6`` (base 9: three levels below the 6,235,366 short cosets, half-turn
+metric) took on 2 cores mostly shared with another job (2026-11-29; the build's stored
+``build_seconds``)."""
+SHORT_COSETS = {"htm": 6_235_366, "qtm": 659_035}
+"""The ``h11`` cosets at :data:`SHORT_DEPTH` (measured by :func:`short_cubes`)."""
+BRANCHING = {"htm": (18, 13.35), "qtm": (12, 9.5)}
+"""Moves at a sequence's first level, and children per node after it under the pruning rules
+(half-turn: measured on the walks; quarter-turn: counted from the rules, not measured)."""
+
+
+def build_seconds(metric: str, short: int, levels: int) -> float:
+    """About how long an ``hk`` build takes on 2 cores: a minute for the short cosets, and
+    :data:`MARK_SECONDS` scaled by the sequences walked (the work does not depend on ``h``: every
+    start's sequences are walked whatever is tracked). A build from fewer short cosets (the
+    tests' small bases) is taken as the minute alone."""
+    if short < SHORT_DEPTH or levels <= 0:
+        return 60.0
+    first, rest = BRANCHING[metric]
+    walked = SHORT_COSETS[metric] * first * rest ** (levels - 1)
+    return 60.0 + MARK_SECONDS * walked / (SHORT_COSETS["htm"] * 18 * 13.35**2)
 
 
 def split(stored: Table) -> HkTable:
