@@ -57,6 +57,9 @@ class Setup:
             (:func:`exact.pdb.store.setup_estimate`; ``docs/benchmarks/setup_rates.md``).
         what: A set-up that is not tables, in words (numba's first compile of its kernels:
             :func:`exact.kernels.compile_setup`); empty for tables.
+        rank: Where set, this way's rank among the methods ``auto`` may run, in place of its
+            method's (:attr:`Method.rank`): a way measured faster than better-ranked methods
+            (a large stored table) goes before them.
     """
 
     options: Mapping[str, Any]
@@ -64,6 +67,7 @@ class Setup:
     stored: bool
     seconds: float = 0.0
     what: str = ""
+    rank: int | None = None
 
     @property
     def words(self) -> str:

@@ -204,8 +204,11 @@ class Exact:
 
 
 def exact_step(candidates: list[Method], puzzle: Any, options: Mapping[str, Any], pdb_dir: Any, build: bool) -> Exact:
-    """The exact step's method and the set-up it runs with."""
+    """The exact step's method and the set-up it runs with: of the proving methods whose set-up
+    is stored or cheap, the best ranked (a set-up's own :attr:`~exact.contract.Setup.rank`, where
+    it has one, in place of its method's; the first in candidate order among equals)."""
     passed: list[tuple[str, int]] = []
+    ready: list[tuple[int, int, Method, Setup]] = []
     for m in candidates:
         if not m.proves or m.name == QUICK or not m.ready(dict(options)):
             continue
@@ -217,8 +220,15 @@ def exact_step(candidates: list[Method], puzzle: Any, options: Mapping[str, Any]
         if chosen is None:
             passed.append((m.name, min(v.nbytes for v in variants)))
             continue
-        return Exact(m, chosen, tuple(passed))
-    return Exact(None, Setup({}, 0, True), tuple(passed))
+        ready.append((m.rank if chosen.rank is None else chosen.rank, len(ready), m, chosen))
+    if not ready:
+        return Exact(None, Setup({}, 0, True), tuple(passed))
+    rank, _, method, setup = min(ready, key=lambda r: r[:2])
+    return Exact(method, setup, tuple(p for p in passed if _rank(candidates, p[0]) < rank))
+
+
+def _rank(candidates: list[Method], name: str) -> int:
+    return next(m.rank for m in candidates if m.name == name)
 
 
 def _for(method: Method, common: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:

@@ -151,3 +151,22 @@ def test_a_certify_through_auto_takes_the_bfs_depth_it_is_given():
     cube = Cube(3).apply("R U R' F")
     c = cube.certify("F' R U' R'", max_depth=20)
     assert c.verdict == "optimal" and c.lower_bound == 4
+
+
+def test_a_stored_way_ranked_ahead_goes_before_better_ranked_methods():
+    """A set-up's own rank (cube3-h48 with a stored h6 table) puts it before a method of a
+    better rank whose set-up is also ready; a method passed over after it is not reported."""
+
+    def stub(name: str, rank: int, setup: Setup) -> Method:
+        return Method(name, applies=lambda p: True, proves=True, run=None, rank=rank,
+                      setups=lambda p, o, d: [setup])  # fmt: skip
+
+    big = stub("big", 20, Setup({}, 2 * 10**9, False))
+    korf = stub("korf", 25, Setup({}, 10**6, True))
+    fast = stub("fast", 30, Setup({"h": 6}, 2 * 10**9, True, rank=22))
+    late = stub("late", 40, Setup({}, 2 * 10**9, False))
+    chosen = portfolio.exact_step([big, korf, fast, late], TILES, {}, None, False)
+    assert chosen.method is fast and chosen.setup.options == {"h": 6} and chosen.passed == (("big", 2 * 10**9),)
+    plain = portfolio.exact_step([big, korf, dataclasses.replace(fast, setups=lambda p, o, d: [
+        Setup({"h": 0}, 10**6, True)])], TILES, {}, None, False)  # fmt: skip
+    assert plain.method is korf

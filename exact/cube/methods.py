@@ -147,8 +147,16 @@ def _h48_setups(puzzle, options, pdb_dir) -> list[Setup]:
     h = options.get("h")
     h = _stored_h(puzzle, metric, base, pdb_dir) if h is None else h
     spec = h48table.spec(puzzle.table, metric, h, base)
-    ways = [Setup({"h": h}, spec.nbytes, *setup_estimate([spec], pdb_dir))]
+    stored, seconds = setup_estimate([spec], pdb_dir)
+    rank = H48_STORED_RANK if stored and h >= 6 else None
+    ways = [Setup({"h": h}, spec.nbytes, stored, seconds, rank=rank)]
     return with_compile(ways, h48solve, h48table, seconds=H48_COMPILE_SECONDS)
+
+
+H48_STORED_RANK = 22
+"""``auto``'s rank of ``cube3-h48`` with a stored table of ``h >= 6``: before Korf's three tables
+(``ida*-cube``, 25), whose solves of 18-move cubes take hours, after ``cube3-optimal`` (20)
+unless measured faster (docs/benchmarks/h48.md)."""
 
 
 H48_COMPILE_SECONDS = 20.0
