@@ -24,7 +24,8 @@ lowered by compare-and-swap (:func:`exact.memory.compare_exchange`), so no updat
 two threads write one byte. Measured for ``h6`` (base 9: three moves from each of the 6,235,366
 starts) on 2 cores shared with another job (2026-11-29), by timing the first 4,000 starts:
 about 9,300 s for the whole table with the earlier kernel (each thread walked every sequence and
-wrote only its own corner classes), 3,400 s with this one.
+wrote only its own corner classes), 3,400 s with this one; the whole build on 2 free cores runs
+at about 2,700 s (:data:`MARK_SECONDS`).
 """
 
 from __future__ import annotations
@@ -625,10 +626,10 @@ def spec(table: MoveTable, metric: str, h: int, base: int | None = None, directo
     )
 
 
-MARK_SECONDS = 3500.0
+MARK_SECONDS = 2650.0
 """Seconds the marking of ``h6`` (base 9: three levels below the 6,235,366 short cosets, half-turn
-metric) took on 2 cores mostly shared with another job (2026-11-29; the build's stored
-``build_seconds``)."""
+metric) takes on 2 free cores: its parts 194-223 of 256 ran alone at 10.3 s a part (2026-11-29;
+the whole build, shared with another job and paused, stored 5,622 s)."""
 SHORT_COSETS = {"htm": 6_235_366, "qtm": 659_035}
 """The ``h11`` cosets at :data:`SHORT_DEPTH` (measured by :func:`short_cubes`)."""
 BRANCHING = {"htm": (18, 13.35), "qtm": (12, 9.5)}
