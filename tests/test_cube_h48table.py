@@ -12,6 +12,7 @@ from exact import registry
 from exact.cube.h48 import cocsep_of, esep_of, h0_distances, h0_tables, sym48
 from exact.cube.h48table import (
     build_hk,
+    catalog_spec,
     cocsep,
     corner_distances,
     cube_kit,
@@ -243,12 +244,11 @@ def test_a_stopped_build_resumes_from_its_checkpoint_and_ignores_a_damaged_one(t
 
 @pytest.mark.slow  # needs the stored 1.9 GB h6 table (python -m exact.pdb build cube3-h48-h6-b9-htm)
 def test_the_h48_solver_with_h6_equals_korf_s_solver_to_14_moves() -> None:
-    from exact.cube.catalog import h48_spec
     from exact.cube.h48solve import h48_cube
     from exact.pdb.store import default_dir, stored_entries
     from exact.solvers import solve
 
-    s = h48_spec("htm", 6)
+    s = catalog_spec("htm", 6)
     if stored_entries(s.name, default_dir()) != s.entries:
         pytest.skip(f"{s.name} is not stored: python -m exact.pdb build {s.name}")
     table = split(load(s, None, progress=False))

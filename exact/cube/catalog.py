@@ -1,5 +1,4 @@
-"""The named 3x3x3 tables: Korf's three and H48's ``hk`` tables at their default bases, in both
-metrics."""
+"""The named 3x3x3 tables (Korf's three, in both metrics)."""
 
 from __future__ import annotations
 
@@ -29,24 +28,10 @@ def cube_spec(pattern: CubePattern) -> TableSpec:
     )
 
 
-def h48_spec(metric: str, h: int) -> TableSpec:
-    """H48's ``hk`` table at its default base, checkpointed in the default table folder while it
-    builds (:func:`exact.cube.h48table.spec`)."""
-    from exact.cube.h48table import spec
-    from exact.pdb.store import default_dir
-
-    return spec(cube_moves(3, "faces", metric), metric, h, directory=default_dir())
-
-
 def tables() -> dict[str, Callable[[], TableSpec]]:
-    """Name -> spec of Korf's tables and H48's tables for both metrics."""
-    from exact.cube.h48table import BASES, QTM_EXTRA
-
+    """Name -> spec of Korf's tables for both metrics."""
     out: dict[str, Callable[[], TableSpec]] = {}
     for metric in ("htm", "qtm"):
         for cp in korf_patterns(metric):
             out[cp.name] = lambda p=cp: cube_spec(p)
-        for h, base in enumerate(BASES):
-            base += 0 if metric == "htm" else QTM_EXTRA
-            out[f"cube3-h48-h{h}-b{base}-{metric}"] = lambda m=metric, k=h: h48_spec(m, k)
     return out

@@ -690,3 +690,22 @@ def _lookup_kit() -> tuple:
     s_ek = np.stack([symmetry_of(m).edge_k0 for m in sym48()]).astype(np.int64)
     member = [np.isin(np.arange(n), s).astype(np.int64) for n, s in ((8, TETRAD), (12, E_SLICE), (12, M_SLICE))]
     return (member[0], _COMB, k.cls, k.sym, s_eto, s_ek, member[1], member[2])
+
+
+def catalog_spec(metric: str, h: int) -> TableSpec:
+    """The ``hk`` table of ``metric`` at its default base, checkpointed in the default table folder
+    while it builds: what ``python -m exact.pdb build cube3-h48-h6-b9-htm`` builds."""
+    from exact.pdb.store import default_dir
+    from exact.puzzles.cube.moves import cube_moves
+
+    return spec(cube_moves(3, "faces", metric), metric, h, directory=default_dir())
+
+
+def catalog() -> dict[str, Callable[[], TableSpec]]:
+    """Name -> spec of every ``hk`` table at its default base, both metrics (:mod:`exact.catalog`)."""
+    out: dict[str, Callable[[], TableSpec]] = {}
+    for metric in ("htm", "qtm"):
+        for h, base in enumerate(BASES):
+            base += 0 if metric == "htm" else QTM_EXTRA
+            out[f"cube3-h48-h{h}-b{base}-{metric}"] = lambda m=metric, k=h: catalog_spec(m, k)
+    return out
