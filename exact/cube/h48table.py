@@ -566,8 +566,9 @@ def corner_distances(cto: np.ndarray, ctw: np.ndarray) -> np.ndarray:
     the L2 cache: the solver's check before it touches the edges or the big table, as H48's.
 
     Args:
-        cto, ctw: int64 ``(M, 8)``: the moves on corners (:class:`CubeKit`'s); each metric's
-            table is built once a process.
+        cto: int64 ``(M, 8)``: the slot each corner slot's piece goes to under each move
+            (:class:`CubeKit`'s).
+        ctw: int64 ``(M, 8)``: the twist it gains. Each metric's table is built once a process.
     """
     cto, ctw = np.asarray(cto, np.int64), np.asarray(ctw, np.int64)
     return _corner_distances(np.stack([cto, ctw]).tobytes(), cto.shape)
