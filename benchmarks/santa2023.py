@@ -34,6 +34,7 @@ from benchmarks.common import load_meter, machine, markdown_table, write_page  #
 from exact.progress import bar  # noqa: E402
 from exact.puzzles.santa.instances import instances, parse_ids  # noqa: E402
 from exact.puzzles.santa.score import read_submission, score  # noqa: E402
+from exact.santa.prove import MAX_STORED  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "santa2023"
 WINNER = ROOT / "tests" / "data" / "santa2023" / "winner_scores.csv"
@@ -46,6 +47,7 @@ def main(argv=None) -> int:
     ap.add_argument("--redo", default="", help="ids to solve again although results hold them")
     ap.add_argument("--prove-types", default=",".join(PROVE), help="types tried by bidirectional BFS first")
     ap.add_argument("--proof-seconds", type=float, default=60.0, help="seconds for each proof")
+    ap.add_argument("--proof-stored", type=int, default=MAX_STORED, help="states each proof may hold")
     ap.add_argument(
         "--solver-seconds",
         type=float,
@@ -65,7 +67,8 @@ def main(argv=None) -> int:
     results = OUT / "results.jsonl"
     if not args.render_only:
         run(parse_ids(args.ids), set(parse_ids(args.redo)) if args.redo else set(), set(args.prove_types.split(",")),
-            args.proof_seconds, args.solver_seconds, results, args.beam_models, args.beam_seconds)  # fmt: skip
+            args.proof_seconds, args.solver_seconds, results, args.beam_models, args.beam_seconds,
+            args.proof_stored)  # fmt: skip
     rows = read_results(results)
     submission = OUT / "submission.csv"
     tmp = submission.with_suffix(".tmp")
@@ -79,7 +82,8 @@ def main(argv=None) -> int:
 
 
 def run(ids: list[int], redo: set[int], prove_types: set[str], seconds: float, solver_seconds: float,
-        results: Path, beam_models: Path | None = None, beam_seconds: float = 60.0) -> None:  # fmt: skip
+        results: Path, beam_models: Path | None = None, beam_seconds: float = 60.0,
+        stored: int = MAX_STORED) -> None:  # fmt: skip
     from exact.santa.solve import row, solve
 
     done = read_results(results) if results.exists() else {}
@@ -91,11 +95,11 @@ def run(ids: list[int], redo: set[int], prove_types: set[str], seconds: float, s
             inst = instances()[i]
             t0 = time.perf_counter()
             proof = inst.type in prove_types
-            result = solve(inst, proof=proof, time_limit=seconds if proof else solver_seconds)
+            result = solve(inst, proof=proof, time_limit=seconds if proof else solver_seconds, stored=stored)
             if beam_models is not None and result.status.value != "optimal":
                 result = _beam(inst, result, beam_models, beam_seconds)
             line = row(inst, result) | {"seconds": round(time.perf_counter() - t0, 3), "proof_seconds": seconds,
-                                        "solver_seconds": solver_seconds}  # fmt: skip
+                                        "solver_seconds": solver_seconds, "proof_stored": stored}  # fmt: skip
             os.write(fd, (json.dumps(line) + "\n").encode())
             os.fsync(fd)
     finally:
@@ -114,7 +118,9 @@ def _beam(inst, result, models: Path, seconds: float):
         return result
     if result.length is not None and found.length >= result.length:
         return result
-    return dataclasses.replace(found, lower_bound=result.lower_bound)  # a proof's bound holds for any answer
+    # a proof's bound holds for any answer; what stopped the proof is kept beside it
+    told = {k: result.extra[k] for k in ("proof_stop", "proof_used") if k in result.extra}
+    return dataclasses.replace(found, lower_bound=result.lower_bound, extra=found.extra | told)
 
 
 def read_results(path: Path) -> dict[int, dict]:
@@ -193,12 +199,7 @@ def render(rows: dict[int, dict], checked, args, load: str) -> None:
         f"![moves per puzzle against the winner's]({plot})",
         "",
         *_cube3_note(rows, valid, winner, by["cube_3/3/3"]),
-        "Every proof of a 2x2x2 and of a 6/6, 7/7 or 12/12 wreath met within the proof seconds, and every one "
-        "equals the winners' length. No globe was proven: within the proof seconds the searches' bounds "
-        "(the `bound` column) stayed far below the winners' lengths (about 50, 23 and 31 moves a puzzle for "
-        "globe_1/8, globe_2/6 and globe_3/4); ten minutes a puzzle was not run. The type globe_3/33 holds ids "
-        "392-395, which the winners' table calls globe_33/3 (their 264 positions are globe_3/33's).",
-        "",
+        *_proof_note(rows, winner, by),
         *_beam_note(rows),
     ]
     write_page(ROOT / "docs" / "benchmarks" / "santa2023.md", lines)
@@ -215,6 +216,36 @@ def _cube3_note(rows: dict[int, dict], valid: dict, winner: dict[int, int], ids:
             "(each piece read by its labels, so the checkerboard goals of ids 130-139, whose edges wear the next "
             "face's colour, read as plain cubes). The face-turn answer is optimal in quarter turns of the cube seen "
             "from its centres; Santa's count, with its slice moves, is not proven optimal.", ""]  # fmt: skip
+
+
+def _proof_note(rows: dict[int, dict], winner: dict[int, int], by: dict[str, list[int]]) -> list[str]:
+    """What the page says of the proofs: the types all proven, and for each type with unproven
+    puzzles the time and memory its proofs had, what stopped them, and their bounds."""
+    tried = {t: [rows[i] for i in ids if i in rows] for t, ids in by.items() if t in PROVE}
+    full = [t for t, got in tried.items() if got and all(r["status"] == "optimal" for r in got)]
+    text = [f"Every proof of {', '.join(full)} met within its proof seconds, and every one equals the winners' "
+            "length." if all(r["length"] == winner[r["id"]] for t in full for r in tried[t]) else
+            f"Every proof of {', '.join(full)} met within its proof seconds."]  # fmt: skip
+    for t, got in tried.items():
+        open_ = [r for r in got if r["status"] != "optimal"]
+        if not open_ or t in full:
+            continue
+        stops = Counter("memory" if "stored" in str(r.get("proof_stop")) else "time" if r.get("proof_stop") else
+                        "unrecorded" for r in open_)  # fmt: skip
+        used = [r["proof_used"] for r in open_ if "proof_used" in r]
+        allowed = sorted({r.get("proof_seconds") for r in open_})
+        stored = sorted({r.get("proof_stored", MAX_STORED) for r in open_})
+        bounds = [r["bound"] for r in open_ if r["bound"] is not None] or ["-"]
+        mean = sum(winner[r["id"]] for r in open_) / len(open_)
+        text.append(
+            f"{t}: {len(got) - len(open_)} of {len(got)} proven; the other {len(open_)} were allowed "
+            f"{' or '.join(f'{a:g}' for a in allowed)} s and {' or '.join(f'{m:,}' for m in stored)} stored states, "
+            f"stopped by {', '.join(f'{k} ({n})' for k, n in stops.items())}"
+            + (f" after at most {max(used):g} s" if used else "")
+            + f", with lower bounds {min(bounds)}-{max(bounds)} against the winners' {mean:.0f} moves a puzzle."
+        )
+    return [" ".join(text) + " The type globe_3/33 holds ids 392-395, which the winners' table calls globe_33/3 "
+            "(their 264 positions are globe_3/33's).", ""]  # fmt: skip
 
 
 def _beam_note(rows: dict[int, dict]) -> list[str]:

@@ -23,7 +23,7 @@ from exact.puzzles.santa.score import check
 from exact.santa.__main__ import main
 from exact.santa.prove import goal_states, prove
 from exact.santa.puzzle import SantaPuzzle
-from exact.santa.solve import by_commutators, solve
+from exact.santa.solve import by_commutators, row, solve
 from tests.conftest import SHARED_DATA
 
 DATA = Path(__file__).parent / "data" / "santa2023"
@@ -173,6 +173,15 @@ def test_every_cube2_and_small_wreath_is_proven_at_most_the_winner_s_length() ->
 def test_a_proof_that_runs_out_of_time_says_limit_with_a_bound() -> None:
     result = prove(SantaPuzzle(instances()[338]), time_limit=2)
     assert result.status.value == "limit" and result.lower_bound is not None and result.lower_bound <= WINNER[338]
+
+
+def test_a_proof_stopped_by_its_memory_leaves_its_bound_and_reason_in_the_answer() -> None:
+    inst = instances()[1]
+    result = solve(inst, proof=True, time_limit=30, stored=2000)
+    line = row(inst, result)
+    assert result.status.value == "feasible" and result.solver == "commutators"
+    assert line["proof_stop"] == "2,000 stored states" and 0 < line["bound"] <= WINNER[1] <= line["length"]
+    assert check(inst, line["moves"]).valid
 
 
 COMMUTATOR_CASES = [0, 150, 304, 338, 358]  # a 2x2x2, a 4x4x4, a wreath, globes: a second or less each

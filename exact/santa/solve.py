@@ -5,6 +5,7 @@ within its wildcards before it is returned."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from functools import cache
@@ -17,7 +18,7 @@ from exact.puzzles.santa.instances import Instance, format_moves, table
 from exact.puzzles.santa.shapes import shape
 from exact.result import SolveResult, Status
 from exact.santa.cube3 import by_optimal_cube
-from exact.santa.prove import prove
+from exact.santa.prove import MAX_STORED, prove
 from exact.santa.puzzle import SantaPuzzle
 
 
@@ -57,19 +58,29 @@ SPECIAL: dict[str, Callable[[SantaPuzzle, float | None], SolveResult]] = {}
 SPECIAL["cube_3/3/3"] = by_optimal_cube
 
 
-def solve(instance: Instance, *, proof: bool = False, time_limit: float | None = None) -> SolveResult:
+def solve(instance: Instance, *, proof: bool = False, time_limit: float | None = None,
+          stored: int = MAX_STORED) -> SolveResult:  # fmt: skip
     """One puzzle solved: with ``proof``, bidirectional BFS first (``optimal`` when it meets
-    within ``time_limit``); then, unless that proved it, the type's own solver
-    (:data:`SPECIAL`, within ``time_limit``) or, where there is none or it stops at its limit,
-    the commutator solver."""
+    within ``time_limit`` and ``stored`` states); then, unless that proved it, the type's own
+    solver (:data:`SPECIAL`, within ``time_limit``) or, where there is none or it stops at its
+    limit, the commutator solver. A proof that stopped leaves its bound in the answer and its
+    reason and seconds in ``extra`` (``proof_stop``, ``proof_used``)."""
     puzzle = SantaPuzzle(instance)
-    bound = None
+    proved = None
     if proof:
-        proved = prove(puzzle, time_limit=time_limit)
+        proved = prove(puzzle, time_limit=time_limit, max_stored=stored)
         if proved.status is Status.OPTIMAL:
             return proved
-        bound = proved.lower_bound
-    special = SPECIAL.get(instance.type)
+    found = _unproven(puzzle, time_limit, None if proved is None else proved.lower_bound)
+    if proved is None:
+        return found
+    told = {"proof_stop": proved.extra.get("limit"), "proof_used": round(proved.seconds, 1)}
+    return dataclasses.replace(found, extra=found.extra | told)
+
+
+def _unproven(puzzle: SantaPuzzle, time_limit: float | None, bound: int | None) -> SolveResult:
+    """The type's own solver's answer, or the commutators' where it has none or it stops."""
+    special = SPECIAL.get(puzzle.instance.type)
     if special is not None:
         found = special(puzzle, time_limit)
         if found.status is not Status.LIMIT:
@@ -86,7 +97,7 @@ def row(instance: Instance, result: SolveResult) -> dict:
         "id": instance.id, "type": instance.type, "status": result.status.value, "length": result.length,
         "moves": format_moves(instance.type, [index[m] for m in result.moves]) if result.moves else "",
         "bound": result.lower_bound, "method": result.solver, "seconds": round(result.seconds, 3),
-        **{k: result.extra[k] for k in ("limit", "qtm", "relative") if k in result.extra},
+        **{k: result.extra[k] for k in ("limit", "qtm", "relative", "proof_stop", "proof_used") if k in result.extra},
     }  # fmt: skip
 
 
