@@ -126,7 +126,8 @@ def search(
         forward: The side grown from the start.
         backward: The side grown from the goal.
         max_depth: Stop once paths of this length are ruled out (``None``: no limit).
-        max_stored: Stop once both sides together hold more states than this.
+        max_stored: States both sides may hold together: a layer that would take them past it,
+            at the growth of its side's layers so far, is not started.
         time_limit: Seconds of wall clock; a layer that would end past it, at the rate of the
             layers before, is not started.
     """
@@ -146,9 +147,13 @@ def search(
         reached = forward.depth + backward.depth
         if max_depth is not None and reached >= max_depth:
             return end(None, "depth", reached + 1)
-        if max_stored is not None and forward.seen_size + backward.seen_size > max_stored:
-            return end(None, "stored", reached + 1)
         side, other = (forward, backward) if forward.frontier_size <= backward.frontier_size else (backward, forward)
+        # Like the time, the memory is looked at before a layer: one that would take the sides
+        # past max_stored, at the growth of this side's layers so far, is not started (a layer
+        # that overshot would be stored before it could be refused).
+        held = forward.seen_size + backward.seen_size
+        if max_stored is not None and held + _next_layer_size(side) > max_stored:
+            return end(None, "stored", reached + 1)
         # A layer is not interrupted, so the next one is refused when, at the rate of the layers
         # so far, it would end past the limit (layers grow by the branching factor).
         spent = time.perf_counter() - t0
@@ -162,6 +167,15 @@ def search(
         if meet is not None:
             rows = forward.path(meet) + backward.path(meet)
             return end(rows, "met", len(rows))
+
+
+def _next_layer_size(side: Side) -> int:
+    """The size ``side``'s next layer is expected to have: its last one times the growth from
+    the one before (nothing known yet: the last one's size)."""
+    sizes = side.sizes
+    if len(sizes) < 2 or sizes[-2] == 0:
+        return sizes[-1]
+    return int(sizes[-1] * max(1.0, sizes[-1] / sizes[-2]))
 
 
 class TableSide:
@@ -291,7 +305,8 @@ class CodeSide:
         self.codes.append(codes)
         self.parents.append(parent)
         self.rows.append(row)
-        self.seen = np.union1d(self.seen, codes)
+        # codes are sorted and new: placed into seen without sorting it again (one new array)
+        self.seen = np.insert(self.seen, np.searchsorted(self.seen, codes), codes)
         self.sizes.append(len(codes))
         return codes
 
@@ -316,6 +331,10 @@ class CodeSide:
             if i < len(layer) and layer[i] == code:
                 return depth, i
         raise KeyError(code)  # pragma: no cover - only called for seen codes
+
+
+CHUNK_LABELS = 1 << 25
+"""Child labels :class:`HashSide` makes at once (8 bytes each while hashed: 256 MiB)."""
 
 
 class HashSide(CodeSide):
@@ -346,14 +365,31 @@ class HashSide(CodeSide):
             return (states.astype(np.uint64) * self._weights).sum(axis=1, dtype=np.uint64)
 
     def _layer(self, frontier: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        m = len(self.perms)
-        kids = self.states[-1][:, self.perms].reshape(len(frontier) * m, -1)
-        codes, first = np.unique(self.hash(kids), return_index=True)
-        at = np.searchsorted(seen, codes)
-        fresh = (at >= len(seen)) | (seen[np.minimum(at, len(seen) - 1)] != codes)
-        codes, first = codes[fresh], first[fresh]
-        self.states.append(kids[first])
-        return codes, first // m, first % m
+        # The children are made, hashed and thinned a chunk of parents at a time, and only their
+        # codes and numbers are kept until the layer is known: what a layer holds at once is
+        # about its new states, not every child (times 8 bytes a label while hashed).
+        m, p = self.perms.shape
+        parents = self.states[-1]
+        step = max(1, CHUNK_LABELS // (m * p))
+        codes, first = [np.zeros(0, np.uint64)], [np.zeros(0, np.int64)]
+        for lo in range(0, len(parents), step):
+            block = parents[lo : lo + step][:, self.perms].reshape(-1, p)
+            c, f = np.unique(self.hash(block), return_index=True)
+            at = np.searchsorted(seen, c)
+            fresh = (at >= len(seen)) | (seen[np.minimum(at, len(seen) - 1)] != c)
+            codes.append(c[fresh])
+            first.append(f[fresh] + lo * m)
+        # the first of equal codes across chunks is the earliest child, as one np.unique would keep
+        out, pick = np.unique(np.concatenate(codes), return_index=True)
+        kid = np.concatenate(first)[pick]
+        # parents and rows in the narrowest types: with the labels they are what a state costs
+        parent = (kid // m).astype(np.int32 if len(parents) < 2**31 else np.int64)
+        row = (kid % m).astype(np.int16 if m < 2**15 else np.int64)
+        states = np.empty((len(out), p), dtype=parents.dtype)
+        for lo in range(0, len(out), step * m):
+            states[lo : lo + step * m] = parents[parent[lo : lo + step * m, None], self.perms[row[lo : lo + step * m]]]
+        self.states.append(states)
+        return out, parent, row
 
 
 # ------------------------------------------------------------------------------ the "bfs" method

@@ -7,8 +7,9 @@ import math
 import numpy as np
 import pytest
 
+import exact.bidirectional as bidirectional
 from exact.bfs import RankedSpace, depth_counts, distance_table, layer_counts
-from exact.bidirectional import TableSide, search
+from exact.bidirectional import HashSide, TableSide, search
 from exact.errors import PuzzleoptError
 from exact.movetable import MoveTable
 from exact.puzzles.tiles import TilesSpace, is_solvable, tile_moves
@@ -186,9 +187,28 @@ def test_bidirectional_exhausts_a_component_and_keeps_limits():
     assert sum(side) == 360
     small = search(TableSide(table, odd), TableSide(table, goal, backward=True), max_stored=50)
     assert small.outcome == "stored" and small.bound == len(small.forward_layers) + len(small.backward_layers) - 1
+    assert small.seen <= 50  # the cap is looked at before a layer, not after it overshot
     late = search(TableSide(table, odd), TableSide(table, goal, backward=True), time_limit=0.0)
     assert late.outcome == "time"
     cycle = MoveTable(names=("c",), perms=np.array([[1, 2, 0]]), description="3-cycle")
     # no inverse row: the backward side applies the inverse permutation (two turns of a 3-cycle)
     assert search(TableSide(cycle, np.array([1, 2, 0])), TableSide(cycle, np.arange(3), backward=True)).rows == [0, 0]
     assert search(TableSide(cycle, np.array([2, 0, 1])), TableSide(cycle, np.arange(3), backward=True)).rows == [0]
+
+
+def test_a_hash_side_grown_in_chunks_keeps_the_layers_and_parents_of_one_piece(monkeypatch):
+    perms = np.array(  # prefix reversals of 7 pancakes: an unguarded table
+        [np.r_[np.arange(k)[::-1], np.arange(k, 7)] for k in range(2, 8)]
+    )
+    start = np.array([3, 0, 6, 2, 5, 1, 4], dtype=np.uint8)
+
+    def layers():
+        side = HashSide(perms, start)
+        out = [side.grow() for _ in range(4)]
+        return out, side.parents, side.rows, side.states
+
+    whole = layers()
+    monkeypatch.setattr(bidirectional, "CHUNK_LABELS", 5 * perms.size)  # five parents a chunk
+    chunked = layers()
+    for a, b in zip(whole, chunked, strict=True):
+        assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))

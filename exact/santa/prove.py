@@ -19,7 +19,7 @@ from exact.santa.puzzle import SantaPuzzle
 MAX_GOALS = 2_000_000
 """More goal states than this (many wildcards on a large puzzle) and the proof is not tried."""
 MAX_STORED = 60_000_000
-"""States both sides may hold together (about 40 bytes each plus the labels)."""
+"""States both sides may hold together (about 22 bytes each plus a byte a label)."""
 
 
 def goal_states(goal: np.ndarray, wildcards: int, cap: int = MAX_GOALS) -> np.ndarray | None:
