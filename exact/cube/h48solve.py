@@ -41,9 +41,10 @@ from exact.cube.h48table import (
     corner_distances,
     lookup,
     move_corners,
+    move_edges,
 )
 from exact.cube.optimal import canonical_rules, inverse_cubies
-from exact.cube.optkernel import inverse_move
+from exact.cube.optkernel import inverse_corners, inverse_edges, inverse_move
 from exact.cube.optkernel import solved_pieces as _solved
 from exact.cube.solve import face_turn_start
 from exact.errors import PuzzleoptError
@@ -98,19 +99,23 @@ def _expand(  # pragma: no cover - numba
             vl[d, x] = NEVER
             continue
         move_corners(c[d], kid, x, cto, ctw)
-        f = np.int64(cdist[cocsep(kid, tetrad, comb)])
+        v = cocsep(kid, tetrad, comb)
+        jx[x] = v  # the child's corner coordinate, kept for its own entry below
+        f = np.int64(cdist[v])
         if half[x]:  # the inverse's entry is the parent's: no lookup
             g = hi[d]
         else:
-            inverse_move(iv[d], kid, x, cto, ctw, eto, eflip)
+            inverse_corners(iv[d], kid, x, cto, ctw)
             w = cocsep(kid, tetrad, comb)
             g = np.int64(cdist[w])
             if max(f, g) <= left:
+                inverse_edges(iv[d], kid, x, eto, eflip)
                 ix[x] = _index(kid, w, h, cls, sym, s_eto, s_ek, e_piece, m_piece, comb, ep, eo)
                 prefetch(data, ix[x] >> 2)
         vl[d, x] = max(f, g)
         ki[d, x] = g
     for x in range(nm):
+        v = jx[x]
         jx[x] = -1
         if vl[d, x] > left:
             continue
@@ -122,8 +127,8 @@ def _expand(  # pragma: no cover - numba
                 vl[d, x] = g
                 if g > left:
                     continue
-        apply_move(c[d], kid, x, cto, ctw, eto, eflip)
-        jx[x] = _index(kid, cocsep(kid, tetrad, comb), h, cls, sym, s_eto, s_ek, e_piece, m_piece, comb, ep, eo)
+        move_edges(c[d], kid, x, eto, eflip)  # the corners' coordinate ``v`` is the first pass's
+        jx[x] = _index(kid, v, h, cls, sym, s_eto, s_ek, e_piece, m_piece, comb, ep, eo)
         prefetch(data, jx[x] >> 2)
     for x in range(nm):
         if jx[x] >= 0:

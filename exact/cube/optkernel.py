@@ -78,18 +78,30 @@ def combine(v0, v1, v2, parity):  # pragma: no cover - numba
 
 
 @njit(cache=True, inline="always")
-def inverse_move(src, dst, m, cto, ctw, eto, eflip):  # pragma: no cover - numba
-    """``dst`` (``(40,)``) := the inverse cube ``src`` after its cube makes move ``m``: the move
-    relabels the inverse's pieces (the inverse is premultiplied by the move's inverse)."""
+def inverse_corners(src, dst, m, cto, ctw):  # pragma: no cover - numba
+    """The corners (``dst[:16]``) of :func:`inverse_move`."""
     for q in range(8):
         sp = src[q]
         dst[q] = cto[m, sp]
         o = src[8 + q] - ctw[m, sp]
         dst[8 + q] = o + 3 if o < 0 else o
+
+
+@njit(cache=True, inline="always")
+def inverse_edges(src, dst, m, eto, eflip):  # pragma: no cover - numba
+    """The edges (``dst[16:]``) of :func:`inverse_move`."""
     for q in range(12):
         sp = src[16 + q]
         dst[16 + q] = eto[m, sp]
         dst[28 + q] = src[28 + q] ^ eflip[m, sp]
+
+
+@njit(cache=True, inline="always")
+def inverse_move(src, dst, m, cto, ctw, eto, eflip):  # pragma: no cover - numba
+    """``dst`` (``(40,)``) := the inverse cube ``src`` after its cube makes move ``m``: the move
+    relabels the inverse's pieces (the inverse is premultiplied by the move's inverse)."""
+    inverse_corners(src, dst, m, cto, ctw)
+    inverse_edges(src, dst, m, eto, eflip)
 
 
 def _order_codes() -> np.ndarray:
