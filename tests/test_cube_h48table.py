@@ -17,7 +17,9 @@ from exact.cube.h48table import (
     corner_distances,
     cube_kit,
     entries,
+    fused_kit,
     h_code,
+    hk_edges,
     hk_lookup,
     hk_values,
     short_cubes,
@@ -58,6 +60,18 @@ def test_the_kernels_coordinates_are_the_numpy_ones(kit) -> None:
         flips = (neo[:, :11] << np.arange(10, -1, -1)).sum(axis=1)
         assert np.array_equal(codes & 2047, flips)
     assert np.array_equal([cocsep(c, k.tetrad, k.comb) for c in cubes], cocsep_of(cubes[:, :8], cubes[:, 8:16]))
+
+
+def test_the_solver_s_one_pass_edge_index_is_the_conjugate_s_code_cut_to_h_flips(kit) -> None:
+    p, k = kit
+    cubes = _cubes(p, np.random.default_rng(1), 100, 30)
+    ep, eo = np.empty(12, np.uint8), np.empty(12, np.uint8)
+    sinv, ce, cm = fused_kit()
+    for g in range(48):
+        for h in (0, 6, 11):
+            ours = [hk_edges(c[16:28], c[28:40], g, h, sinv, k.s_ek, ce, cm, k.comb) for c in cubes]
+            code = [h_code(c, g, k.s_eto, k.s_ek, k.e_piece, k.m_piece, k.comb, ep, eo) >> (11 - h) for c in cubes]
+            assert ours == code, (g, h)
 
 
 def test_the_short_cosets_start_as_h48_counts_them(kit) -> None:

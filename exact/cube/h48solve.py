@@ -30,15 +30,14 @@ from numba import njit, prange
 
 from exact.cube.h48 import NESEP
 from exact.cube.h48table import (
-    _EDGE_BITS,
     LINE,
     HkTable,
-    _conj_edges,
-    _h11_edges,
     _lookup_kit,
     apply_move,
     cocsep,
     corner_distances,
+    fused_kit,
+    hk_edges,
     lookup,
     move_corners,
     move_edges,
@@ -67,10 +66,9 @@ NEVER = 127
 
 
 @njit(cache=True, inline="always")
-def _index(c, v, h, cls, sym, s_eto, s_ek, e_piece, m_piece, comb, ep, eo):  # pragma: no cover - numba
+def _index(c, v, h, cls, sym, sinv, s_ek, ce, cm, comb):  # pragma: no cover - numba
     """The ``hk`` entry of cube ``c`` whose corner coordinate ``v`` is known."""
-    _conj_edges(c[16:28], c[28:40], sym[v], s_eto, s_ek, ep, eo)
-    return np.int64(cls[v]) * (NESEP << h) + (_h11_edges(ep, eo, e_piece, m_piece, comb) >> (_EDGE_BITS - h))
+    return np.int64(cls[v]) * (NESEP << h) + hk_edges(c[16:28], c[28:40], sym[v], h, sinv, s_ek, ce, cm, comb)
 
 
 @njit(cache=True, inline="always")
@@ -84,8 +82,8 @@ def _read(i, base, data, lines):  # pragma: no cover - numba
 
 @njit(cache=True)
 def _expand(  # pragma: no cover - numba
-    d, left, c, iv, hi, pa, vl, ki, kid, ix, jx, ep, eo, forbid, forbid3, half, cdist, cto, ctw, eto, eflip, h, base,
-    data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
+    d, left, c, iv, hi, pa, vl, ki, kid, ix, jx, forbid, forbid3, half, cdist, cto, ctw, eto, eflip, h, base,
+    data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce, cm,
 ):  # fmt: skip
     """Every child's bound of the node at depth ``d`` into ``vl[d]`` (``NEVER`` for a sequence
     never tried) and its inverse's into ``ki[d]``, in passes: the corners' distances, then the
@@ -110,7 +108,7 @@ def _expand(  # pragma: no cover - numba
             g = np.int64(cdist[w])
             if max(f, g) <= left:
                 inverse_edges(iv[d], kid, x, eto, eflip)
-                ix[x] = _index(kid, w, h, cls, sym, s_eto, s_ek, e_piece, m_piece, comb, ep, eo)
+                ix[x] = _index(kid, w, h, cls, sym, sinv, s_ek, ce, cm, comb)
                 prefetch(data, ix[x] >> 2)
         vl[d, x] = max(f, g)
         ki[d, x] = g
@@ -128,7 +126,7 @@ def _expand(  # pragma: no cover - numba
                 if g > left:
                     continue
         move_edges(c[d], kid, x, eto, eflip)  # the corners' coordinate ``v`` is the first pass's
-        jx[x] = _index(kid, v, h, cls, sym, s_eto, s_ek, e_piece, m_piece, comb, ep, eo)
+        jx[x] = _index(kid, v, h, cls, sym, sinv, s_ek, ce, cm, comb)
         prefetch(data, jx[x] >> 2)
     for x in range(nm):
         if jx[x] >= 0:
@@ -140,7 +138,7 @@ def _expand(  # pragma: no cover - numba
 @njit(cache=True)
 def _task(  # pragma: no cover - numba
     t, cube, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3,
-    half, cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece,
+    half, cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce, cm,
 ):  # fmt: skip
     """Up to ``budget`` more generated nodes of task ``t``'s depth-first search. A node's first
     visit bounds all its children at once (:func:`_expand`); each child is refuted as cheaply as
@@ -155,8 +153,6 @@ def _task(  # pragma: no cover - numba
     tr = tried[t]
     pa = path[t]
     nm = cto.shape[0]
-    ep = np.empty(12, np.uint8)
-    eo = np.empty(12, np.uint8)
     kid = np.empty(40, np.uint8)
     ix = np.empty(nm, np.int64)
     jx = np.empty(nm, np.int64)
@@ -172,8 +168,8 @@ def _task(  # pragma: no cover - numba
             continue
         left = bound - d - 1
         if m == 0:
-            _expand(d, left, c, iv, hi, pa, vl, ki, kid, ix, jx, ep, eo, forbid, forbid3, half, cdist, cto, ctw, eto,
-                    eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece)  # fmt: skip
+            _expand(d, left, c, iv, hi, pa, vl, ki, kid, ix, jx, forbid, forbid3, half, cdist, cto, ctw, eto,
+                    eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce, cm)  # fmt: skip
         tr[d] = m + 1
         f = vl[d, m]
         if f == NEVER:
@@ -201,15 +197,15 @@ def _task(  # pragma: no cover - numba
 @njit(cache=True, parallel=True)
 def run_tasks(  # pragma: no cover - numba
     active, cube, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid,
-    forbid3, half, cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece,
-    m_piece,
+    forbid3, half, cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce,
+    cm,
 ):  # fmt: skip
     """Give each task in ``active`` up to ``budget`` more generated nodes of this iteration."""
     for i in prange(active.shape[0]):
         _task(
             active[i], cube, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound, budget,
-            forbid, forbid3, half, cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, s_eto,
-            s_ek, e_piece, m_piece,
+            forbid, forbid3, half, cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv,
+            s_ek, ce, cm,
         )  # fmt: skip
 
 
@@ -275,11 +271,12 @@ class _Search:
 
     def run(self, active: np.ndarray, bound: int, budget: int) -> None:
         t = self.table
-        tetrad, comb, cls, sym, s_eto, s_ek, e_piece, m_piece = self.kit
+        tetrad, comb, cls, sym, _, s_ek, _, _ = self.kit
+        sinv, ce, cm = fused_kit()
         run_tasks(active, self.cube, self.inv, self.hinv, self.val, self.kinv, self.tried, self.path, self.depth,
                   self.status, self.minf, self.nodes, 2, bound, budget, self.forbid, self.forbid3, self.half,
-                  self.cdist, *self.moves, t.h, t.base, t.data, t.lines, tetrad, comb, cls, sym, s_eto, s_ek, e_piece,
-                  m_piece)  # fmt: skip
+                  self.cdist, *self.moves, t.h, t.base, t.data, t.lines, tetrad, comb, cls, sym, sinv, s_ek, ce,
+                  cm)  # fmt: skip
 
     def short(self, bound: int) -> list[int] | None:
         """A solution of 1 or 2 moves (the tasks start below two-move prefixes), if there is one."""

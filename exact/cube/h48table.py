@@ -194,6 +194,32 @@ def _h11_edges(ep, eo, e_piece, m_piece, comb):  # pragma: no cover - numba
 
 
 @njit(cache=True, inline="always")
+def hk_edges(ep, eo, g, h, sinv, s_ek, ce, cm, comb):  # pragma: no cover - numba
+    """The edge part of an ``hk`` entry's index, ``esep << h | h flips``, of edges ``ep``, ``eo``
+    (12 each) conjugated by symmetry ``g``: :func:`_h11_edges` of :func:`_conj_edges`'s output
+    shifted down to ``h`` flips, in one pass with no output written (:func:`fused_kit`)."""
+    e_rank = 0
+    m_rank = 0
+    e_seen = 0
+    m_seen = 0
+    rest = 0
+    flips = 0
+    for t in range(12):  # slot t of the conjugate holds what slot sinv[g, t] held, relabelled
+        s = sinv[g, t]
+        p = ep[s]
+        e = ce[g, p]
+        m = cm[g, p]
+        e_seen += e
+        e_rank += comb[t, e_seen] * e
+        m_seen += m
+        m_rank += comb[rest, m_seen] * m
+        rest += 1 - e
+        if t < h:
+            flips = (flips << 1) | (s_ek[g, s] ^ eo[s] ^ s_ek[g, p])
+    return ((e_rank * 70 + m_rank) << h) | flips
+
+
+@njit(cache=True, inline="always")
 def h_code(c, g, kit_s_eto, kit_s_ek, e_piece, m_piece, comb, ep, eo):  # pragma: no cover - numba
     """The ``h11`` edge code of cube ``c`` conjugated by symmetry ``g`` (scratch ``ep``, ``eo``)."""
     _conj_edges(c[16:28], c[28:40], g, kit_s_eto, kit_s_ek, ep, eo)
@@ -691,6 +717,17 @@ def _lookup_kit() -> tuple:
     s_ek = np.stack([symmetry_of(m).edge_k0 for m in sym48()]).astype(np.int64)
     member = [np.isin(np.arange(n), s).astype(np.int64) for n, s in ((8, TETRAD), (12, E_SLICE), (12, M_SLICE))]
     return (member[0], _COMB, k.cls, k.sym, s_eto, s_ek, member[1], member[2])
+
+
+@cache
+def fused_kit() -> tuple:
+    """The arrays :func:`hk_edges` reads in place of :func:`_lookup_kit`'s ``s_eto``,
+    ``e_piece``, ``m_piece``: int64 ``(48, 12)`` each, for each symmetry ``g`` the slot whose
+    edge the conjugate's slot ``t`` holds, and whether a piece conjugated by ``g`` is an E- or an
+    M-slice piece."""
+    _, _, _, _, s_eto, _, e_piece, m_piece = _lookup_kit()
+    sinv = np.argsort(s_eto, axis=1)
+    return sinv, e_piece[s_eto], m_piece[s_eto]
 
 
 def catalog_spec(metric: str, h: int) -> TableSpec:
