@@ -10,8 +10,10 @@ Examples::
 accepts a final state with at most ``num_wildcards`` positions unlike the solution; it prints the
 total and a table per type (``--json``: ``{"total", "valid", "invalid", "by_type"}``). ``solve``
 prints one line per puzzle (``--json``: ``{"id", "type", "status", "length", "moves", "bound",
-"method", "seconds"}``); ``--prove`` tries bidirectional BFS first and says ``optimal`` only with
-its proof; ``--out`` writes the solutions as a submission file.
+"method", "seconds"}``); ``--prove`` tries bidirectional BFS first, within ``--time-limit`` seconds
+and ``--stored`` states, and says ``optimal`` only with its proof (a proof that stops leaves its
+bound, and ``proof_stop`` and ``proof_used`` say why and after how long); ``--out`` writes the
+solutions as a submission file.
 
 Exit codes: 0 every puzzle valid (score) or solved (solve); 4 some invalid (their ids on
 stderr) or left at a limit; 2 bad input; 130 interrupted.
@@ -27,6 +29,7 @@ from exact import cli
 from exact.atomic import write_chunks
 from exact.puzzles.santa.instances import instances, parse_ids
 from exact.puzzles.santa.score import read_submission, score
+from exact.santa.prove import MAX_STORED
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -39,13 +42,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     so.add_argument("--ids", required=True, help="ids and ranges, e.g. 0-29,284-303")
     so.add_argument("--prove", action="store_true", help="bidirectional BFS first: optimal only with a proof")
     so.add_argument("--time-limit", type=cli.seconds, default=60.0, help="seconds for each proof")
+    so.add_argument(
+        "--stored",
+        type=cli.count(),
+        default=MAX_STORED,
+        help="states a proof may hold, both sides together (about 22 bytes each plus a byte a label)",
+    )
     so.add_argument("--out", type=cli.path, help="write the solutions as a submission CSV (id,moves)")
     so.add_argument("--json", action="store_true", help="one JSON object per puzzle")
     so.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = p.parse_args(argv)
     if args.action == "score":
         return _score(args.submission, as_json=args.json)
-    return _solve(parse_ids(args.ids), proof=args.prove, time_limit=args.time_limit, out=args.out,
+    return _solve(parse_ids(args.ids), proof=args.prove, time_limit=args.time_limit, stored=args.stored, out=args.out,
                   as_json=args.json, progress=not args.no_progress)  # fmt: skip
 
 
@@ -65,7 +74,7 @@ def _score(path, *, as_json: bool) -> int:
     return cli.EXIT_OK
 
 
-def _solve(ids: list[int], *, proof: bool, time_limit: float, out, as_json: bool, progress: bool) -> int:
+def _solve(ids: list[int], *, proof: bool, time_limit: float, stored: int, out, as_json: bool, progress: bool) -> int:
     from exact.progress import bar
     from exact.santa.solve import row, solve
 
@@ -73,7 +82,7 @@ def _solve(ids: list[int], *, proof: bool, time_limit: float, out, as_json: bool
     solved: dict[int, str] = {}
     left = []
     for i in bar(progress and not as_json, iterable=ids, desc="santa", unit="puzzle"):
-        result = solve(everything[i], proof=proof, time_limit=time_limit)
+        result = solve(everything[i], proof=proof, time_limit=time_limit, stored=stored)
         line = row(everything[i], result)
         if result.status.has_solution:
             solved[i] = line["moves"]
