@@ -15,6 +15,7 @@ from exact.cube.h48table import (
     catalog_spec,
     cocsep,
     corner_distances,
+    corner_moves,
     cube_kit,
     entries,
     fused_kit,
@@ -22,6 +23,7 @@ from exact.cube.h48table import (
     hk_edges,
     hk_lookup,
     hk_values,
+    move_corners,
     short_cubes,
     spec,
     split,
@@ -170,6 +172,17 @@ def test_the_corner_distances_bound_every_scramble_and_reach_every_coordinate(ki
     for length in range(0, 12):
         for c in _cubes(p, rng, 30, length):
             assert d[cocsep(c, k.tetrad, k.comb)] <= length
+
+
+def test_the_corner_move_table_moves_the_coordinate_as_the_pieces_move(kit) -> None:
+    p, k = kit
+    step = corner_moves(k.cto, k.ctw)
+    assert step.shape == (153_090, p.table.num_moves) and step.min() >= 0
+    moved = np.zeros(40, np.uint8)
+    for c in _cubes(p, np.random.default_rng(3), 50, 25):
+        for m in range(p.table.num_moves):
+            move_corners(c, moved, m, k.cto, k.ctw)
+            assert step[cocsep(c, k.tetrad, k.comb), m] == cocsep(moved, k.tetrad, k.comb)
 
 
 def test_a_half_turn_premove_keeps_the_table_entry(built) -> None:

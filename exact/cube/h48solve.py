@@ -15,6 +15,9 @@ it was (a half turn keeps the tetrads, the slices, every twist and flip, so prem
 moves no coordinate: the parent's bound is the child's, H48's tight-bound rule for half turns
 falls out of it); the cube's own entry. Every pass prefetches its entries before it reads any.
 
+The corners of the cube move by one read of a coordinate table (:func:`~exact.cube.h48table.corner_moves`),
+and the edge part of an index is computed in one pass (:func:`~exact.cube.h48table.hk_edges`).
+
 Not yet here (H48's other speed-ups): switching the search to the inverse's side, and a
 fallback finer than the line minimum for entries that read ``0``.
 """
@@ -36,10 +39,10 @@ from exact.cube.h48table import (
     apply_move,
     cocsep,
     corner_distances,
+    corner_moves,
     fused_kit,
     hk_edges,
     lookup,
-    move_corners,
     move_edges,
 )
 from exact.cube.optimal import canonical_rules, inverse_cubies
@@ -82,7 +85,7 @@ def _read(i, base, data, lines):  # pragma: no cover - numba
 
 @njit(cache=True)
 def _expand(  # pragma: no cover - numba
-    d, left, c, iv, hi, pa, vl, ki, kid, ix, jx, forbid, forbid3, half, cdist, cto, ctw, eto, eflip, h, base,
+    d, left, c, cv, iv, hi, pa, vl, ki, kid, ix, jx, forbid, forbid3, half, cdist, cmove, cto, ctw, eto, eflip, h, base,
     data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce, cm,
 ):  # fmt: skip
     """Every child's bound of the node at depth ``d`` into ``vl[d]`` (``NEVER`` for a sequence
@@ -96,8 +99,7 @@ def _expand(  # pragma: no cover - numba
         if (d > 0 and forbid[pa[d - 1], x]) or (d > 1 and forbid3[pa[d - 2], pa[d - 1], x]):
             vl[d, x] = NEVER
             continue
-        move_corners(c[d], kid, x, cto, ctw)
-        v = cocsep(kid, tetrad, comb)
+        v = cmove[cv[d], x]
         jx[x] = v  # the child's corner coordinate, kept for its own entry below
         f = np.int64(cdist[v])
         if half[x]:  # the inverse's entry is the parent's: no lookup
@@ -137,8 +139,8 @@ def _expand(  # pragma: no cover - numba
 
 @njit(cache=True)
 def _task(  # pragma: no cover - numba
-    t, cube, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3,
-    half, cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce, cm,
+    t, cube, cvs, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3,
+    half, cdist, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce, cm,
 ):  # fmt: skip
     """Up to ``budget`` more generated nodes of task ``t``'s depth-first search. A node's first
     visit bounds all its children at once (:func:`_expand`); each child is refuted as cheaply as
@@ -146,6 +148,7 @@ def _task(  # pragma: no cover - numba
     turn, which the coordinate cannot see as a premove, keeps the parent's: no lookup), by its
     own entry."""
     c = cube[t]
+    cv = cvs[t]
     iv = inv[t]
     hi = hinv[t]
     vl = val[t]
@@ -168,7 +171,7 @@ def _task(  # pragma: no cover - numba
             continue
         left = bound - d - 1
         if m == 0:
-            _expand(d, left, c, iv, hi, pa, vl, ki, kid, ix, jx, forbid, forbid3, half, cdist, cto, ctw, eto,
+            _expand(d, left, c, cv, iv, hi, pa, vl, ki, kid, ix, jx, forbid, forbid3, half, cdist, cmove, cto, ctw, eto,
                     eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce, cm)  # fmt: skip
         tr[d] = m + 1
         f = vl[d, m]
@@ -180,6 +183,7 @@ def _task(  # pragma: no cover - numba
                 minf[t] = d + 1 + f
             continue
         apply_move(c[d], c[d + 1], m, cto, ctw, eto, eflip)
+        cv[d + 1] = cmove[cv[d], m]
         pa[d] = m
         if left == 0:
             if _solved(c[d + 1]):
@@ -196,16 +200,16 @@ def _task(  # pragma: no cover - numba
 
 @njit(cache=True, parallel=True)
 def run_tasks(  # pragma: no cover - numba
-    active, cube, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid,
-    forbid3, half, cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce,
+    active, cube, cvs, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid,
+    forbid3, half, cdist, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce,
     cm,
 ):  # fmt: skip
     """Give each task in ``active`` up to ``budget`` more generated nodes of this iteration."""
     for i in prange(active.shape[0]):
         _task(
-            active[i], cube, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound, budget,
-            forbid, forbid3, half, cdist, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv,
-            s_ek, ce, cm,
+            active[i], cube, cvs, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound,
+            budget, forbid, forbid3, half, cdist, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb,
+            cls, sym, sinv, s_ek, ce, cm,
         )  # fmt: skip
 
 
@@ -239,6 +243,10 @@ class _Search:
                 inverse_move(self.inv[t, d], self.inv[t, d + 1], x, *self.moves)
         self.half = half_turns(mv.corner_to, mv.edge_to)
         self.cdist = corner_distances(mv.corner_to, mv.corner_twist)
+        self.cmove = corner_moves(mv.corner_to, mv.corner_twist)
+        tetrad, comb = self.kit[:2]
+        self.cv = np.array([[cocsep(self.cube[t, d], tetrad, comb) if d < 3 else 0 for d in range(rows)]
+                            for t in range(n)], np.int64)  # fmt: skip
         self.h = np.array([[max(self.bound_of(self.cube[t, d]), self.bound_of(self.inv[t, d])) for d in (1, 2)]
                            for t in range(n)])  # fmt: skip
         self.hinv = np.zeros((n, rows), np.int64)
@@ -273,10 +281,10 @@ class _Search:
         t = self.table
         tetrad, comb, cls, sym, _, s_ek, _, _ = self.kit
         sinv, ce, cm = fused_kit()
-        run_tasks(active, self.cube, self.inv, self.hinv, self.val, self.kinv, self.tried, self.path, self.depth,
-                  self.status, self.minf, self.nodes, 2, bound, budget, self.forbid, self.forbid3, self.half,
-                  self.cdist, *self.moves, t.h, t.base, t.data, t.lines, tetrad, comb, cls, sym, sinv, s_ek, ce,
-                  cm)  # fmt: skip
+        run_tasks(active, self.cube, self.cv, self.inv, self.hinv, self.val, self.kinv, self.tried, self.path,
+                  self.depth, self.status, self.minf, self.nodes, 2, bound, budget, self.forbid, self.forbid3,
+                  self.half, self.cdist, self.cmove, *self.moves, t.h, t.base, t.data, t.lines, tetrad, comb, cls,
+                  sym, sinv, s_ek, ce, cm)  # fmt: skip
 
     def short(self, bound: int) -> list[int] | None:
         """A solution of 1 or 2 moves (the tasks start below two-move prefixes), if there is one."""

@@ -551,7 +551,7 @@ def hk_lookup(c, h, base, data, lines, tetrad, comb, cls, sym, s_eto, s_ek, e_pi
 
 
 @njit(cache=True)
-def _corner_bfs(dist, cto, ctw, tetrad, comb):  # pragma: no cover - numba
+def _corner_bfs(dist, step, cto, ctw, tetrad, comb):  # pragma: no cover - numba
     nm = cto.shape[0]
     reps = np.zeros((dist.shape[0], 40), np.uint8)  # a cube of each coordinate met (corners only)
     reps[0, :8] = np.arange(8)
@@ -568,6 +568,7 @@ def _corner_bfs(dist, cto, ctw, tetrad, comb):  # pragma: no cover - numba
         for m in range(nm):
             move_corners(reps[v], child, m, cto, ctw)
             w = cocsep(child, tetrad, comb)
+            step[v, m] = w
             if dist[w] == 255:
                 dist[w] = dist[v] + 1
                 reps[w] = child
@@ -576,13 +577,29 @@ def _corner_bfs(dist, cto, ctw, tetrad, comb):  # pragma: no cover - numba
 
 
 @cache
-def _corner_distances(moves: bytes, shape: tuple[int, int]) -> np.ndarray:
+def _corner_tables(moves: bytes, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     cto, ctw = np.frombuffer(moves, dtype=np.int64).reshape(2, *shape)
     dist = np.full(NCOCSEP, 255, dtype=np.uint8)
+    step = np.full((NCOCSEP, shape[0]), -1, dtype=np.int32)
     tetrad, comb = _lookup_kit()[:2]
-    _corner_bfs(dist, cto, ctw, tetrad, comb)
+    _corner_bfs(dist, step, cto, ctw, tetrad, comb)
     dist.flags.writeable = False
-    return dist
+    step.flags.writeable = False
+    return dist, step
+
+
+def corner_moves(cto: np.ndarray, ctw: np.ndarray) -> np.ndarray:
+    """int32 ``(153090, M)``: the ``cocsep`` coordinate each move takes each coordinate to (the
+    moves act on it: :func:`corner_distances`), 11 MB in the half-turn metric; built with the
+    distances, once a process. The solver's corners move by one read of it rather than eight
+    pieces.
+
+    Args:
+        cto: int64 ``(M, 8)``: as :func:`corner_distances`'.
+        ctw: int64 ``(M, 8)``: as :func:`corner_distances`'.
+    """
+    cto, ctw = np.asarray(cto, np.int64), np.asarray(ctw, np.int64)
+    return _corner_tables(np.stack([cto, ctw]).tobytes(), cto.shape)[1]
 
 
 def corner_distances(cto: np.ndarray, ctw: np.ndarray) -> np.ndarray:
@@ -597,7 +614,7 @@ def corner_distances(cto: np.ndarray, ctw: np.ndarray) -> np.ndarray:
         ctw: int64 ``(M, 8)``: the twist it gains. Each metric's table is built once a process.
     """
     cto, ctw = np.asarray(cto, np.int64), np.asarray(ctw, np.int64)
-    return _corner_distances(np.stack([cto, ctw]).tobytes(), cto.shape)
+    return _corner_tables(np.stack([cto, ctw]).tobytes(), cto.shape)[0]
 
 
 SHORT_DEPTH = 8
