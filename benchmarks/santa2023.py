@@ -172,9 +172,10 @@ def render(rows: dict[int, dict], checked, args, load: str) -> None:
     lines = [
         "# Benchmark: Kaggle Santa 2023, all 398 puzzles",
         "",
-        f"Run {date.today()} on {machine()}; {load}. Command: `python benchmarks/santa2023.py "
-        f"--proof-seconds {args.proof_seconds:g} --solver-seconds {args.solver_seconds:g}` (the results file keeps "
-        "each puzzle's last run, with the settings it ran under; `--redo IDS` runs puzzles again).",
+        f"Page written {date.today()} on {machine()}; {load}. Command: `python benchmarks/santa2023.py --ids IDS "
+        "--redo IDS --proof-seconds S --proof-stored N --beam-models benchmarks/santa2023/models` over several runs; "
+        "the results file keeps each puzzle's last run with the settings it ran under: "
+        f"{_settings(rows)}.",
         "",
         "Each puzzle of the types in the proof column is first searched by bidirectional BFS from its initial "
         "state and from every state its wildcards allow (`exact.santa.prove`), for at most the proof seconds; "
@@ -216,6 +217,15 @@ def _cube3_note(rows: dict[int, dict], valid: dict, winner: dict[int, int], ids:
             "(each piece read by its labels, so the checkerboard goals of ids 130-139, whose edges wear the next "
             "face's colour, read as plain cubes). The face-turn answer is optimal in quarter turns of the cube seen "
             "from its centres; Santa's count, with its slice moves, is not proven optimal.", ""]  # fmt: skip
+
+
+def _settings(rows: dict[int, dict]) -> str:
+    """The settings the kept runs ran under, with how many puzzles each."""
+    told = Counter(
+        (r.get("proof_seconds"), r.get("solver_seconds"), r.get("proof_stored", MAX_STORED)) for r in rows.values()
+    )
+    return "; ".join(f"proof seconds {p:g}, solver seconds {'-' if s is None else f'{s:g}'}, proof stored {n:,} "
+                     f"({k} puzzles)" for (p, s, n), k in sorted(told.items(), key=lambda x: -x[1]))  # fmt: skip
 
 
 def _proof_note(rows: dict[int, dict], winner: dict[int, int], by: dict[str, list[int]]) -> list[str]:
