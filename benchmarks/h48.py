@@ -3,7 +3,8 @@ scrambles, beside H48's published single-thread times and ``rubiks_optimal`` run
 
 Writes docs/benchmarks/h48.md from its data file (docs/benchmarks/data/h48.jsonl: one line per
 solve, kept across runs, so a long run can stop and go on; ``--render-only`` writes the page
-from it alone). Usage:
+from it alone; ``--redo`` times our solver again on the cubes it holds, and the page keeps the
+last row of each cube). Usage:
 
     python benchmarks/h48.py --h 6 --lengths 17,18,19 --count 25 --time-limit 300 --threads 2 \
         --hard r5,r7 --peer-time-limit 60
@@ -81,7 +82,10 @@ def done_keys(rows: list[dict]) -> set[tuple]:
 
 
 def read_rows() -> list[dict]:
-    return [json.loads(ln) for ln in DATA.read_text().splitlines()] if DATA.exists() else []
+    """The data file's rows, the last of each solver, table and cube only (``--redo`` appends a
+    newer one: after a change to the solver, its cubes are timed again)."""
+    rows = [json.loads(ln) for ln in DATA.read_text().splitlines()] if DATA.exists() else []
+    return list({(r["solver"], r["table"], r["set"], r["id"]): r for r in rows}.values())
 
 
 def append(row: dict) -> None:
@@ -248,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time-limit", type=float, default=300.0, help="seconds per cube, ours")
     ap.add_argument("--peer-time-limit", type=float, default=None, help="seconds per cube, rubiks_optimal")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--redo", action="store_true", help="time our solver again on cubes the data file holds")
     ap.add_argument("--render-only", action="store_true", help="write the page from the data file")
     args = ap.parse_args(argv)
     command = "python benchmarks/h48.py " + " ".join(argv if argv is not None else sys.argv[1:])
@@ -262,11 +267,12 @@ def main(argv: list[str] | None = None) -> int:
         t = split(load(s, None, progress=True))
         t = type(t)(t.h, t.base, huge_pages(t.data), t.lines)
         todo = cubes([int(x) for x in args.lengths.split(",") if x], args.count, [x for x in args.hard.split(",") if x])
-        seen = done_keys(read_rows())
+        seen = set() if args.redo else done_keys(read_rows())
         run_ours(p, t, s.name, [c for c in todo if ("ours", s.name, c["set"], c["id"]) not in seen], args.threads,
                  args.time_limit, command)  # fmt: skip
         if args.peer_time_limit:
-            run_peer(p, [c for c in todo if ("rubiks_optimal", "-", c["set"], c["id"]) not in seen],
+            kept = done_keys(read_rows())
+            run_peer(p, [c for c in todo if ("rubiks_optimal", "-", c["set"], c["id"]) not in kept],
                      args.peer_time_limit, command)  # fmt: skip
         print(meter(), flush=True)
     rows = read_rows()
