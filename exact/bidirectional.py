@@ -335,6 +335,17 @@ class CodeSide:
 
 CHUNK_LABELS = 1 << 25
 """Child labels :class:`HashSide` makes at once (8 bytes each while hashed: 256 MiB)."""
+COMPACT_CODES = 1 << 25
+"""New codes :class:`HashSide` holds from its chunks before it drops their repeats (then twice
+what is left, so a layer is merged a logarithmic number of times)."""
+
+
+def _merge(codes: list[np.ndarray], first: list[np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The distinct codes of chunks held in order, each with its first child: one np.unique keeps
+    the first of equal codes, the earliest chunk's, so merging in steps keeps what merging once
+    would."""
+    out, pick = np.unique(np.concatenate(codes), return_index=True)
+    return [out], [np.concatenate(first)[pick]]
 
 
 class HashSide(CodeSide):
@@ -372,6 +383,7 @@ class HashSide(CodeSide):
         parents = self.states[-1]
         step = max(1, CHUNK_LABELS // (m * p))
         codes, first = [np.zeros(0, np.uint64)], [np.zeros(0, np.int64)]
+        held, compact = 0, COMPACT_CODES
         for lo in range(0, len(parents), step):
             block = parents[lo : lo + step][:, self.perms].reshape(-1, p)
             c, f = np.unique(self.hash(block), return_index=True)
@@ -379,9 +391,13 @@ class HashSide(CodeSide):
             fresh = (at >= len(seen)) | (seen[np.minimum(at, len(seen) - 1)] != c)
             codes.append(c[fresh])
             first.append(f[fresh] + lo * m)
-        # the first of equal codes across chunks is the earliest child, as one np.unique would keep
-        out, pick = np.unique(np.concatenate(codes), return_index=True)
-        kid = np.concatenate(first)[pick]
+            held += int(fresh.sum())
+            if held > compact:  # the chunks' repeats dropped, so what is held stays near the layer's size
+                codes, first = _merge(codes, first)
+                held = len(codes[0])
+                compact = max(compact, 2 * held)
+        out, kid = _merge(codes, first)
+        out, kid = out[0], kid[0]
         # parents and rows in the narrowest types: with the labels they are what a state costs
         parent = (kid // m).astype(np.int32 if len(parents) < 2**31 else np.int64)
         row = (kid % m).astype(np.int16 if m < 2**15 else np.int64)

@@ -210,5 +210,7 @@ def test_a_hash_side_grown_in_chunks_keeps_the_layers_and_parents_of_one_piece(m
     whole = layers()
     monkeypatch.setattr(bidirectional, "CHUNK_LABELS", 5 * perms.size)  # five parents a chunk
     chunked = layers()
-    for a, b in zip(whole, chunked, strict=True):
-        assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    monkeypatch.setattr(bidirectional, "COMPACT_CODES", 40)  # and their repeats dropped every few chunks
+    merged = layers()
+    for a, b, c in zip(whole, chunked, merged, strict=True):
+        assert all(np.array_equal(x, y) and np.array_equal(x, z) for x, y, z in zip(a, b, c, strict=True))
