@@ -350,7 +350,7 @@ def _merge(codes: list[np.ndarray], first: list[np.ndarray]) -> tuple[list[np.nd
 
 class HashSide(CodeSide):
     """A :class:`CodeSide` whose codes are 64-bit hashes of the states of an unguarded move table,
-    each layer grown at once in numpy (module docstring).
+    each layer grown in numpy a chunk of parents at a time (module docstring).
 
     Args:
         perms: int64 ``(M, P)``: the moves (``new = state[perms[m]]``).
