@@ -267,10 +267,14 @@ def _beam_note(rows: dict[int, dict]) -> list[str]:
                 "run for it. The commutator solver's answers are valid but several times the winners' length on the "
                 "big cubes, the long wreaths and the globes."]  # fmt: skip
     told = ", ".join(f"{t} ({n})" for t, n in sorted(beamed.items()))
+    types = sorted({r["type"] for r in rows.values()})
+    lost = [t for t in types if t.replace("/", "_") in models and t not in beamed]  # learned.santa.model_dir's names
     return [f"The beam with a per-type network (`learned.santa`) gave the shorter answer for {told}: networks "
             f"trained on this machine's CPU for at most 30 minutes each (`benchmarks/santa2023_train.py`; stored "
             f"under `benchmarks/santa2023/models`: {', '.join(models)}), the beam tried with `--beam-models` and "
-            "kept where shorter than the commutators'. The other types have no network yet."]  # fmt: skip
+            "kept where shorter than the commutators'."
+            + (f" The networks of {', '.join(lost)} found no shorter answer within the beam seconds." if lost else "")
+            + " The other types have no network yet."]  # fmt: skip
 
 
 def plot_ratios(rows, checked, winner, by) -> str:
