@@ -164,6 +164,40 @@ def test_the_h48_solver_finds_the_optimal_lengths_of_the_current_solver(solver_t
         assert p.solved(p.table.apply(start, p.table.parse(" ".join(ours.moves), start=start)))
 
 
+def test_switching_to_the_inverse_side_keeps_every_answer_optimal(solver_table) -> None:
+    """Each node searching from the side with fewer children (the inverse's under the backward
+    rules) finds the lengths the cube's side alone finds, and its answer replays."""
+    from exact.cube.h48solve import h48_cube
+
+    p, table = solver_table
+    rng = np.random.default_rng(23)
+    for _ in range(12):
+        start = p.table.apply(p.goal, rng.integers(0, p.table.num_moves, int(rng.integers(7, 12))))
+        on = h48_cube(p, start, table=table)
+        off = h48_cube(p, start, table=table, switch=False)
+        assert on.status.value == off.status.value == "optimal" and on.length == off.length
+        assert p.solved(p.table.apply(start, p.table.parse(" ".join(on.moves), start=start)))
+
+
+def test_the_inverse_side_s_rules_are_the_cube_s_read_backwards() -> None:
+    """Moves p1 p2 on the inverse end the answer as p2^-1 p1^-1: the pair is barred exactly when
+    the cube's rules bar that (and so for triples)."""
+    from exact.cube.h48solve import backward_rules
+    from exact.cube.optimal import canonical_rules
+
+    for metric in ("htm", "qtm"):
+        t = registry.get("cube3", moves="faces", metric=metric).table
+        forbid, forbid3 = canonical_rules(t)
+        inv = np.asarray(t.inverse)
+        back, back3 = backward_rules(forbid, forbid3, inv)
+        m = t.num_moves
+        for a in range(m):
+            for y in range(m):
+                assert back[a, y] == forbid[inv[y], inv[a]]
+                for z in range(m):
+                    assert back3[a, y, z] == forbid3[inv[z], inv[y], inv[a]]
+
+
 def test_the_corner_distances_bound_every_scramble_and_reach_every_coordinate(kit) -> None:
     p, k = kit
     d = corner_distances(k.cto, k.ctw)

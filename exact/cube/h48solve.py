@@ -9,17 +9,21 @@ and node limits are looked at between calls. A node within the bound whose cube 
 the search; the answer is replayed on the facelets before it is returned
 (:meth:`exact.result.SolveResult.recorder`).
 
-A node's first visit bounds all its children (:func:`_expand`), cheapest test first: the
-corners' distance, with only the corners moved; the inverse's entry, which a half turn leaves as
-it was (a half turn keeps the tetrads, the slices, every twist and flip, so premultiplying by one
-moves no coordinate: the parent's bound is the child's, H48's tight-bound rule for half turns
-falls out of it); the cube's own entry. Every pass prefetches its entries before it reads any.
+Each node searches from one side (:func:`_side`): its moves are made on the cube, or on the
+inverse (premoves of the cube), whichever gives it fewer children, as H48 does. A node's first
+visit bounds all its children (:func:`_expand`), cheapest test first: the corners' distance, with
+only the moving side's corners moved; the other side's entry, which a half turn leaves as it was
+(a half turn keeps the tetrads, the slices, every twist and flip, so premultiplying by one moves
+no coordinate: the parent's bound is the child's, so where that bound is tight no half turn is a
+child, H48's tight-bound rule); the moving side's own entry. Every pass prefetches its entries
+before it reads any. The inverse's side keeps the cube's canonical rules read backwards
+(:func:`backward_rules`), so that no optimal answer is lost whichever side a node picks.
 
-The corners of the cube move by one read of a coordinate table (:func:`~exact.cube.h48table.corner_moves`),
+The corners move by one read of a coordinate table (:func:`~exact.cube.h48table.corner_moves`),
 and the edge part of an index is computed in one pass (:func:`~exact.cube.h48table.hk_edges`).
 
-Not yet here (H48's other speed-ups): switching the search to the inverse's side, and a
-fallback finer than the line minimum for entries that read ``0``.
+Not yet here (H48's other speed-up): a fallback finer than the line minimum for entries that
+read ``0``.
 """
 
 from __future__ import annotations
@@ -66,6 +70,20 @@ TASK_BUDGET = 20_000
 
 NEVER = 127
 """A child's bound that says "never tried" (a sequence the canonical rules skip)."""
+CUT = 126
+"""A child's bound that says "no solution of this bound's length starts so": a half turn where the
+side's next move cannot be one (:func:`_side`); solutions one move longer may."""
+
+# The per-depth numbers of a task's stack (``_Search.info``, int64 ``(tasks, rows, NINFO)``): the
+# corner coordinates of the cube and of its inverse, their bounds, the last two moves made on each
+# side (-1: none), the side the node searches (0: the cube's, 1: the inverse's), the move made from
+# it, the next child to try, and whether the next move on the cube's side, or on the inverse's, can
+# be a half turn (1: it cannot).
+CV, CI, HN, HI, LN1, LN2, LI1, LI2, SIDE, MOVE, TRIED, NHN, NHI = range(13)
+NINFO = 13
+# The per-child bounds (``_Search.kids``, int64 ``(tasks, rows, 3, M)``): the child's (``NEVER``
+# where never tried), its front side's and its back side's.
+VL, KF, KB = range(3)
 
 
 @njit(cache=True, inline="always")
@@ -83,78 +101,132 @@ def _read(i, base, data, lines):  # pragma: no cover - numba
     return np.int64(lines[i // LINE])
 
 
+@njit(cache=True, inline="always")
+def _barred(l1, l2, x, rule, rule3):  # pragma: no cover - numba
+    """Whether move ``x`` after the side's last moves ``l2, l1`` (-1: none) is a sequence never tried."""
+    return (l1 >= 0 and rule[l1, x]) or (l2 >= 0 and rule3[l2, l1, x])
+
+
+@njit(cache=True)
+def _side(s, r, forbid, forbid3, bforbid, bforbid3, half):  # pragma: no cover - numba
+    """The side a node searches (``s``: its row of ``info``, ``r`` moves left): the one with fewer
+    children. First its ``NHN``/``NHI`` flags are made whole: where the inverse's bound is tight
+    (``r``) the moves left, read from the cube's side, cannot start with a half turn (the half
+    turns keep the inverse's coordinate, so it would be ``r - 1`` moves from solved), and that
+    holds below the node until a move is made on the cube's side; the same the other way round.
+    H48 switches to the inverse to make this rule bite on the side whose bound is tight.
+    """
+    if s[HI] >= r:
+        s[NHN] = 1
+    if s[HN] >= r:
+        s[NHI] = 1
+    cn = 0
+    ci = 0
+    for x in range(half.shape[0]):
+        if not _barred(s[LN1], s[LN2], x, forbid, forbid3) and not (half[x] and s[NHN]):
+            cn += 1
+        if not _barred(s[LI1], s[LI2], x, bforbid, bforbid3) and not (half[x] and s[NHI]):
+            ci += 1
+    return 0 if cn <= ci else 1
+
+
 @njit(cache=True)
 def _expand(  # pragma: no cover - numba
-    d, left, c, cv, iv, hi, pa, vl, ki, kid, ix, jx, forbid, forbid3, half, cdist, cmove, cto, ctw, eto, eflip, h, base,
-    data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce, cm,
+    d, left, fr, bk, cf, hb, l1, l2, nohalf, rule, rule3, k, kid, ix, jx, half, cdist, cmove, cto, ctw, eto, eflip,
+    h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce, cm,
 ):  # fmt: skip
-    """Every child's bound of the node at depth ``d`` into ``vl[d]`` (``NEVER`` for a sequence
-    never tried) and its inverse's into ``ki[d]``, in passes: the corners' distances, then the
-    inverses' entries, then the cubes' own, each pass only for the children the earlier ones left
-    inside the bound, and each prefetching every entry before it reads one, so that the cache
-    misses of the children overlap."""
+    """Every child's bounds of the node at depth ``d`` into ``k`` (its ``kids`` row: ``k[VL]`` the
+    child's, ``NEVER`` for a sequence never tried; ``k[KF]`` its front side's; ``k[KB]`` its back
+    side's). ``fr``/``bk``: the stacks of the side the node moves and of the other; ``cf``: the
+    front's corner coordinate; ``hb``: the back's bound; ``l1, l2``: the front's last moves;
+    ``nohalf``: no half turn is a child (``CUT``).
+
+    In passes: the corners' distances, then the back's entries, then the front's own, each pass
+    only for the children the earlier ones left inside the bound, and each prefetching every
+    entry before it reads one, so that the cache misses of the children overlap."""
     nm = cto.shape[0]
     for x in range(nm):
         ix[x] = -1
-        if (d > 0 and forbid[pa[d - 1], x]) or (d > 1 and forbid3[pa[d - 2], pa[d - 1], x]):
-            vl[d, x] = NEVER
+        if _barred(l1, l2, x, rule, rule3):
+            k[VL, x] = NEVER
             continue
-        v = cmove[cv[d], x]
+        if nohalf and half[x]:
+            k[VL, x] = CUT
+            continue
+        v = cmove[cf, x]
         jx[x] = v  # the child's corner coordinate, kept for its own entry below
         f = np.int64(cdist[v])
-        if half[x]:  # the inverse's entry is the parent's: no lookup
-            g = hi[d]
+        if half[x]:  # the back's entry is the parent's: no lookup
+            g = hb
         else:
-            inverse_corners(iv[d], kid, x, cto, ctw)
+            inverse_corners(bk[d], kid, x, cto, ctw)
             w = cocsep(kid, tetrad, comb)
             g = np.int64(cdist[w])
             if max(f, g) <= left:
-                inverse_edges(iv[d], kid, x, eto, eflip)
+                inverse_edges(bk[d], kid, x, eto, eflip)
                 ix[x] = _index(kid, w, h, cls, sym, sinv, s_ek, ce, cm, comb)
                 prefetch(data, ix[x] >> 2)
-        vl[d, x] = max(f, g)
-        ki[d, x] = g
+        k[VL, x] = max(f, g)
+        k[KF, x] = f
+        k[KB, x] = g
     for x in range(nm):
         v = jx[x]
         jx[x] = -1
-        if vl[d, x] > left:
+        if k[VL, x] > left:  # NEVER and CUT too
             continue
         if ix[x] >= 0:
             g = _read(ix[x], base, data, lines)
-            if g > ki[d, x]:
-                ki[d, x] = g
-            if g > vl[d, x]:
-                vl[d, x] = g
+            if g > k[KB, x]:
+                k[KB, x] = g
+            if g > k[VL, x]:
+                k[VL, x] = g
                 if g > left:
                     continue
-        move_edges(c[d], kid, x, eto, eflip)  # the corners' coordinate ``v`` is the first pass's
+        move_edges(fr[d], kid, x, eto, eflip)  # the corners' coordinate ``v`` is the first pass's
         jx[x] = _index(kid, v, h, cls, sym, sinv, s_ek, ce, cm, comb)
         prefetch(data, jx[x] >> 2)
     for x in range(nm):
         if jx[x] >= 0:
             f = _read(jx[x], base, data, lines)
-            if f > vl[d, x]:
-                vl[d, x] = f
+            if f > k[KF, x]:
+                k[KF, x] = f
+            if f > k[VL, x]:
+                k[VL, x] = f
+
+
+@njit(cache=True)
+def _descend(s, n, side, m, fr, bk, d, k, cmove, cto, ctw, eto, eflip, tetrad, comb):  # pragma: no cover - numba
+    """Row ``n`` of ``info`` for the child by move ``m`` on ``side`` of the node of row ``s``; the
+    back's pieces into ``bk[d + 1]`` (the front's are made)."""
+    inverse_move(bk[d], bk[d + 1], m, cto, ctw, eto, eflip)
+    for j in range(NINFO):
+        n[j] = s[j]
+    own, other, last, before, hown, hother = (CV, CI, LN1, LN2, HN, HI) if side == 0 else (CI, CV, LI1, LI2, HI, HN)
+    n[own] = cmove[s[own], m]
+    n[other] = cocsep(bk[d + 1], tetrad, comb)
+    n[hown] = k[KF, m]
+    n[hother] = k[KB, m]
+    n[before] = s[last]
+    n[last] = m
+    n[NHN if side == 0 else NHI] = 0  # the move the flag was about is made
+    n[TRIED] = 0
 
 
 @njit(cache=True)
 def _task(  # pragma: no cover - numba
-    t, cube, cvs, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid, forbid3,
-    half, cdist, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce, cm,
+    t, cube, inv, info, kids, depth, status, minf, nodes, start, bound, budget, switch, forbid, forbid3, bforbid,
+    bforbid3, half, cdist, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce,
+    cm,
 ):  # fmt: skip
     """Up to ``budget`` more generated nodes of task ``t``'s depth-first search. A node's first
-    visit bounds all its children at once (:func:`_expand`); each child is refuted as cheaply as
-    can be: by its corners' distance (the corners moved alone), by its inverse's entry (a half
-    turn, which the coordinate cannot see as a premove, keeps the parent's: no lookup), by its
-    own entry."""
+    visit picks its side (:func:`_side`, or the cube's where ``switch`` is off) and bounds all its
+    children at once (:func:`_expand`); each child is refuted as cheaply as can be: by its corners'
+    distance (the corners moved alone), by its back side's entry (a half turn, which the coordinate
+    cannot see as a premove, keeps the parent's: no lookup), by its front side's entry."""
     c = cube[t]
-    cv = cvs[t]
     iv = inv[t]
-    hi = hinv[t]
-    vl = val[t]
-    ki = kinv[t]
-    tr = tried[t]
-    pa = path[t]
+    st = info[t]
+    kd = kids[t]
     nm = cto.shape[0]
     kid = np.empty(40, np.uint8)
     ix = np.empty(nm, np.int64)
@@ -162,7 +234,8 @@ def _task(  # pragma: no cover - numba
     done = 0
     while done < budget:
         d = depth[t]
-        m = tr[d]
+        s = st[d]
+        m = s[TRIED]
         if m >= nm:
             if d == start:
                 status[t] = EXHAUSTED
@@ -171,44 +244,51 @@ def _task(  # pragma: no cover - numba
             continue
         left = bound - d - 1
         if m == 0:
-            _expand(d, left, c, cv, iv, hi, pa, vl, ki, kid, ix, jx, forbid, forbid3, half, cdist, cmove, cto, ctw, eto,
-                    eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce, cm)  # fmt: skip
-        tr[d] = m + 1
-        f = vl[d, m]
+            side = _side(s, left + 1, forbid, forbid3, bforbid, bforbid3, half)
+            s[SIDE] = side if switch else 0
+            if s[SIDE] == 0:
+                fr, bk, cf, hb, l1, l2, nh, rule, rule3 = c, iv, s[CV], s[HI], s[LN1], s[LN2], s[NHN], forbid, forbid3
+            else:
+                fr, bk, cf, hb, l1, l2, nh, rule, rule3 = iv, c, s[CI], s[HN], s[LI1], s[LI2], s[NHI], bforbid, bforbid3
+            _expand(d, left, fr, bk, cf, hb, l1, l2, nh, rule, rule3, kd[d], kid, ix, jx, half, cdist, cmove, cto, ctw,
+                    eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce, cm)  # fmt: skip
+        s[TRIED] = m + 1
+        f = kd[d, VL, m]
         if f == NEVER:
+            continue
+        if f == CUT:  # the next bound must still be tried: a solution one move longer may start so
+            minf[t] = min(minf[t], bound + 1)
             continue
         done += 1
         if f > left:
             if d + 1 + f < minf[t]:
                 minf[t] = d + 1 + f
             continue
-        apply_move(c[d], c[d + 1], m, cto, ctw, eto, eflip)
-        cv[d + 1] = cmove[cv[d], m]
-        pa[d] = m
+        fr, bk = (c, iv) if s[SIDE] == 0 else (iv, c)
+        apply_move(fr[d], fr[d + 1], m, cto, ctw, eto, eflip)
+        s[MOVE] = m
         if left == 0:
-            if _solved(c[d + 1]):
+            if _solved(fr[d + 1]):  # the inverse of the solved cube is the solved cube
                 depth[t] = d + 1
                 status[t] = FOUND
                 break
             continue
-        inverse_move(iv[d], iv[d + 1], m, cto, ctw, eto, eflip)
-        hi[d + 1] = ki[d, m]
+        _descend(s, st[d + 1], s[SIDE], m, fr, bk, d, kd[d], cmove, cto, ctw, eto, eflip, tetrad, comb)
         depth[t] = d + 1
-        tr[d + 1] = 0
     nodes[t] += done
 
 
 @njit(cache=True, parallel=True)
 def run_tasks(  # pragma: no cover - numba
-    active, cube, cvs, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound, budget, forbid,
-    forbid3, half, cdist, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce,
-    cm,
+    active, cube, inv, info, kids, depth, status, minf, nodes, start, bound, budget, switch, forbid, forbid3,
+    bforbid, bforbid3, half, cdist, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv,
+    s_ek, ce, cm,
 ):  # fmt: skip
     """Give each task in ``active`` up to ``budget`` more generated nodes of this iteration."""
     for i in prange(active.shape[0]):
         _task(
-            active[i], cube, cvs, inv, hinv, val, kinv, tried, path, depth, status, minf, nodes, start, bound,
-            budget, forbid, forbid3, half, cdist, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb,
+            active[i], cube, inv, info, kids, depth, status, minf, nodes, start, bound, budget, switch, forbid,
+            forbid3, bforbid, bforbid3, half, cdist, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb,
             cls, sym, sinv, s_ek, ce, cm,
         )  # fmt: skip
 
@@ -224,10 +304,13 @@ def half_turns(cto: np.ndarray, eto: np.ndarray) -> np.ndarray:
 class _Search:
     """The two-move prefixes of one cube and their depth-first stacks."""
 
-    def __init__(self, puzzle: Puzzle, table: HkTable, pieces: np.ndarray, rows: int) -> None:
+    def __init__(self, puzzle: Puzzle, table: HkTable, pieces: np.ndarray, rows: int, switch: bool = True) -> None:
         mv = cubie_moves(puzzle.table)
         self.moves = (mv.corner_to, mv.corner_twist, mv.edge_to, mv.edge_flip)
         self.forbid, self.forbid3 = canonical_rules(puzzle.table)
+        self.inverse = np.asarray(puzzle.table.inverse, np.int64)
+        self.bforbid, self.bforbid3 = backward_rules(self.forbid, self.forbid3, self.inverse)
+        self.switch = switch
         self.table = table
         self.kit = _lookup_kit()
         m = self.forbid.shape[0]
@@ -244,18 +327,20 @@ class _Search:
         self.half = half_turns(mv.corner_to, mv.edge_to)
         self.cdist = corner_distances(mv.corner_to, mv.corner_twist)
         self.cmove = corner_moves(mv.corner_to, mv.corner_twist)
-        tetrad, comb = self.kit[:2]
-        self.cv = np.array([[cocsep(self.cube[t, d], tetrad, comb) if d < 3 else 0 for d in range(rows)]
-                            for t in range(n)], np.int64)  # fmt: skip
         self.h = np.array([[max(self.bound_of(self.cube[t, d]), self.bound_of(self.inv[t, d])) for d in (1, 2)]
                            for t in range(n)])  # fmt: skip
-        self.hinv = np.zeros((n, rows), np.int64)
-        self.hinv[:, 2] = [self.bound_of(self.inv[t, 2]) for t in range(n)]
-        self.val = np.zeros((n, rows, m), np.int64)
-        self.kinv = np.zeros((n, rows, m), np.int64)
-        self.tried = np.zeros((n, rows), np.int64)
-        self.path = np.zeros((n, rows), np.int64)
-        self.path[:, :2] = self.first
+        tetrad, comb = self.kit[:2]
+        self.info = np.full((n, rows, NINFO), -1, np.int64)
+        row = self.info[:, 2]
+        row[:, CV] = [cocsep(self.cube[t, 2], tetrad, comb) for t in range(n)]
+        row[:, CI] = [cocsep(self.inv[t, 2], tetrad, comb) for t in range(n)]
+        row[:, HN] = [self.bound_of(self.cube[t, 2]) for t in range(n)]
+        row[:, HI] = [self.bound_of(self.inv[t, 2]) for t in range(n)]
+        row[:, LN1], row[:, LN2] = self.first[:, 1], self.first[:, 0]
+        self.info[:, :2, SIDE] = 0
+        self.info[:, :2, MOVE] = self.first
+        self.info[:, 2, NHN] = self.info[:, 2, NHI] = 0
+        self.kids = np.zeros((n, rows, 3, m), np.int64)
         self.depth = np.zeros(n, np.int64)
         self.status = np.zeros(n, np.int64)
         self.minf = np.zeros(n, np.int64)
@@ -269,7 +354,8 @@ class _Search:
 
     def restart(self, bound: int) -> None:
         self.depth[:] = 2
-        self.tried[:, 2] = 0
+        self.info[:, 2, TRIED] = 0
+        self.info[:, 2, NHN] = self.info[:, 2, NHI] = 0  # they hold for one bound
         self.minf[:] = np.iinfo(np.int64).max
         self.status[:] = RUNNING
         for d in (1, 2):
@@ -281,10 +367,17 @@ class _Search:
         t = self.table
         tetrad, comb, cls, sym, _, s_ek, _, _ = self.kit
         sinv, ce, cm = fused_kit()
-        run_tasks(active, self.cube, self.cv, self.inv, self.hinv, self.val, self.kinv, self.tried, self.path,
-                  self.depth, self.status, self.minf, self.nodes, 2, bound, budget, self.forbid, self.forbid3,
-                  self.half, self.cdist, self.cmove, *self.moves, t.h, t.base, t.data, t.lines, tetrad, comb, cls,
-                  sym, sinv, s_ek, ce, cm)  # fmt: skip
+        run_tasks(active, self.cube, self.inv, self.info, self.kids, self.depth, self.status, self.minf, self.nodes,
+                  2, bound, budget, self.switch, self.forbid, self.forbid3, self.bforbid, self.bforbid3, self.half,
+                  self.cdist, self.cmove, *self.moves, t.h, t.base, t.data, t.lines, tetrad, comb, cls, sym, sinv,
+                  s_ek, ce, cm)  # fmt: skip
+
+    def answer(self, t: int) -> list[int]:
+        """Task ``t``'s solution: its moves on the cube, then the inverses of those on the inverse,
+        last first (a move ``x`` on the inverse premultiplies the cube by ``x^-1``)."""
+        rows = self.info[t, : self.depth[t]]
+        moves = [int(r[MOVE]) for r in rows if r[SIDE] == 0]
+        return moves + [int(self.inverse[r[MOVE]]) for r in rows[::-1] if r[SIDE] == 1]
 
     def short(self, bound: int) -> list[int] | None:
         """A solution of 1 or 2 moves (the tasks start below two-move prefixes), if there is one."""
@@ -294,6 +387,19 @@ class _Search:
             if bound == 2 and _solved(self.cube[t, 2]):
                 return [int(a), int(b)]
         return None
+
+
+def backward_rules(forbid: np.ndarray, forbid3: np.ndarray, inverse: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The canonical rules of the inverse's side, bool ``(M, M)`` and ``(M, M, M)``: the sequences
+    whose moves, inverted and read last first, the cube's side never tries.
+
+    Moves ``p1 .. pk`` made on the inverse end the cube's answer as ``pk^-1 .. p1^-1``, so with these
+    rules both sides build pieces of one word that avoids the cube's rules. The search then follows
+    the first such optimal word (one exists: each rule's sequence has a shorter or earlier equal)
+    whichever side each node picks, which is why switching sides loses no solution."""
+    bforbid = forbid[np.ix_(inverse, inverse)].T
+    bforbid3 = forbid3[np.ix_(inverse, inverse, inverse)].transpose(2, 1, 0)
+    return np.ascontiguousarray(bforbid), np.ascontiguousarray(bforbid3)
 
 
 def h48_cube(
@@ -306,6 +412,7 @@ def h48_cube(
     stop_at: int | None = None,
     threads: int | None = None,
     progress: bool = False,
+    switch: bool = True,
 ) -> SolveResult:
     """A shortest solution of a 3x3x3 (face moves, HTM or QTM), proven optimal, on an ``hk`` table.
 
@@ -318,6 +425,8 @@ def h48_cube(
         stop_at: End (as at a limit) once every length below it is refuted.
         threads: numba threads (``None``: numba's current setting).
         progress: show the search's bound, nodes and rate.
+        switch: let each node search from the side (the cube's or the inverse's) with fewer
+            children (H48's switch to the inverse); off: the cube's side always.
     """
     metric, start = face_turn_start(puzzle, start, "the H48 solver")
     settings = {"heuristic": f"h48 h{table.h} (base {table.base}), the cube and its inverse", "time_limit": time_limit,
@@ -333,7 +442,7 @@ def h48_cube(
     def threshold(b: int) -> int:
         return b + 1 if parity is not None and (b - parity) % 2 else b
 
-    search = _Search(puzzle, table, pieces, 32)
+    search = _Search(puzzle, table, pieces, 32, switch)
     bound = threshold(max(1, search.bound_of(pieces), search.bound_of(search.inv[0, 0])))
     before = numba.get_num_threads()
     if threads is not None:
@@ -380,4 +489,4 @@ def _iteration(search: _Search, bound: int, t0, time_limit, node_limit, watch):
         hits = np.flatnonzero(search.status == FOUND)
         if len(hits):
             t = int(hits[0])  # the first task in move order: the same answer on any thread count
-            return [int(x) for x in search.path[t, : search.depth[t]]], True
+            return search.answer(t), True
