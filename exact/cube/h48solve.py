@@ -156,6 +156,10 @@ def _expand(  # pragma: no cover - numba
         v = cmove[cf, x]
         jx[x] = v  # the child's corner coordinate, kept for its own entry below
         f = np.int64(cdist[v])
+        k[KF, x] = f
+        if f > left:  # refuted by one read: the back's corners are not moved (most children deep down)
+            k[VL, x] = f
+            continue
         if half[x]:  # the back's entry is the parent's: no lookup
             g = hb
         else:
@@ -167,7 +171,6 @@ def _expand(  # pragma: no cover - numba
                 ix[x] = _index(kid, w, h, cls, sym, sinv, s_ek, ce, cm, comb)
                 prefetch(data, ix[x] >> 2)
         k[VL, x] = max(f, g)
-        k[KF, x] = f
         k[KB, x] = g
     for x in range(nm):
         v = jx[x]
