@@ -20,7 +20,8 @@ before it reads any. The inverse's side keeps the cube's canonical rules read ba
 (:func:`backward_rules`), so that no optimal answer is lost whichever side a node picks.
 
 The corners move by one read of a coordinate table (:func:`~exact.cube.h48table.corner_moves`),
-and the edge part of an index is computed in one pass (:func:`~exact.cube.h48table.hk_edges`).
+and the edge part of an index from three 12-bit slot masks, conjugated and ranked by table
+(:func:`~exact.cube.h48table.hk_edges`).
 
 Not yet here (H48's other speed-up): a fallback finer than the line minimum for entries that
 read ``0``.
@@ -44,9 +45,9 @@ from exact.cube.h48table import (
     cocsep,
     corner_distances,
     corner_moves,
-    fused_kit,
     hk_edges,
     lookup,
+    mask_kit,
     move_edges,
 )
 from exact.cube.optimal import canonical_rules, inverse_cubies
@@ -87,9 +88,9 @@ VL, KF, KB = range(3)
 
 
 @njit(cache=True, inline="always")
-def _index(c, v, h, cls, sym, sinv, s_ek, ce, cm, comb):  # pragma: no cover - numba
+def _index(c, v, h, cls, sym, mk):  # pragma: no cover - numba
     """The ``hk`` entry of cube ``c`` whose corner coordinate ``v`` is known."""
-    return np.int64(cls[v]) * (NESEP << h) + hk_edges(c[16:28], c[28:40], sym[v], h, sinv, s_ek, ce, cm, comb)
+    return np.int64(cls[v]) * (NESEP << h) + hk_edges(c[16:28], c[28:40], sym[v], h, mk)
 
 
 @njit(cache=True, inline="always")
@@ -133,7 +134,7 @@ def _side(s, r, forbid, forbid3, bforbid, bforbid3, half):  # pragma: no cover -
 @njit(cache=True)
 def _expand(  # pragma: no cover - numba
     d, left, fr, bk, cf, hb, l1, l2, nohalf, rule, rule3, k, kid, ix, jx, half, cdist, cmove, cto, ctw, eto, eflip,
-    h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce, cm,
+    h, base, data, lines, tetrad, comb, cls, sym, mk,
 ):  # fmt: skip
     """Every child's bounds of the node at depth ``d`` into ``k`` (its ``kids`` row: ``k[VL]`` the
     child's, ``NEVER`` for a sequence never tried; ``k[KF]`` its front side's; ``k[KB]`` its back
@@ -168,7 +169,7 @@ def _expand(  # pragma: no cover - numba
             g = np.int64(cdist[w])
             if max(f, g) <= left:
                 inverse_edges(bk[d], kid, x, eto, eflip)
-                ix[x] = _index(kid, w, h, cls, sym, sinv, s_ek, ce, cm, comb)
+                ix[x] = _index(kid, w, h, cls, sym, mk)
                 prefetch(data, ix[x] >> 2)
         k[VL, x] = max(f, g)
         k[KB, x] = g
@@ -186,7 +187,7 @@ def _expand(  # pragma: no cover - numba
                 if g > left:
                     continue
         move_edges(fr[d], kid, x, eto, eflip)  # the corners' coordinate ``v`` is the first pass's
-        jx[x] = _index(kid, v, h, cls, sym, sinv, s_ek, ce, cm, comb)
+        jx[x] = _index(kid, v, h, cls, sym, mk)
         prefetch(data, jx[x] >> 2)
     for x in range(nm):
         if jx[x] >= 0:
@@ -218,8 +219,7 @@ def _descend(s, n, side, m, fr, bk, d, k, cmove, cto, ctw, eto, eflip, tetrad, c
 @njit(cache=True)
 def _task(  # pragma: no cover - numba
     t, cube, inv, info, kids, depth, status, minf, nodes, start, bound, budget, switch, forbid, forbid3, bforbid,
-    bforbid3, half, cdist, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce,
-    cm,
+    bforbid3, half, cdist, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, mk,
 ):  # fmt: skip
     """Up to ``budget`` more generated nodes of task ``t``'s depth-first search. A node's first
     visit picks its side (:func:`_side`, or the cube's where ``switch`` is off) and bounds all its
@@ -254,7 +254,7 @@ def _task(  # pragma: no cover - numba
             else:
                 fr, bk, cf, hb, l1, l2, nh, rule, rule3 = iv, c, s[CI], s[HN], s[LI1], s[LI2], s[NHI], bforbid, bforbid3
             _expand(d, left, fr, bk, cf, hb, l1, l2, nh, rule, rule3, kd[d], kid, ix, jx, half, cdist, cmove, cto, ctw,
-                    eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv, s_ek, ce, cm)  # fmt: skip
+                    eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, mk)  # fmt: skip
         s[TRIED] = m + 1
         f = kd[d, VL, m]
         if f == NEVER:
@@ -284,15 +284,14 @@ def _task(  # pragma: no cover - numba
 @njit(cache=True, parallel=True)
 def run_tasks(  # pragma: no cover - numba
     active, cube, inv, info, kids, depth, status, minf, nodes, start, bound, budget, switch, forbid, forbid3,
-    bforbid, bforbid3, half, cdist, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, sinv,
-    s_ek, ce, cm,
+    bforbid, bforbid3, half, cdist, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, cls, sym, mk,
 ):  # fmt: skip
     """Give each task in ``active`` up to ``budget`` more generated nodes of this iteration."""
     for i in prange(active.shape[0]):
         _task(
             active[i], cube, inv, info, kids, depth, status, minf, nodes, start, bound, budget, switch, forbid,
             forbid3, bforbid, bforbid3, half, cdist, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb,
-            cls, sym, sinv, s_ek, ce, cm,
+            cls, sym, mk,
         )  # fmt: skip
 
 
@@ -368,12 +367,11 @@ class _Search:
 
     def run(self, active: np.ndarray, bound: int, budget: int) -> None:
         t = self.table
-        tetrad, comb, cls, sym, _, s_ek, _, _ = self.kit
-        sinv, ce, cm = fused_kit()
+        tetrad, comb, cls, sym = self.kit[:4]
         run_tasks(active, self.cube, self.inv, self.info, self.kids, self.depth, self.status, self.minf, self.nodes,
                   2, bound, budget, self.switch, self.forbid, self.forbid3, self.bforbid, self.bforbid3, self.half,
-                  self.cdist, self.cmove, *self.moves, t.h, t.base, t.data, t.lines, tetrad, comb, cls, sym, sinv,
-                  s_ek, ce, cm)  # fmt: skip
+                  self.cdist, self.cmove, *self.moves, t.h, t.base, t.data, t.lines, tetrad, comb, cls, sym,
+                  mask_kit())  # fmt: skip
 
     def answer(self, t: int) -> list[int]:
         """Task ``t``'s solution: its moves on the cube, then the inverses of those on the inverse,

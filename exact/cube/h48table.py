@@ -194,32 +194,6 @@ def _h11_edges(ep, eo, e_piece, m_piece, comb):  # pragma: no cover - numba
 
 
 @njit(cache=True, inline="always")
-def hk_edges(ep, eo, g, h, sinv, s_ek, ce, cm, comb):  # pragma: no cover - numba
-    """The edge part of an ``hk`` entry's index, ``esep << h | h flips``, of edges ``ep``, ``eo``
-    (12 each) conjugated by symmetry ``g``: :func:`_h11_edges` of :func:`_conj_edges`'s output
-    shifted down to ``h`` flips, in one pass with no output written (:func:`fused_kit`)."""
-    e_rank = 0
-    m_rank = 0
-    e_seen = 0
-    m_seen = 0
-    rest = 0
-    flips = 0
-    for t in range(12):  # slot t of the conjugate holds what slot sinv[g, t] held, relabelled
-        s = sinv[g, t]
-        p = ep[s]
-        e = ce[g, p]
-        m = cm[g, p]
-        e_seen += e
-        e_rank += comb[t, e_seen] * e
-        m_seen += m
-        m_rank += comb[rest, m_seen] * m
-        rest += 1 - e
-        if t < h:
-            flips = (flips << 1) | (s_ek[g, s] ^ eo[s] ^ s_ek[g, p])
-    return ((e_rank * 70 + m_rank) << h) | flips
-
-
-@njit(cache=True, inline="always")
 def h_code(c, g, kit_s_eto, kit_s_ek, e_piece, m_piece, comb, ep, eo):  # pragma: no cover - numba
     """The ``h11`` edge code of cube ``c`` conjugated by symmetry ``g`` (scratch ``ep``, ``eo``)."""
     _conj_edges(c[16:28], c[28:40], g, kit_s_eto, kit_s_ek, ep, eo)
@@ -736,17 +710,6 @@ def _lookup_kit() -> tuple:
     return (member[0], _COMB, k.cls, k.sym, s_eto, s_ek, member[1], member[2])
 
 
-@cache
-def fused_kit() -> tuple:
-    """The arrays :func:`hk_edges` reads in place of :func:`_lookup_kit`'s ``s_eto``,
-    ``e_piece``, ``m_piece``: int64 ``(48, 12)`` each, for each symmetry ``g`` the slot whose
-    edge the conjugate's slot ``t`` holds, and whether a piece conjugated by ``g`` is an E- or an
-    M-slice piece."""
-    _, _, _, _, s_eto, _, e_piece, m_piece = _lookup_kit()
-    sinv = np.argsort(s_eto, axis=1)
-    return sinv, e_piece[s_eto], m_piece[s_eto]
-
-
 def catalog_spec(metric: str, h: int) -> TableSpec:
     """The ``hk`` table of ``metric`` at its default base, checkpointed in the default table folder
     while it builds: what ``python -m exact.pdb build cube3-h48-h6-b9-htm`` builds."""
@@ -764,3 +727,90 @@ def catalog() -> dict[str, Callable[[], TableSpec]]:
             base += 0 if metric == "htm" else QTM_EXTRA
             out[f"cube3-h48-h{h}-b{base}-{metric}"] = lambda m=metric, k=h: catalog_spec(m, k)
     return out
+
+
+@cache
+def mask_kit() -> tuple:
+    """The tables :func:`hk_edges` reads: the edge part of an ``hk`` index from 12-bit masks
+    of slots (which hold an E-, an M-slice piece, a flipped edge), conjugated by a symmetry with
+    two 6-bit table reads each, ranked by table.
+
+    A symmetry maps slices to slices, so the conjugate's E-slice slots are the original's slots of
+    one slice, moved; likewise its flips: the original's, the slot's and the piece's own terms
+    (``s_ek`` depends on a piece only through its slice), moved. Returns a tuple:
+    ``is_e, is_m`` int64 ``(12,)`` by piece; ``sel`` int64 ``(48, 3)``: the slice (0 S, 1 E, 2 M)
+    that becomes E, that becomes M, and the set of slices whose pieces' flips change; ``skm``
+    int64 ``(48,)``: the slots whose flips change; ``plo, phi`` int64 ``(48, 64)``: a mask of slots
+    0-5 (6-11) moved; ``flo, fhi``: the same with slot ``t`` at bit ``11 - t`` (the first slot's
+    flip the highest); ``ranke`` int64 ``(4096,)``: the E slots' rank; ``cmp6`` int64 ``(4096,)``:
+    of ``sel * 64 + val``, ``val``'s bits at ``sel``'s packed low; ``pop6`` int64 ``(64,)``;
+    ``rankm8`` int64 ``(256,)``: the M slots' rank among the 8 others.
+    """
+    _, comb, _, _, s_eto, s_ek, e_piece, m_piece = _lookup_kit()
+    pclass = e_piece + 2 * m_piece  # 0: S, 1: E, 2: M
+    sel = np.zeros((48, 3), np.int64)
+    for g in range(48):
+        sel[g, 0] = pclass[e_piece[s_eto[g]] == 1][0]
+        sel[g, 1] = pclass[m_piece[s_eto[g]] == 1][0]
+        sel[g, 2] = sum(1 << c for c in range(3) if s_ek[g][pclass == c].all())
+    skm = (s_ek << np.arange(12)).sum(axis=1)
+    plo, phi, flo, fhi = (np.zeros((48, 64), np.int64) for _ in range(4))
+    for g in range(48):
+        for x in range(64):
+            for b in range(6):
+                if x >> b & 1:
+                    plo[g, x] |= 1 << s_eto[g, b]
+                    phi[g, x] |= 1 << s_eto[g, b + 6]
+                    flo[g, x] |= 1 << (11 - s_eto[g, b])
+                    fhi[g, x] |= 1 << (11 - s_eto[g, b + 6])
+    ranke = np.zeros(4096, np.int64)
+    for x in range(4096):
+        seen = 0
+        for t in range(12):
+            if x >> t & 1:
+                seen += 1
+                ranke[x] += comb[t, seen] if seen <= 4 else 0
+    cmp6 = np.zeros(4096, np.int64)
+    for s in range(64):
+        bits = [b for b in range(6) if s >> b & 1]
+        for v in range(64):
+            cmp6[s * 64 + v] = sum(1 << j for j, b in enumerate(bits) if v >> b & 1)
+    pop6 = np.array([bin(s).count("1") for s in range(64)], np.int64)
+    rankm8 = np.zeros(256, np.int64)
+    for x in range(256):
+        seen = 0
+        for j in range(8):
+            if x >> j & 1:
+                seen += 1
+                rankm8[x] += comb[j, seen] if seen <= 4 else 0
+    return e_piece.astype(np.int64), m_piece.astype(np.int64), sel, skm, plo, phi, flo, fhi, ranke, cmp6, pop6, rankm8
+
+
+@njit(cache=True, inline="always")
+def hk_edges(ep, eo, g, h, mk):  # pragma: no cover - numba
+    """The edge part of an ``hk`` entry's index, ``esep << h | h flips``, of edges ``ep``, ``eo``
+    (12 each) conjugated by symmetry ``g``: :func:`_h11_edges` of :func:`_conj_edges`'s output
+    shifted down to ``h`` flips, from slot masks (:func:`mask_kit`'s tables ``mk``): no per-slot
+    conjugation, the ranks by table."""
+    is_e, is_m, sel, skm, plo, phi, flo, fhi, ranke, cmp6, pop6, rankm8 = mk
+    me = 0
+    mm = 0
+    mf = 0
+    for s in range(12):
+        p = ep[s]
+        me |= is_e[p] << s
+        mm |= is_m[p] << s
+        mf |= np.int64(eo[s]) << s
+    ms = 0xFFF ^ me ^ mm
+    masks = (ms, me, mm)
+    a = masks[sel[g, 0]]
+    b = masks[sel[g, 1]]
+    ce = plo[g, a & 63] | phi[g, a >> 6]
+    cm = plo[g, b & 63] | phi[g, b >> 6]
+    k = sel[g, 2]
+    f = mf ^ skm[g] ^ (ms * (k & 1)) ^ (me * (k >> 1 & 1)) ^ (mm * (k >> 2 & 1))
+    flips = (flo[g, f & 63] | fhi[g, f >> 6]) >> (12 - h)
+    free = 0xFFF ^ ce
+    lo = free & 63
+    c8 = cmp6[lo * 64 + (cm & 63)] | (cmp6[(free >> 6) * 64 + (cm >> 6)] << pop6[lo])
+    return ((ranke[ce] * 70 + rankm8[c8]) << h) | flips
