@@ -15,6 +15,11 @@ last row of each cube). Usage:
 * ``--peer-time-limit S``: ``rubiks_optimal`` (Reid's solver in C, one thread; quarter-turn
   metric, so its lengths are not ours) on the same cubes, after ours, each for at most S
   seconds.
+* ``--nissy DIR``: H48 itself (nissy-core, C with AVX2) on the same scrambles with the same
+  threads and ``h``, through our driver ``benchmarks/peers/nissy_h48.c``. ``DIR`` is a built
+  nissy-core checkout: ``./build.sh`` there (``NISSY_BUILD_THREADS=2``), then
+  ``./run gendata -solver h48h6`` writes its table to ``DIR/tables``. Hard cubes (facelets, no
+  scramble) are left to the other solvers.
 
 The table is built first where it is missing (the store's build, checkpointed); its build seconds
 are read from its stored metadata. Seconds are wall time from the call, the table loaded and the
@@ -129,6 +134,37 @@ def run_peer(p, todo: list[dict], time_limit: float, command: str) -> None:
             print(f"peer {cube['set']:>8} {cube['id']:>3}: {r.length} {r.all_seconds:.2f} s", flush=True)
 
 
+NISSY = "H48 (nissy-core)"
+"""The ``solver`` of the rows :func:`run_nissy` writes."""
+
+
+def run_nissy(todo: list[dict], where: Path, h: int, threads: int, command: str) -> None:
+    """H48 itself on the scrambles of ``todo``: our driver compiled against ``where``'s ``nissy.o``,
+    fed every scramble on one table load; each answer's length checked against the file's."""
+    import subprocess
+
+    driver = where / "nissy_h48"
+    source = ROOT / "benchmarks" / "peers" / "nissy_h48.c"
+    if not driver.exists() or driver.stat().st_mtime < source.stat().st_mtime:
+        subprocess.run(["cc", "-O3", "-mavx2", "-pthread", "-I", str(where / "src"), str(source),
+                        str(where / "nissy.o"), "-o", str(driver)], check=True)  # fmt: skip
+    todo = [c for c in todo if "scramble" in c]
+    text = "".join(c["scramble"] + "\n" for c in todo)
+    out = subprocess.run([str(driver), f"h48h{h}", str(where / "tables" / f"h48h{h}"), str(threads)], input=text,
+                         capture_output=True, text=True, check=True).stdout.splitlines()  # fmt: skip
+    for cube, line in zip(todo, out, strict=True):
+        secs, nodes, *moves = line.split()
+        if len(moves) != cube["optimal"]:
+            raise AssertionError(
+                f"H48 on {cube['set']} {cube['id']}: {len(moves)} moves, the file says {cube['optimal']}"
+            )
+        append({**_about(cube, NISSY, f"h48h{h}", command), "status": "optimal", "length": len(moves),
+                "nodes": int(nodes), "seconds": round(float(secs), 3), "threads": threads})  # fmt: skip
+        print(
+            f"H48 {cube['set']:>8} {cube['id']:>3}: {len(moves)} {int(nodes):,} nodes {float(secs):.2f} s", flush=True
+        )
+
+
 def _about(cube: dict, solver: str, table: str, command: str) -> dict:
     return {"solver": solver, "table": table, "set": cube["set"], "id": cube["id"], "optimal": cube["optimal"],
             "date": str(date.today()), "machine": machine(), "commit": stamp().get("commit", "?"),
@@ -151,8 +187,9 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
         f"Machine: {rows[0]['machine'] if rows else machine()}; dates {', '.join(sorted({r['date'] for r in rows}))}",
         "",
         "Solver: `cube3-h48` (exact.cube.h48solve): IDA* on the cube and its inverse with one of H48's `hk` "
-        "tables (exact.cube.h48table), each child refuted first by its corners' distance, the inverse's bound "
-        "kept across half turns, split over two-move prefixes on the numba threads. Cubes: Tronto's "
+        "tables (exact.cube.h48table), each node searching from the side (the cube's or the inverse's) with "
+        "fewer children, each child refuted first by its corners' distance, the other side's bound kept across "
+        "half turns, split over two-move prefixes on the numba threads. Cubes: Tronto's "
         "benchmark scrambles (`../shared/data/cube/h48_scrambles`, 25 random cubes per optimal half-turn "
         "length) and the hard cubes of `cube3_htm_optimal_hkociemba.tsv`. Every answer's length equals the "
         "file's (asserted). Seconds: median over the cubes solved; a cube that hit the limit counts in "
@@ -165,6 +202,12 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
             "another number) ran here on the same cubes."
             if any(r["solver"] == "rubiks_optimal" for r in rows)
             else "`rubiks_optimal` has not been run on these cubes yet (`--peer-time-limit`)."
+        )
+        + (
+            " H48 itself (nissy-core built here, `--nissy`: its own C with AVX2, driven by "
+            "`benchmarks/peers/nissy_h48.c`, the table read before timing) ran here on the same scrambles."
+            if any(r["solver"] == NISSY for r in rows)
+            else ""
         ),
         "",
         "Build seconds are the store's: the whole build's wall time, here shared with another job and paused "
@@ -182,7 +225,8 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
         trows.append([f"`{name}`", size, secs])
     out += markdown_table(["table", "size", "build seconds (this machine, 2 cores)"], trows)
     out += ["", "## Seconds per cube", ""]
-    header = ["set", "cubes", *[f"{n}: median s (limit)" for n in names], "rubiks_optimal s (limit)"]
+    header = ["set", "cubes", *[f"{n}: median s (limit)" for n in names], "rubiks_optimal s (limit)",
+              "H48 run here: median s"]  # fmt: skip
     header += [f"H48 {k} (published)" for k in PUBLISHED]
     body = []
     for s in sets:
@@ -195,6 +239,7 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
         peer = [r for r in mine if r["solver"] == "rubiks_optimal"]
         psolved = [r["seconds"] for r in peer if r["status"] == "optimal"]
         cells.append(f"{_median(psolved)} ({len(peer) - len(psolved)})" if peer else "-")
+        cells.append(_median([r["seconds"] for r in mine if r["solver"] == NISSY]))
         length = int(s.split()[0]) if s.split()[0].isdigit() else None
         cells += [f"{v[1][length]:.2f}" if length in v[1] else "-" for v in PUBLISHED.values()]
         body.append(cells)
@@ -224,9 +269,26 @@ def _findings(rows: list[dict], names: list[str]) -> list[str]:
                 target = TARGETS.get(length)
                 verdict = "" if target is None else f", target {target:.2f} s {'met' if mid <= target else 'not met'}"
                 said.append(f"{length} moves: {mid:.2f} s, {mid / theirs:.1f} times H48's {theirs:.2f} s{verdict}")
-    if not said:
-        return []
-    return ["Against H48's published single-thread medians, on our 2 threads: " + "; ".join(said) + ".", ""]
+    here = []
+    for length in sorted({int(r["set"].split()[0]) for r in rows if r["solver"] == NISSY}):
+        theirs = [r for r in rows if r["solver"] == NISSY and r["set"] == f"{length} moves"]
+        for n in names:
+            ours = [r for r in rows if r["table"] == n and r["set"] == f"{length} moves" and r["status"] == "optimal"]
+            if ours:
+                t_ours, t_them = (statistics.median(r["seconds"] for r in x) for x in (ours, theirs))
+                n_ours, n_them = (statistics.median(r["nodes"] for r in x) for x in (ours, theirs))
+                here.append(
+                    f"{length} moves: {t_ours:.2f} s against {t_them:.2f} s ({t_ours / t_them:.1f} times), "
+                    f"median nodes {n_ours:,.0f} against {n_them:,.0f} ({n_ours / n_them:.2f} times)"
+                )
+    out = []
+    if said:
+        out += ["Against H48's published single-thread medians, on our 2 threads: " + "; ".join(said) + ".", ""]
+    if here:
+        threads = sorted({r["threads"] for r in rows if r["solver"] == NISSY})
+        out += [f"Against H48 run here ({'/'.join(map(str, threads))} threads, the same scrambles; its nodes are its "
+                "children generated, as ours): " + "; ".join(here) + ".", ""]  # fmt: skip
+    return out
 
 
 def _set(row: dict) -> str:
@@ -254,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hard", default="", help="ids of cube3_htm_optimal_hkociemba.tsv, comma-separated")
     ap.add_argument("--time-limit", type=float, default=300.0, help="seconds per cube, ours")
     ap.add_argument("--peer-time-limit", type=float, default=None, help="seconds per cube, rubiks_optimal")
+    ap.add_argument("--nissy", type=Path, default=None, help="a built nissy-core checkout: H48 itself as a peer")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--redo", action="store_true", help="time our solver again on cubes the data file holds")
     ap.add_argument("--render-only", action="store_true", help="write the page from the data file")
@@ -277,6 +340,10 @@ def main(argv: list[str] | None = None) -> int:
             kept = done_keys(read_rows())
             run_peer(p, [c for c in todo if ("rubiks_optimal", "-", c["set"], c["id"]) not in kept],
                      args.peer_time_limit, command)  # fmt: skip
+        if args.nissy:
+            kept = done_keys(read_rows())
+            run_nissy([c for c in todo if (NISSY, f"h48h{args.h}", c["set"], c["id"]) not in kept or args.redo],
+                      args.nissy, args.h, args.threads, command)  # fmt: skip
         print(meter(), flush=True)
     rows = read_rows()
     names = sorted({r["table"] for r in rows if r["solver"] == "ours"})

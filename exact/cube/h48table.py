@@ -763,27 +763,28 @@ def mask_kit() -> tuple:
                     phi[g, x] |= 1 << s_eto[g, b + 6]
                     flo[g, x] |= 1 << (11 - s_eto[g, b])
                     fhi[g, x] |= 1 << (11 - s_eto[g, b + 6])
-    ranke = np.zeros(4096, np.int64)
-    for x in range(4096):
-        seen = 0
-        for t in range(12):
-            if x >> t & 1:
-                seen += 1
-                ranke[x] += comb[t, seen] if seen <= 4 else 0
+    ranke = _subset_ranks(12, comb)
     cmp6 = np.zeros(4096, np.int64)
     for s in range(64):
         bits = [b for b in range(6) if s >> b & 1]
         for v in range(64):
             cmp6[s * 64 + v] = sum(1 << j for j, b in enumerate(bits) if v >> b & 1)
     pop6 = np.array([bin(s).count("1") for s in range(64)], np.int64)
-    rankm8 = np.zeros(256, np.int64)
-    for x in range(256):
-        seen = 0
-        for j in range(8):
-            if x >> j & 1:
-                seen += 1
-                rankm8[x] += comb[j, seen] if seen <= 4 else 0
+    rankm8 = _subset_ranks(8, comb)
     return e_piece.astype(np.int64), m_piece.astype(np.int64), sel, skm, plo, phi, flo, fhi, ranke, cmp6, pop6, rankm8
+
+
+def _subset_ranks(n: int, comb: np.ndarray) -> np.ndarray:
+    """int64 ``(2**n,)``: of each mask of ``n`` slots with at most 4 set, its subset rank as
+    :func:`_h11_edges` counts it (each set slot ``t``, the ``j``-th, adds ``comb[t, j]``)."""
+    out = np.zeros(1 << n, np.int64)
+    for x in range(1 << n):
+        seen = 0
+        for t in range(n):
+            if x >> t & 1:
+                seen += 1
+                out[x] += comb[t, seen] if seen <= 4 else 0
+    return out
 
 
 @njit(cache=True, inline="always")
