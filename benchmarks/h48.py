@@ -225,8 +225,9 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
         trows.append([f"`{name}`", size, secs])
     out += markdown_table(["table", "size", "build seconds (this machine, 2 cores)"], trows)
     out += ["", "## Seconds per cube", ""]
-    header = ["set", "cubes", *[f"{n}: median s (limit)" for n in names], "rubiks_optimal s (limit)",
-              "H48 run here: median s"]  # fmt: skip
+    here = any(r["solver"] == NISSY for r in rows)
+    header = ["set", "cubes", *[f"{n}: median s (limit)" for n in names], "rubiks_optimal s (limit)"]
+    header += ["H48 run here: median s"] if here else []
     header += [f"H48 {k} (published)" for k in PUBLISHED]
     body = []
     for s in sets:
@@ -239,7 +240,7 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
         peer = [r for r in mine if r["solver"] == "rubiks_optimal"]
         psolved = [r["seconds"] for r in peer if r["status"] == "optimal"]
         cells.append(f"{_median(psolved)} ({len(peer) - len(psolved)})" if peer else "-")
-        cells.append(_median([r["seconds"] for r in mine if r["solver"] == NISSY]))
+        cells += [_median([r["seconds"] for r in mine if r["solver"] == NISSY])] if here else []
         length = int(s.split()[0]) if s.split()[0].isdigit() else None
         cells += [f"{v[1][length]:.2f}" if length in v[1] else "-" for v in PUBLISHED.values()]
         body.append(cells)
