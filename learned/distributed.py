@@ -44,6 +44,9 @@ def _rank(rank: int, world: int, backend: str, port: int, config: DaviConfig, fo
                 out.put(_train(config, Path(folder), progress, None, None, (rank, world)))
         else:
             _train(config, Path(folder), False, None, None, (rank, world))
+        # both ranks reach the teardown together: a rank tearing gloo down while the other still
+        # writes its files was seen to abort ("terminate called without an active exception")
+        dist.barrier()
     finally:
         dist.destroy_process_group()
 
