@@ -188,7 +188,7 @@ def _expand(  # pragma: no cover - numba
                 k[VL, x] = g
                 if g > left:
                     continue
-        move_edges(fr[d], kid, x, eto, eflip)  # the corners' coordinate ``v`` is the first pass's
+        move_edges(fr[d], kid, x, eto, eflip)  # the corners' record ``v`` is the first pass's
         jx[x] = _index(kid, v, h, mk)
         prefetch(data, jx[x] >> 2)
     for x in range(nm):
