@@ -385,3 +385,22 @@ def test_an_answer_ends_as_soon_as_the_wildcards_allow() -> None:
     assert puzzle.solved_prefix(padded) == padded[: proof.length]
     exact = SantaPuzzle(instances()[284])  # no wildcards: nothing is cut
     assert exact.solved_prefix([0, 1]) == [0, 1]
+
+
+def test_a_types_colour_goal_does_not_depend_on_the_processs_string_hashing():
+    import os
+    import subprocess
+    import sys
+
+    code = "from exact.puzzles.santa.instances import colour_goal; print(';'.join(colour_goal('cube_33/33/33')))"
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout  # fmt: skip
+        for seed in ("1", "2", "3", "4")
+    }
+    assert len(seen) == 1 and seen.pop().strip() == ";".join(instances()[281 - instances()[0].id].solution)

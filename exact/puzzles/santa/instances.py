@@ -120,11 +120,13 @@ def parse_ids(text: str) -> list[int]:
 
 
 def colour_goal(type_name: str) -> tuple[str, ...]:
-    """The solution state the competition gives the colour puzzles of a type (the most common)."""
-    states = [i.solution for i in instances() if i.type == type_name]
+    """The solution state the competition gives the colour puzzles of a type: the most common,
+    then the fewest labels, then the lowest id's (cube_33/33/33's ids 281 and 282 tie on both:
+    a set's order, which changes with each process's string hashing, must not choose)."""
+    states = [i.solution for i in sorted(instances(), key=lambda i: i.id) if i.type == type_name]
     if not states:
         raise PuzzleoptError(f"Santa 2023 has no {type_name!r} puzzle; its types are {', '.join(types())}")
-    return max(set(states), key=lambda s: (states.count(s), -len(set(s))))
+    return max(states, key=lambda s: (states.count(s), -len(set(s))))  # max keeps the first of a tie
 
 
 def definition(type_name: str, solved: tuple[str, ...] | None = None) -> Definition:
