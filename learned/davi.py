@@ -373,6 +373,9 @@ def _train(
 ) -> dict:  # fmt: skip
     """The training loop; ``rank`` is ``(rank, world)`` under ``torch.distributed`` (the model
     wrapped in DDP, this rank's shards only, files written by rank 0)."""
+    # the limit covers the set-up (the puzzle, the checkpoint) and never starts a step that the
+    # last one's duration says would end past it
+    stop_at = math.inf if time_limit is None else time.perf_counter() + time_limit
     config = config.resolved(registry.get(config.puzzle, **config.options))
     run = _load_checkpoint(folder, config) if (folder / CHECKPOINT).exists() else _fresh(config)
     lead = rank is None or rank[0] == 0
@@ -406,9 +409,11 @@ def _train(
         unit="step",
     )
     try:
-        stop_at = math.inf if time_limit is None else time.perf_counter() + time_limit
-        while run.step < config.steps and time.perf_counter() < stop_at:
+        took = 0.0
+        while run.step < config.steps and time.perf_counter() + took < stop_at:
+            began = time.perf_counter()
             lr, loss = _step(run, model, batch, loss_fn, config, amp)
+            took = time.perf_counter() - began
             recent = (recent + [_mean_over_ranks(loss, rank)])[-100:]
             due_check = config.objective == "davi" and run.step % config.check_every == 0
             if due_check and float(np.mean(recent)) < config.threshold:

@@ -88,6 +88,8 @@ def diffusion_batch(
 def _step(puzzle: Puzzle, s: np.ndarray, last: np.ndarray, rng: np.random.Generator):
     """One move of each walk: an applicable row other than the inverse of ``last`` (``-1``:
     none yet). Returns the new states and the rows taken (``-1`` at a dead end, which stays)."""
+    if moves_always_apply(puzzle):
+        return _gather_step(puzzle, s, last, rng)
     children, rows = puzzle.expand(s)
     inverse = np.asarray(puzzle.table.inverse, dtype=np.int64)
     back = np.where(last >= 0, inverse[np.maximum(last, 0)], -2)
@@ -96,6 +98,24 @@ def _step(puzzle: Puzzle, s: np.ndarray, last: np.ndarray, rng: np.random.Genera
     idx = np.arange(s.shape[0])
     moved = np.where(ok[idx, pick], rows[idx, pick], -1)
     return np.where((moved >= 0)[:, None], children[idx, pick], s), moved
+
+
+def _gather_step(puzzle: Puzzle, s: np.ndarray, last: np.ndarray, rng: np.random.Generator):
+    """:func:`_step` where every row applies: the same uniform choice among the rows other than
+    ``last``'s inverse, but only the chosen row is applied (expanding every child cost a
+    198-move Santa cube 198 times the work)."""
+    t = puzzle.table
+    m = t.num_moves
+    back = np.where(last >= 0, np.asarray(t.inverse, dtype=np.int64)[np.maximum(last, 0)], m)
+    r = rng.integers(0, np.where(last >= 0, m - 1, m))
+    moved = r + (r >= back)
+    return np.take_along_axis(s, np.asarray(t.perms)[moved], axis=1), moved
+
+
+def moves_always_apply(puzzle: Puzzle) -> bool:
+    """Whether every move of ``puzzle`` applies in every state (no guards, one row per action)."""
+    t = puzzle.table
+    return t.guard_pos.shape[1] == 0 and len(set(t.names)) == t.num_moves and t.num_moves >= 2
 
 
 def check_k_max(k_max) -> int:
@@ -147,9 +167,8 @@ class TorchWalks:
 
     @staticmethod
     def applies(puzzle: Puzzle) -> bool:
-        """Whether every move of ``puzzle`` applies in every state (no guards, one row per action)."""
-        t = puzzle.table
-        return t.guard_pos.shape[1] == 0 and len(set(t.names)) == t.num_moves and t.num_moves >= 2
+        """Whether every move of ``puzzle`` applies in every state (:func:`moves_always_apply`)."""
+        return moves_always_apply(puzzle)
 
     def batch(self, n: int, k_max: int, step: int):
         """``n`` states (uint8 ``(n, P)``, on the device) and float32 labels, as :func:`diffusion_batch`."""

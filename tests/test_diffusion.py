@@ -57,6 +57,22 @@ def test_the_labels_are_uniform_and_bound_the_distance():
         assert counts.min() >= 450 and (d <= labels).all() and (d[labels == 2] == 2).all()  # flips never undone
 
 
+def test_where_every_move_applies_a_walk_applies_only_the_chosen_move():
+    import learned.diffusion as d
+
+    p = registry.get("cube2")
+    assert d.moves_always_apply(p) and not d.moves_always_apply(registry.get("tiles8"))
+    rng = np.random.default_rng(5)
+    s = p.random_walk(3000, 6, rng)
+    last = rng.integers(-1, p.table.num_moves, size=3000)
+    kids, moved = d._step(p, s, last, rng)
+    inverse = np.asarray(p.table.inverse)
+    assert (moved >= 0).all() and not (moved[last >= 0] == inverse[last[last >= 0]]).any()
+    assert (kids == s[np.arange(3000)[:, None], p.table.perms[moved]]).all()
+    counts = np.bincount(moved[last == 0], minlength=p.table.num_moves)
+    assert counts[inverse[0]] == 0 and (np.delete(counts, inverse[0]) > 0).all()
+
+
 def test_walks_on_a_device_are_reproducible_per_step():
     p = registry.get("cube3")
     w = TorchWalks(p, "cpu", 5)
