@@ -255,9 +255,17 @@ class _Beam:
         self.until, self.max_nodes, self.expanded = until, max_nodes, 0
         self.watch = None  # a SearchProgress told each step (exact.progress)
         self.inverse = np.asarray(puzzle.table.inverse, dtype=np.int64)
+        self.per_state = 0.0  # seconds per state expanded and scored, in the last layer
+        self._began = None
 
     def _out_of_budget(self, beam: np.ndarray) -> bool:
-        late = self.until is not None and time.perf_counter() > self.until
+        """Whether the next layer would pass a limit; a layer is not started that the last one's
+        pace says would end past the time limit (a 33-cube's full layer scores 200,000 states)."""
+        now = time.perf_counter()
+        if self._began is not None:
+            self.per_state = (now - self._began[0]) / max(self._began[1], 1)
+        self._began = (now, len(beam))
+        late = self.until is not None and now + self.per_state * len(beam) > self.until
         return late or (self.max_nodes is not None and self.expanded + len(beam) > self.max_nodes)
 
     def descend(self, start: np.ndarray, max_steps: int, patience: int | None, banned: np.ndarray):
@@ -266,6 +274,7 @@ class _Beam:
         a limit."""
         puzzle = self.puzzle
         beam, last = start[None].copy(), np.array([-1])
+        self._began = None  # a restart's first layer is not timed against the last one's end
         parents: list[tuple[np.ndarray, np.ndarray]] = []  # per step: (index into the beam before, move row)
         recent: list[np.ndarray] = [state_hashes(beam)]
         kept: list[np.ndarray] = []  # every layer's states: a stagnant beam bans them all

@@ -467,3 +467,18 @@ def test_a_stored_ball_that_fails_its_audit_is_rebuilt(tmp_path):
     wrong[8 * len(ball.keys) :] = 1  # no state at distance 0
     assert "distance-0" in ballstore._audit(p, 2, wrong)
     assert "sorted" in ballstore._audit(p, 2, np.concatenate([data[8:16], data[:8], data[16:]]))
+
+
+def test_a_layer_the_last_ones_pace_says_would_pass_the_time_limit_is_not_started():
+    import time
+
+    def slow(states: np.ndarray) -> np.ndarray:  # 1 ms a state scored (about 0.9 s a layer), no direction
+        time.sleep(0.001 * len(states))
+        return np.zeros(len(states))
+
+    p = registry.get("cube3")
+    start = p.random_walk(1, 20, np.random.default_rng(4))[0]
+    t0 = time.perf_counter()
+    r = beam_search(p, start, slow, width=60, time_limit=2.0)
+    took = time.perf_counter() - t0
+    assert r.status is Status.LIMIT and took <= 2.0 + 0.1 and r.nodes > 60  # not a layer (0.9 s) past it
