@@ -259,22 +259,53 @@ def _proof_note(rows: dict[int, dict], winner: dict[int, int], by: dict[str, lis
 
 
 def _beam_note(rows: dict[int, dict]) -> list[str]:
-    """What the page says of the per-type networks: the types whose beam answered, or that none ran."""
+    """What the page says of the per-type networks: a table of each one's training and what its
+    beam gave, or that none ran."""
     beamed = Counter(r["type"] for r in rows.values() if r["method"] == "beam")
-    models = sorted(p.name for p in (OUT / "models").glob("*") if (p / "model.safetensors").exists())
-    if not beamed:
+    cards = _network_cards(rows)
+    if not cards:
         return ["No beam answer is on this page: the per-type networks (`learned.santa`, `--beam-models`) were not "
                 "run for it. The commutator solver's answers are valid but several times the winners' length on the "
                 "big cubes, the long wreaths and the globes."]  # fmt: skip
-    told = ", ".join(f"{t} ({n})" for t, n in sorted(beamed.items()))
-    types = sorted({r["type"] for r in rows.values()})
-    lost = [t for t in types if t.replace("/", "_") in models and t not in beamed]  # learned.santa.model_dir's names
+    told = ", ".join(f"{t} ({n})" for t, n in sorted(beamed.items())) or "no type"
+    table = []
+    for t, card in cards.items():
+        kept = "yes" if (OUT / "models" / t.replace("/", "_") / "model.safetensors").stat().st_size < BIG else "no"
+        table.append([t, f"{card['training_seconds'] / 60:.1f}", f"{card['trained_steps']:,}",
+                      f"{card['states_seen_total']:,}", str(beamed.get(t, 0)), kept])  # fmt: skip
+    untrained = [t for t in dict.fromkeys(r["type"] for r in rows.values()) if t not in cards]
+    fallback = {r["type"] for r in rows.values() if r["method"] == "commutators"}  # neither proven nor own solver
+    waiting = [t for t in untrained if t in fallback]
     return [f"The beam with a per-type network (`learned.santa`) gave the shorter answer for {told}: networks "
-            f"trained on this machine's CPU for at most 30 minutes each (`benchmarks/santa2023_train.py`; stored "
-            f"under `benchmarks/santa2023/models`: {', '.join(models)}), the beam tried with `--beam-models` and "
-            "kept where shorter than the commutators'."
-            + (f" The networks of {', '.join(lost)} found no shorter answer within the beam seconds." if lost else "")
-            + " The other types have no network yet."]  # fmt: skip
+            "trained on this machine's CPU, one thread, each run asked for at most 30 minutes "
+            "(`python benchmarks/santa2023_train.py --types TYPE --seconds S --threads 1`; the table's minutes are "
+            "the wall-clock its card records, over 30 where a run was paused beside a benchmark; stored under "
+            "`benchmarks/santa2023/models`), the beam tried with `--beam-models` and kept where shorter than the "
+            "commutators'. The network reads the type's colour goal, so the puzzles with other solution states "
+            f"(the big cubes' numbered ones) are not beamed. Networks over {BIG // 10**6} MB (their embedding grows "
+            "with the positions: 13 M weights for the 19-cube, 40 M for the 33-cube) are kept out of the "
+            "repository; the command remakes them.", "", *markdown_table(NETWORK_COLUMNS, table), "",
+            f"No network for {', '.join(t for t in untrained if t not in waiting)}: their puzzles are proven "
+            "optimal or solved by the type's own solver."
+            + (f" No network yet for {', '.join(waiting)}." if waiting else "")]  # fmt: skip
+
+
+NETWORK_COLUMNS = ["type", "minutes trained", "steps", "states seen", "beam answers kept", "in the repository"]
+
+BIG = 30_000_000
+"""Bytes: a network this large is not committed (``.gitignore`` lists its file)."""
+
+
+def _network_cards(rows: dict[int, dict]) -> dict[str, dict]:
+    """The model card of each type's network, read back verified (:func:`learned.weights.read`)."""
+    from learned.weights import read
+
+    cards = {}
+    for t in dict.fromkeys(i.type for i in instances() if i.id in rows):  # the types in the page's order
+        model = OUT / "models" / t.replace("/", "_") / "model.safetensors"
+        if model.exists():
+            cards[t] = read(model, "model")[1]["card"]
+    return cards
 
 
 def plot_ratios(rows, checked, winner, by) -> str:
