@@ -270,7 +270,8 @@ def _beam_note(rows: dict[int, dict]) -> list[str]:
     told = ", ".join(f"{t} ({n})" for t, n in sorted(beamed.items())) or "no type"
     table = []
     for t, card in cards.items():
-        kept = "yes" if (OUT / "models" / t.replace("/", "_") / "model.safetensors").stat().st_size < BIG else "no"
+        size = (OUT / "models" / t.replace("/", "_") / "model.safetensors").stat().st_size
+        kept = "yes" if size < BIG or beamed.get(t) else "no"
         table.append([t, f"{card['training_seconds'] / 60:.1f}", f"{card['trained_steps']:,}",
                       f"{card['states_seen_total']:,}", str(beamed.get(t, 0)), kept])  # fmt: skip
     untrained = [t for t in dict.fromkeys(r["type"] for r in rows.values()) if t not in cards]
@@ -282,9 +283,10 @@ def _beam_note(rows: dict[int, dict]) -> list[str]:
             "the wall-clock its card records, over 30 where a run was paused beside a benchmark; stored under "
             "`benchmarks/santa2023/models`), the beam tried with `--beam-models` and kept where shorter than the "
             "commutators'. The network reads the type's colour goal, so the puzzles with other solution states "
-            f"(the big cubes' numbered ones) are not beamed. Networks over {BIG // 10**6} MB (their embedding grows "
-            "with the positions: 13 M weights for the 19-cube, 40 M for the 33-cube) are kept out of the "
-            "repository; the command remakes them.", "", *markdown_table(NETWORK_COLUMNS, table), "",
+            f"(the big cubes' numbered ones) are not beamed. Networks over {BIG // 10**6} MB whose beam kept no "
+            "answer (the embedding grows with the positions: 0.6 M weights for the 4-cube, 13 M for the 19-cube, "
+            "40 M for the 33-cube) are kept out of the repository; the command remakes them.", "",
+            *markdown_table(NETWORK_COLUMNS, table), "",
             f"No network for {', '.join(t for t in untrained if t not in waiting)}: their puzzles are proven "
             "optimal or solved by the type's own solver."
             + (f" No network yet for {', '.join(waiting)}." if waiting else "")]  # fmt: skip
@@ -292,8 +294,9 @@ def _beam_note(rows: dict[int, dict]) -> list[str]:
 
 NETWORK_COLUMNS = ["type", "minutes trained", "steps", "states seen", "beam answers kept", "in the repository"]
 
-BIG = 30_000_000
-"""Bytes: a network this large is not committed (``.gitignore`` lists its file)."""
+BIG = 8_000_000
+"""Bytes: a network this large whose beam kept no answer is not committed (``.gitignore`` lists
+its file): 50 MB of weights that shortened nothing are not worth every clone's time."""
 
 
 def _network_cards(rows: dict[int, dict]) -> dict[str, dict]:
