@@ -408,6 +408,7 @@ def _train(
         desc=f"{config.objective} {config.puzzle}",
         unit="step",
     )
+    logged = run.step
     try:
         took = 0.0
         while run.step < config.steps and time.perf_counter() + took < stop_at:
@@ -428,10 +429,7 @@ def _train(
                 }
             run.seconds = time.perf_counter() - t_start
             if lead and (run.step % config.log_every == 0 or evaluate or run.step == config.steps):
-                row = [run.step, f"{run.seconds:.1f}", f"{np.mean(recent):.5f}", f"{lr:.3g}", run.updates]
-                row += [f"{last_greedy[d]:.3f}" if evaluate else "" for d in config.eval_depths]
-                with (folder / LOG).open("a", newline="") as fh:
-                    csv.writer(fh).writerow(row)
+                logged = _log_row(folder, config, run, recent, lr, last_greedy if evaluate else None)
             bar.update(1)
             bar.set_postfix(loss=f"{np.mean(recent):.4f}", updates=run.updates, refresh=False)
             due = run.step - last_save_step >= config.checkpoint_steps
@@ -446,9 +444,21 @@ def _train(
         raise
     finally:
         bar.close()
+    if lead and run.step > logged:  # a run the time limit ended between two rows still shows its last step
+        _log_row(folder, config, run, recent, lr, None)
     if not lead:
         return {"steps": run.step, "rank": rank[0]}
     return _finish(folder, config, run, last_greedy, recent, command, note)
+
+
+def _log_row(folder: Path, config: DaviConfig, run: _Run, recent: list, lr: float, greedy: dict | None) -> int:
+    """Append the step's row to the run's log (``greedy``: the solve rates just measured, if
+    any); returns the step."""
+    row = [run.step, f"{run.seconds:.1f}", f"{np.mean(recent):.5f}", f"{lr:.3g}", run.updates]
+    row += [f"{greedy[d]:.3f}" if greedy is not None else "" for d in config.eval_depths]
+    with (folder / LOG).open("a", newline="") as fh:
+        csv.writer(fh).writerow(row)
+    return run.step
 
 
 def _step(run, model, batch, loss_fn, config: DaviConfig, amp: bool) -> tuple[float, float]:

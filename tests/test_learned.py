@@ -539,3 +539,15 @@ def test_a_model_of_other_options_is_refused_with_the_flags_to_give(tmp_path, ca
     # the checkpoint knows its options too: resuming with others is refused
     with pytest.raises(ValueError, match="with options"):
         train_main(["--puzzle", "cube3", *train, "--steps", "2", "--no-progress", "--out", str(out)])
+
+
+def test_a_run_the_time_limit_ends_between_two_rows_logs_its_last_step(tmp_path) -> None:
+    import csv
+
+    from learned.davi import CURVES, LOG
+
+    out = train(_config(steps=10**6, batch=20, eval_every=0, log_every=10**6), tmp_path, progress=False,
+                time_limit=1.0)  # fmt: skip
+    rows = list(csv.DictReader((tmp_path / LOG).open()))
+    assert 0 < out["steps"] < 10**6 and [int(r["step"]) for r in rows] == [out["steps"]]
+    assert (tmp_path / CURVES).exists()
