@@ -21,6 +21,7 @@ import csv
 import dataclasses
 import json
 import os
+import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
@@ -100,6 +101,8 @@ def run(ids: list[int], redo: set[int], prove_types: set[str], seconds: float, s
                 result = _beam(inst, result, beam_models, beam_seconds)
             line = row(inst, result) | {"seconds": round(time.perf_counter() - t0, 3), "proof_seconds": seconds,
                                         "solver_seconds": solver_seconds, "proof_stored": stored}  # fmt: skip
+            if beam_models is not None:
+                line["beam_seconds"] = beam_seconds
             os.write(fd, (json.dumps(line) + "\n").encode())
             os.fsync(fd)
     finally:
@@ -173,8 +176,8 @@ def render(rows: dict[int, dict], checked, args, load: str) -> None:
         "# Benchmark: Kaggle Santa 2023, all 398 puzzles",
         "",
         f"Page written {date.today()} on {machine()}; {load}. Command: `python benchmarks/santa2023.py --ids IDS "
-        "--redo IDS --proof-seconds S --proof-stored N --beam-models benchmarks/santa2023/models` over several runs; "
-        "the results file keeps each puzzle's last run with the settings it ran under: "
+        "--redo IDS --proof-seconds S --proof-stored N --beam-models benchmarks/santa2023/models --beam-seconds B` "
+        "over several runs; the results file keeps each puzzle's last run with the settings it ran under: "
         f"{_settings(rows)}.",
         "",
         "Each puzzle of the types in the proof column is first searched by bidirectional BFS from its initial "
@@ -270,8 +273,7 @@ def _beam_note(rows: dict[int, dict]) -> list[str]:
     told = ", ".join(f"{t} ({n})" for t, n in sorted(beamed.items())) or "no type"
     table = []
     for t, card in cards.items():
-        size = (OUT / "models" / t.replace("/", "_") / "model.safetensors").stat().st_size
-        kept = "yes" if size < BIG or beamed.get(t) else "no"
+        kept = _committed(OUT / "models" / t.replace("/", "_") / "model.safetensors")
         table.append([t, f"{card['training_seconds'] / 60:.1f}", f"{card['trained_steps']:,}",
                       f"{card['states_seen_total']:,}", str(beamed.get(t, 0)), kept])  # fmt: skip
     untrained = [t for t in dict.fromkeys(r["type"] for r in rows.values()) if t not in cards]
@@ -281,11 +283,13 @@ def _beam_note(rows: dict[int, dict]) -> list[str]:
             "trained on this machine's CPU, one thread, each run asked for at most 30 minutes "
             "(`python benchmarks/santa2023_train.py --types TYPE --seconds S --threads 1`; the table's minutes are "
             "the wall-clock its card records, over 30 where a run was paused beside a benchmark; stored under "
-            "`benchmarks/santa2023/models`), the beam tried with `--beam-models` and kept where shorter than the "
-            "commutators'. The network reads the type's colour goal, so the puzzles with other solution states "
+            "`benchmarks/santa2023/models`), the beam tried with `--beam-models` (`--beam-seconds 120` a puzzle on the "
+            "wreaths and globes, 10 on the cubes 4 to 33) and kept where shorter than the commutators'. The network "
+            "reads the type's colour goal, so the puzzles with other solution states "
             f"(the big cubes' numbered ones) are not beamed. Networks over {BIG // 10**6} MB whose beam kept no "
             "answer (the embedding grows with the positions: 0.6 M weights for the 4-cube, 13 M for the 19-cube, "
-            "40 M for the 33-cube) are kept out of the repository; the command remakes them.", "",
+            "40 M for the 33-cube) are kept out of the repository since the cube networks were trained (globe_6/8's "
+            "and globe_6/10's were committed before); the command remakes them.", "",
             *markdown_table(NETWORK_COLUMNS, table), "",
             f"No network for {', '.join(t for t in untrained if t not in waiting)}: their puzzles are proven "
             "optimal or solved by the type's own solver."
@@ -297,6 +301,15 @@ NETWORK_COLUMNS = ["type", "minutes trained", "steps", "states seen", "beam answ
 BIG = 8_000_000
 """Bytes: a network this large whose beam kept no answer is not committed (``.gitignore`` lists
 its file): 50 MB of weights that shortened nothing are not worth every clone's time."""
+
+
+def _committed(path: Path) -> str:
+    """``yes`` where git tracks ``path``, ``no`` where not, ``-`` without git."""
+    try:
+        found = subprocess.run(["git", "ls-files", "--error-unmatch", str(path)], cwd=ROOT, capture_output=True)
+    except OSError:
+        return "-"
+    return "yes" if found.returncode == 0 else "no"
 
 
 def _network_cards(rows: dict[int, dict]) -> dict[str, dict]:
