@@ -76,8 +76,9 @@ def diffusion_batch(
     s = np.broadcast_to(puzzle.goal, (count, puzzle.num_positions)).copy()
     last = np.full(count, -1, dtype=np.int64)
     taken = np.zeros(count, dtype=np.int64)
+    step_of = _gather_step if moves_always_apply(puzzle) else _step  # asked once, not every move
     for step in range(k_max):
-        s, moved = _step(puzzle, s, last, rng)
+        s, moved = step_of(puzzle, s, last, rng)
         last = np.where(moved >= 0, moved, last)
         taken += moved >= 0
         states[step], labels[step] = s, taken
@@ -88,8 +89,6 @@ def diffusion_batch(
 def _step(puzzle: Puzzle, s: np.ndarray, last: np.ndarray, rng: np.random.Generator):
     """One move of each walk: an applicable row other than the inverse of ``last`` (``-1``:
     none yet). Returns the new states and the rows taken (``-1`` at a dead end, which stays)."""
-    if moves_always_apply(puzzle):
-        return _gather_step(puzzle, s, last, rng)
     children, rows = puzzle.expand(s)
     inverse = np.asarray(puzzle.table.inverse, dtype=np.int64)
     back = np.where(last >= 0, inverse[np.maximum(last, 0)], -2)

@@ -65,7 +65,7 @@ def test_where_every_move_applies_a_walk_applies_only_the_chosen_move():
     rng = np.random.default_rng(5)
     s = p.random_walk(3000, 6, rng)
     last = rng.integers(-1, p.table.num_moves, size=3000)
-    kids, moved = d._step(p, s, last, rng)
+    kids, moved = d._gather_step(p, s, last, rng)
     inverse = np.asarray(p.table.inverse)
     assert (moved >= 0).all() and not (moved[last >= 0] == inverse[last[last >= 0]]).any()
     assert (kids == s[np.arange(3000)[:, None], p.table.perms[moved]]).all()
