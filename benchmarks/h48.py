@@ -235,14 +235,13 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
     for s in sets:
         mine = [r for r in rows if _set(r) == s]
         cells = [s, str(len({r["id"] for r in mine}))]
+        medians, means = [], []
         for n in names:
             ours = [r for r in mine if r["solver"] == "ours" and r["table"] == n]
             solved = [r["seconds"] for r in ours if r["status"] == "optimal"]
-            cells.append(f"{_median(solved)} ({len(ours) - len(solved)})" if ours else "-")
-        for n in names:
-            ours = [r for r in mine if r["solver"] == "ours" and r["table"] == n]
-            solved = [r["seconds"] for r in ours if r["status"] == "optimal"]
-            cells.append(f"{statistics.mean(solved):.2f}" if solved and len(solved) == len(ours) else "-")
+            medians.append(f"{_median(solved)} ({len(ours) - len(solved)})" if ours else "-")
+            means.append(f"{statistics.mean(solved):.2f}" if solved and len(solved) == len(ours) else "-")
+        cells += medians + means
         peer = [r for r in mine if r["solver"] == "rubiks_optimal"]
         psolved = [r["seconds"] for r in peer if r["status"] == "optimal"]
         cells.append(f"{_median(psolved)} ({len(peer) - len(psolved)})" if peer else "-")
