@@ -288,8 +288,7 @@ def _beam_note(rows: dict[int, dict]) -> list[str]:
             "reads the type's colour goal, so the puzzles with other solution states "
             f"(the big cubes' numbered ones) are not beamed. Networks over {BIG // 10**6} MB whose beam kept no "
             "answer (the embedding grows with the positions: 0.6 M weights for the 4-cube, 13 M for the 19-cube, "
-            "40 M for the 33-cube) are kept out of the repository since the cube networks were trained (globe_6/8's "
-            "and globe_6/10's were committed before); the command remakes them.", "",
+            "40 M for the 33-cube) are kept out of the repository; the command remakes them.", "",
             *markdown_table(NETWORK_COLUMNS, table), "",
             f"No network for {', '.join(t for t in untrained if t not in waiting)}: their puzzles are proven "
             "optimal or solved by the type's own solver."
