@@ -150,18 +150,52 @@ def solver_table():
     return p, build_hk(cube_kit(p.table), 0, 5, 5)
 
 
-def test_the_h48_solver_finds_the_optimal_lengths_of_the_current_solver(solver_table) -> None:
+@pytest.mark.parametrize("metric, lengths", [("htm", (0, 1, 2, 3, 4, 5, 8, 10)), ("qtm", (1, 2, 3, 4, 5, 6, 7, 9))])
+def test_the_h48_solver_finds_the_optimal_lengths_of_breadth_first_search(solver_table, metric, lengths) -> None:
+    """Scrambles shorter than a task's prefix, as long, and longer, in both metrics (the quarter
+    turns' ``h0`` at base 5 built here)."""
     from exact.cube.h48solve import h48_cube
     from exact.solvers import solve
 
     p, table = solver_table
+    if metric == "qtm":
+        p = registry.get("cube3", moves="faces", metric="qtm")
+        table = build_hk(cube_kit(p.table), 0, 5, 5)
     rng = np.random.default_rng(7)
-    for length in (0, 1, 2, 3, 5, 8, 10):
+    for length in lengths:
         start = p.table.apply(p.goal, rng.integers(0, p.table.num_moves, length))
         ours = h48_cube(p, start, table=table)
         ref = solve(p, start, method="bfs")
         assert ours.status.value == "optimal" and ours.length == ref.length, (length, ours.length, ref.length)
         assert p.solved(p.table.apply(start, p.table.parse(" ".join(ours.moves), start=start)))
+
+
+def test_the_answer_is_the_same_on_one_thread_and_on_two(solver_table) -> None:
+    """The slots are fixed, not the threads: which task's solution comes first does not depend on
+    how many threads run them."""
+    from exact.cube.h48solve import h48_cube
+
+    p, table = solver_table
+    rng = np.random.default_rng(5)
+    for _ in range(4):
+        start = p.table.apply(p.goal, rng.integers(0, p.table.num_moves, 11))
+        one, two = (h48_cube(p, start, table=table, threads=t) for t in (1, 2))
+        assert one.moves == two.moves and one.nodes == two.nodes
+
+
+def test_the_tasks_are_every_canonical_four_move_sequence_in_order() -> None:
+    """18, 243, 3,240 and 43,254 canonical sequences of 1 to 4 half-turn moves (the count H48
+    sizes its tasks by), each allowed by the rules, sorted, none twice."""
+    from exact.cube.h48solve import task_prefixes
+    from exact.cube.optimal import canonical_rules
+
+    p = registry.get("cube3", moves="faces", metric="htm")
+    forbid, forbid3 = canonical_rules(p.table)
+    assert [len(task_prefixes(forbid, forbid3, k)) for k in (1, 2, 3, 4)] == [18, 243, 3240, 43254]
+    t = task_prefixes(forbid, forbid3, 4)
+    assert not forbid[t[:, :-1], t[:, 1:]].any() and not forbid3[t[:, :-2], t[:, 1:-1], t[:, 2:]].any()
+    keys = [tuple(r) for r in t]
+    assert keys == sorted(set(keys))
 
 
 def test_switching_to_the_inverse_side_keeps_every_answer_optimal(solver_table) -> None:

@@ -3,11 +3,16 @@ pieces of the cube and of its inverse, each node's bound the largest of the corn
 (:func:`~exact.cube.h48table.corner_distances`) and the two lookups.
 
 The inverse is kept by premoves (:func:`exact.cube.optkernel.inverse_move`), as H48 does, so no
-node inverts a cube. The search is split into tasks, one per allowed two-move prefix, each a
-resumable depth-first search run in a numba ``prange`` with a node budget a call, so the time
-and node limits are looked at between calls. A node within the bound whose cube is solved ends
-the search; the answer is replayed on the facelets before it is returned
-(:meth:`exact.result.SolveResult.recorder`).
+node inverts a cube. The search is split into tasks, one per canonical prefix of
+:data:`PREFIX` moves (:func:`task_prefixes`), whose cubes and bounds are worked out once a solve
+(:func:`prefix_cubes`). Each bound searches them in order of promise (:meth:`_Search.rank`: the
+last bound's nodes of each, Chen Shuang's rule, as in H48): a few slots (:data:`SLOTS`), run in a
+numba ``prange``, each take their share of that order and search one task at a time, a resumable
+depth-first search with a node budget a call, so the time and node limits are looked at between
+calls. On Tronto's 25 17-move cubes (h6, 2 threads) this cut the generated nodes from 722 M to
+609 M against 243 two-move tasks searched side by side, and the time more, the slots' stacks
+staying in the cache. A node within the bound whose cube is solved ends the search; the answer
+is replayed on the facelets before it is returned (:meth:`exact.result.SolveResult.recorder`).
 
 Each node searches from one side (:func:`_side`): its moves are made on the cube, or on the
 inverse (premoves of the cube), whichever gives it fewer children, as H48 does. A node's first
@@ -68,11 +73,21 @@ from exact.result import SolveResult, Status
 if TYPE_CHECKING:
     from exact.puzzle import Puzzle
 
-RUNNING, EXHAUSTED, FOUND = 0, 1, 2
-TASK_BUDGET = 4_000
-"""Generated nodes per task and call, between two looks at the clock. A call runs every active
-task for its budget, so the call that finds the answer runs on to about ``243 x TASK_BUDGET``
-nodes (about 0.1 s on 2 cores): small against a 17-move cube's 2 s."""
+RUNNING, EXHAUSTED, FOUND, IDLE = 0, 1, 2, 3
+PREFIX = 4
+"""Moves of a task's prefix: the search is split into the canonical sequences of this length
+(43,254 in HTM), searched in order of promise (:meth:`_Search.rank`). Fine tasks make that order
+sharp, as in H48 (whose tasks are four moves long too)."""
+SLOTS = 2
+"""Tasks searched at once, each slot taking its share of the ordered tasks (positions ``w``,
+``w + SLOTS``, ...). Fixed, not the thread count, so that the answer is the same on any thread
+count up to it (more threads get more slots). Few slots keep the search near the order of
+promise: on the 25 17-move cubes (h6, 2 threads) 2 slots and 8 generated 609 and 615 M nodes."""
+SLOT_BUDGET = 100_000
+"""Generated nodes per slot and call, between two looks at the clock (a call: about 20 ms on 2
+cores). The call that finds the answer runs its other slots on to their budgets."""
+RANK_DEPTH = 6
+"""Moves of canonical continuation counted to weigh a task's nodes (:func:`continuations`)."""
 
 
 NEVER = 127
@@ -222,34 +237,95 @@ def _descend(s, n, side, m, fr, bk, d, k, cmove, cto, ctw, eto, eflip, tetrad, c
     n[TRIED] = 0
 
 
+@njit(cache=True, inline="always")
+def _bound(c, cc, h, base, data, lines, tetrad, comb, mk):  # pragma: no cover - numba
+    """Cube ``c``'s lower bound: the larger of its corners' distance and its table entry."""
+    r = np.int64(cc[cocsep(c, tetrad, comb)])
+    return max(r & 15, _read(_index(c, r, h, mk), base, data, lines))
+
+
 @njit(cache=True)
-def _task(  # pragma: no cover - numba
-    t, cube, inv, info, kids, depth, status, minf, nodes, start, bound, budget, switch, forbid, forbid3, bforbid,
-    bforbid3, half, cc, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, mk,
+def prefix_cubes(  # pragma: no cover - numba
+    prefixes, root, rinv, pc, pi, rows, cc, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, mk,
 ):  # fmt: skip
-    """Up to ``budget`` more generated nodes of task ``t``'s depth-first search. A node's first
-    visit picks its side (:func:`_side`, or the cube's where ``switch`` is off) and bounds all its
-    children at once (:func:`_expand`); each child is refuted as cheaply as can be: by its corners'
-    distance (the corners moved alone), by its back side's entry (a half turn, which the coordinate
-    cannot see as a premove, keeps the parent's: no lookup), by its front side's entry."""
-    c = cube[t]
-    iv = inv[t]
-    st = info[t]
-    kd = kids[t]
+    """Each task's cube and inverse after its prefix (``pc``, ``pi``: uint8 ``(T, 40)``) and its
+    numbers (``rows``: int64 ``(T, 6)``: the least bound that enters it, the bounds and corner
+    coordinates of the two, and the length of the shortest solution among its prefixes, ``-1``
+    where none). Tasks come in lexicographic order, so each recomputes only the moves where its
+    prefix parts from the one before (each level's lookups are shared by the tasks below it)."""
+    n, k = prefixes.shape
+    c = np.empty((k + 1, 40), np.uint8)
+    iv = np.empty((k + 1, 40), np.uint8)
+    reach = np.zeros(k + 1, np.int64)
+    hn = np.zeros(k + 1, np.int64)
+    hi = np.zeros(k + 1, np.int64)
+    solved = np.full(k + 1, -1, np.int64)
+    c[0] = root
+    iv[0] = rinv
+    prev = np.full(k, -1, np.int64)
+    for t in range(n):
+        j = 0
+        while j < k and prefixes[t, j] == prev[j]:
+            j += 1
+        for d in range(j, k):
+            m = prefixes[t, d]
+            prev[d] = m
+            apply_move(c[d], c[d + 1], m, cto, ctw, eto, eflip)
+            inverse_move(iv[d], iv[d + 1], m, cto, ctw, eto, eflip)
+            hn[d + 1] = _bound(c[d + 1], cc, h, base, data, lines, tetrad, comb, mk)
+            hi[d + 1] = _bound(iv[d + 1], cc, h, base, data, lines, tetrad, comb, mk)
+            reach[d + 1] = max(reach[d], d + 1 + max(hn[d + 1], hi[d + 1]))
+            solved[d + 1] = solved[d] if solved[d] >= 0 else (d + 1 if _solved(c[d + 1]) else -1)
+        pc[t] = c[k]
+        pi[t] = iv[k]
+        rows[t, 0] = reach[k]
+        rows[t, 1] = hn[k]
+        rows[t, 2] = hi[k]
+        rows[t, 3] = cocsep(c[k], tetrad, comb)
+        rows[t, 4] = cocsep(iv[k], tetrad, comb)
+        rows[t, 5] = solved[k]
+
+
+@njit(cache=True)
+def _enter(t, prefixes, pc, pi, pre, c, iv, st):  # pragma: no cover - numba
+    """A slot's stacks set to the start of task ``t``: its prefix's rows, its cube and inverse."""
+    k = prefixes.shape[1]
+    c[k] = pc[t]
+    iv[k] = pi[t]
+    for d in range(k):
+        st[d, SIDE] = 0
+        st[d, MOVE] = prefixes[t, d]
+    s = st[k]
+    s[HN], s[HI], s[CV], s[CI] = pre[t, 1], pre[t, 2], pre[t, 3], pre[t, 4]
+    s[LN1], s[LN2] = prefixes[t, k - 1], prefixes[t, k - 2]
+    s[LI1] = s[LI2] = -1
+    s[NHN] = s[NHI] = 0
+    s[TRIED] = 0
+
+
+@njit(cache=True)
+def _dfs(  # pragma: no cover - numba
+    c, iv, st, kd, d, start, bound, budget, mf, switch, forbid, forbid3, bforbid, bforbid3, half, cc, cmove,
+    cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, mk, kid, ix, jx,
+):  # fmt: skip
+    """Up to ``budget`` more generated nodes of one task's depth-first search from depth ``d``:
+    ``(nodes, state, depth, minf)``, state ``RUNNING`` (budget spent), ``EXHAUSTED`` or ``FOUND``
+    (the depth then the solution's length); ``mf``: the least bound refuted so far, lowered. The
+    depth and bound stay in registers, not in the slot's arrays, which the other slots' threads
+    share cache lines with. A node's first visit picks its side (:func:`_side`, or the cube's
+    where ``switch`` is off) and bounds all its children at once (:func:`_expand`); each child is
+    refuted as cheaply as can be: by its corners' distance (the corners moved alone), by its back
+    side's entry (a half turn, which the coordinate cannot see as a premove, keeps the parent's: no
+    lookup), by its front side's entry."""
     nm = cto.shape[0]
-    kid = np.empty(40, np.uint8)
-    ix = np.empty(nm, np.int64)
-    jx = np.empty(nm, np.int64)
     done = 0
     while done < budget:
-        d = depth[t]
         s = st[d]
         m = s[TRIED]
         if m >= nm:
             if d == start:
-                status[t] = EXHAUSTED
-                break
-            depth[t] = d - 1
+                return done, EXHAUSTED, d, mf
+            d -= 1
             continue
         left = bound - d - 1
         if m == 0:
@@ -266,39 +342,79 @@ def _task(  # pragma: no cover - numba
         if f == NEVER:
             continue
         if f == CUT:  # the next bound must still be tried: a solution one move longer may start so
-            minf[t] = min(minf[t], bound + 1)
+            mf = min(mf, bound + 1)
             continue
         done += 1
         if f > left:
-            if d + 1 + f < minf[t]:
-                minf[t] = d + 1 + f
+            mf = min(mf, d + 1 + f)
             continue
         fr, bk = (c, iv) if s[SIDE] == 0 else (iv, c)
         apply_move(fr[d], fr[d + 1], m, cto, ctw, eto, eflip)
         s[MOVE] = m
         if left == 0:
             if _solved(fr[d + 1]):  # the inverse of the solved cube is the solved cube
-                depth[t] = d + 1
-                status[t] = FOUND
-                break
+                return done, FOUND, d + 1, mf
             continue
         _descend(s, st[d + 1], s[SIDE], m, fr, bk, d, kd[d], cmove, cto, ctw, eto, eflip, tetrad, comb)
-        depth[t] = d + 1
-    nodes[t] += done
+        d += 1
+    return done, RUNNING, d, mf
+
+
+@njit(cache=True)
+def _slot(  # pragma: no cover - numba
+    w, order, prefixes, pc, pi, pre, cube, inv, info, kids, depth, status, cur, cursor, minf, tnodes, bound, budget,
+    switch, forbid, forbid3, bforbid, bforbid3, half, cc, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad,
+    comb, mk,
+):  # fmt: skip
+    """Up to ``budget`` more generated nodes of slot ``w``: its task's search, then the next tasks
+    of its share of ``order`` (positions ``w``, ``w + W``, ...), those the prefix's bound refutes
+    skipped without a node; each task's nodes into ``tnodes``, which ranks the tasks for the next
+    bound."""
+    nm = cto.shape[0]
+    k = prefixes.shape[1]
+    nslots = cube.shape[0]
+    kid = np.empty(40, np.uint8)
+    ix = np.empty(nm, np.int64)
+    jx = np.empty(nm, np.int64)
+    d, mf, state, pos, t = depth[w], minf[w], status[w], cursor[w], cur[w]
+    done = 0
+    while done < budget:
+        if state == IDLE:
+            if pos >= order.shape[0]:
+                state = EXHAUSTED
+                break
+            t = order[pos]
+            pos += nslots
+            if pre[t, 0] > bound:
+                mf = min(mf, pre[t, 0])
+                continue
+            _enter(t, prefixes, pc, pi, pre, cube[w], inv[w], info[w])
+            d = k
+            state = RUNNING
+        n, state, d, mf = _dfs(cube[w], inv[w], info[w], kids[w], d, k, bound, budget - done, mf, switch, forbid,
+                               forbid3, bforbid, bforbid3, half, cc, cmove, cto, ctw, eto, eflip, h, base, data, lines,
+                               tetrad, comb, mk, kid, ix, jx)  # fmt: skip
+        done += n
+        tnodes[t] += n
+        if state == FOUND:
+            break
+        if state == EXHAUSTED:
+            state = IDLE
+    depth[w], minf[w], status[w], cursor[w], cur[w] = d, mf, state, pos, t
 
 
 @njit(cache=True, parallel=True)
-def run_tasks(  # pragma: no cover - numba
-    active, cube, inv, info, kids, depth, status, minf, nodes, start, bound, budget, switch, forbid, forbid3,
-    bforbid, bforbid3, half, cc, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, mk,
+def run_slots(  # pragma: no cover - numba
+    order, prefixes, pc, pi, pre, cube, inv, info, kids, depth, status, cur, cursor, minf, tnodes, bound, budget,
+    switch, forbid, forbid3, bforbid, bforbid3, half, cc, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad,
+    comb, mk,
 ):  # fmt: skip
-    """Give each task in ``active`` up to ``budget`` more generated nodes of this iteration."""
-    for i in prange(active.shape[0]):
-        _task(
-            active[i], cube, inv, info, kids, depth, status, minf, nodes, start, bound, budget, switch, forbid,
-            forbid3, bforbid, bforbid3, half, cc, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb,
-            mk,
-        )  # fmt: skip
+    """Give each slot that has work up to ``budget`` more generated nodes of this bound's search."""
+    for w in prange(cube.shape[0]):
+        if status[w] == IDLE or status[w] == RUNNING:
+            _slot(w, order, prefixes, pc, pi, pre, cube, inv, info, kids, depth, status, cur, cursor, minf, tnodes,
+                  bound, budget, switch, forbid, forbid3, bforbid, bforbid3, half, cc, cmove, cto, ctw, eto, eflip, h,
+                  base, data, lines, tetrad, comb, mk)  # fmt: skip
 
 
 def half_turns(cto: np.ndarray, eto: np.ndarray) -> np.ndarray:
@@ -309,10 +425,40 @@ def half_turns(cto: np.ndarray, eto: np.ndarray) -> np.ndarray:
                      for c, e in zip(cto, eto, strict=True)])  # fmt: skip
 
 
-class _Search:
-    """The two-move prefixes of one cube and their depth-first stacks."""
+def task_prefixes(forbid: np.ndarray, forbid3: np.ndarray, k: int) -> np.ndarray:
+    """int64 ``(T, k)``: every move sequence of length ``k`` the canonical rules allow, in
+    lexicographic order (:func:`prefix_cubes` relies on it)."""
+    m = forbid.shape[0]
+    out = np.arange(m, dtype=np.int64)[:, None]
+    for j in range(1, k):
+        a = out[:, -2] if j > 1 else None
+        b = out[:, -1]
+        ok = ~forbid[b]  # (T, M)
+        if a is not None:
+            ok &= ~forbid3[a, b]
+        t, x = np.nonzero(ok)
+        out = np.concatenate([out[t], x[:, None]], axis=1)
+    return out
 
-    def __init__(self, puzzle: Puzzle, table: HkTable, pieces: np.ndarray, rows: int, switch: bool = True) -> None:
+
+def continuations(forbid: np.ndarray, forbid3: np.ndarray, depth: int) -> np.ndarray:
+    """float ``(M, M)``: after the moves ``a, b``, the share of canonical move sequences of
+    ``depth`` more moves: how much bigger a task's tree is for its last moves alone. A task's
+    nodes divided by it are its promise (H48 weighs its tasks likewise, by a constant per face)."""
+    allowed = ~forbid[None, :, :] & ~forbid3  # (a, b, x): x may follow a, b
+    count = np.ones(forbid.shape, dtype=np.float64)
+    for _ in range(depth):
+        count = np.einsum("abx,bx->ab", allowed, count)
+        count /= count.max()
+    return count
+
+
+class _Search:
+    """One cube's tasks (its canonical prefixes of :data:`PREFIX` moves, in order of promise) and
+    the slots that search them."""
+
+    def __init__(self, puzzle: Puzzle, table: HkTable, pieces: np.ndarray, rows: int, switch: bool = True,
+                 slots: int = SLOTS) -> None:  # fmt: skip
         mv = cubie_moves(puzzle.table)
         self.moves = (mv.corner_to, mv.corner_twist, mv.edge_to, mv.edge_flip)
         self.forbid, self.forbid3 = canonical_rules(puzzle.table)
@@ -321,39 +467,39 @@ class _Search:
         self.switch = switch
         self.table = table
         self.kit = _lookup_kit()
-        m = self.forbid.shape[0]
-        self.first = np.array([(a, b) for a in range(m) for b in range(m) if not self.forbid[a, b]], np.int64)
-        n = len(self.first)
-        self.cube = np.zeros((n, rows, 40), np.uint8)
-        self.inv = np.zeros((n, rows, 40), np.uint8)
-        self.cube[:, 0] = pieces
-        self.inv[:, 0] = inverse_cubies(pieces.astype(np.int64))  # its -co needs a signed type
-        for t, (a, b) in enumerate(self.first):
-            for d, x in ((0, a), (1, b)):
-                apply_move(self.cube[t, d], self.cube[t, d + 1], x, *self.moves)
-                inverse_move(self.inv[t, d], self.inv[t, d + 1], x, *self.moves)
         self.half = half_turns(mv.corner_to, mv.edge_to)
         self.cdist = corner_distances(mv.corner_to, mv.corner_twist)
         self.cc = corner_records(self.cdist, *self.kit[2:4])
         self.cmove = corner_moves(mv.corner_to, mv.corner_twist)
-        self.h = np.array([[max(self.bound_of(self.cube[t, d]), self.bound_of(self.inv[t, d])) for d in (1, 2)]
-                           for t in range(n)])  # fmt: skip
+        self.root = pieces
+        self.rinv = inverse_cubies(pieces.astype(np.int64)).astype(np.uint8)  # its -co needs a signed type
+        self.prefixes = task_prefixes(self.forbid, self.forbid3, PREFIX)
+        n = len(self.prefixes)
+        self.pc = np.empty((n, 40), np.uint8)
+        self.pi = np.empty((n, 40), np.uint8)
+        self.pre = np.empty((n, 6), np.int64)
         tetrad, comb = self.kit[:2]
-        self.info = np.full((n, rows, NINFO), -1, np.int64)
-        row = self.info[:, 2]
-        row[:, CV] = [cocsep(self.cube[t, 2], tetrad, comb) for t in range(n)]
-        row[:, CI] = [cocsep(self.inv[t, 2], tetrad, comb) for t in range(n)]
-        row[:, HN] = [self.bound_of(self.cube[t, 2]) for t in range(n)]
-        row[:, HI] = [self.bound_of(self.inv[t, 2]) for t in range(n)]
-        row[:, LN1], row[:, LN2] = self.first[:, 1], self.first[:, 0]
-        self.info[:, :2, SIDE] = 0
-        self.info[:, :2, MOVE] = self.first
-        self.info[:, 2, NHN] = self.info[:, 2, NHI] = 0
-        self.kids = np.zeros((n, rows, 3, m), np.int64)
-        self.depth = np.zeros(n, np.int64)
-        self.status = np.zeros(n, np.int64)
-        self.minf = np.zeros(n, np.int64)
-        self.nodes = np.zeros(n, np.int64)
+        prefix_cubes(self.prefixes, self.root, self.rinv, self.pc, self.pi, self.pre, self.cc, *self.moves, table.h,
+                     table.base, table.data, table.lines, tetrad, comb, mask_kit())  # fmt: skip
+        self.weight = continuations(self.forbid, self.forbid3, RANK_DEPTH)[self.prefixes[:, -2], self.prefixes[:, -1]]
+        self.order = np.arange(n, dtype=np.int64)
+        self.tnodes = np.zeros(n, np.int64)
+        self.spent = 0
+        m = self.forbid.shape[0]
+        self.cube = np.zeros((slots, rows, 40), np.uint8)
+        self.inv = np.zeros((slots, rows, 40), np.uint8)
+        self.info = np.full((slots, rows, NINFO), -1, np.int64)
+        self.kids = np.zeros((slots, rows, 3, m), np.int64)
+        self.depth = np.zeros(slots, np.int64)
+        self.status = np.zeros(slots, np.int64)
+        self.cur = np.zeros(slots, np.int64)
+        self.cursor = np.zeros(slots, np.int64)
+        self.minf = np.zeros(slots, np.int64)
+
+    @property
+    def nodes(self) -> int:
+        """Generated nodes so far, over every bound."""
+        return self.spent + int(self.tnodes.sum())
 
     def bound_of(self, c: np.ndarray) -> int:
         """The lower bound for one cube (uint8 ``(40,)``): its table entry's, its corners'."""
@@ -362,38 +508,52 @@ class _Search:
         return max(int(found), int(self.cdist[cocsep(c, self.kit[0], self.kit[1])]))
 
     def restart(self, bound: int) -> None:
-        self.depth[:] = 2
-        self.info[:, 2, TRIED] = 0
-        self.info[:, 2, NHN] = self.info[:, 2, NHI] = 0  # they hold for one bound
+        """Set up the search of one bound, the tasks ranked by the last bound's nodes."""
+        self.rank()
+        self.spent += int(self.tnodes.sum())
+        self.tnodes[:] = 0
+        self.cursor[:] = np.arange(len(self.cursor))
+        self.status[:] = IDLE
         self.minf[:] = np.iinfo(np.int64).max
-        self.status[:] = RUNNING
-        for d in (1, 2):
-            cut = (self.status == RUNNING) & (d + self.h[:, d - 1] > bound)
-            self.status[cut] = EXHAUSTED
-            self.minf[cut] = d + self.h[cut, d - 1]
 
-    def run(self, active: np.ndarray, bound: int, budget: int) -> None:
+    def rank(self) -> None:
+        """Order the tasks by promise: the last bound's nodes of each, weighed by its last moves
+        (:func:`continuations`), most first; ties (and the first bound) in move order. A task whose
+        tree was big just under the bound is likely to hold a solution at it: Chen Shuang's rule,
+        as H48 and vcube use it."""
+        if self.tnodes.any():
+            self.order = np.argsort(-(self.tnodes / self.weight), kind="stable")
+
+    def run(self, bound: int, budget: int) -> None:
         t = self.table
         tetrad, comb = self.kit[:2]
-        run_tasks(active, self.cube, self.inv, self.info, self.kids, self.depth, self.status, self.minf, self.nodes,
-                  2, bound, budget, self.switch, self.forbid, self.forbid3, self.bforbid, self.bforbid3, self.half,
-                  self.cc, self.cmove, *self.moves, t.h, t.base, t.data, t.lines, tetrad, comb, mask_kit())  # fmt: skip
+        run_slots(self.order, self.prefixes, self.pc, self.pi, self.pre, self.cube, self.inv, self.info, self.kids,
+                  self.depth, self.status, self.cur, self.cursor, self.minf, self.tnodes, bound, budget, self.switch,
+                  self.forbid, self.forbid3, self.bforbid, self.bforbid3, self.half, self.cc, self.cmove, *self.moves,
+                  t.h, t.base, t.data, t.lines, tetrad, comb, mask_kit())  # fmt: skip
 
-    def answer(self, t: int) -> list[int]:
-        """Task ``t``'s solution: its moves on the cube, then the inverses of those on the inverse,
+    def winner(self) -> int | None:
+        """The slot that found a solution at the earliest position of the order, if any (the same
+        answer on any thread count)."""
+        hits = np.flatnonzero(self.status == FOUND)
+        return None if not len(hits) else int(hits[np.argmin(self.cursor[hits])])  # the task's position + slots
+
+    def answer(self, w: int) -> list[int]:
+        """Slot ``w``'s solution: its moves on the cube, then the inverses of those on the inverse,
         last first (a move ``x`` on the inverse premultiplies the cube by ``x^-1``)."""
-        rows = self.info[t, : self.depth[t]]
+        rows = self.info[w, : self.depth[w]]
         moves = [int(r[MOVE]) for r in rows if r[SIDE] == 0]
         return moves + [int(self.inverse[r[MOVE]]) for r in rows[::-1] if r[SIDE] == 1]
 
     def short(self, bound: int) -> list[int] | None:
-        """A solution of 1 or 2 moves (the tasks start below two-move prefixes), if there is one."""
-        for t, (a, b) in enumerate(self.first):
-            if bound == 1 and _solved(self.cube[t, 1]):
-                return [int(a)]
-            if bound == 2 and _solved(self.cube[t, 2]):
-                return [int(a), int(b)]
-        return None
+        """A solution of at most ``bound`` moves, ``bound <= PREFIX``, if there is one: the first
+        shortest among the prefixes (every canonical sequence this short begins one)."""
+        lengths = self.pre[:, 5]
+        hits = np.flatnonzero((lengths >= 0) & (lengths <= bound))
+        if not len(hits):
+            return None
+        t = int(hits[np.argmin(lengths[hits])])
+        return [int(x) for x in self.prefixes[t, : lengths[t]]]
 
 
 def corner_records(cdist: np.ndarray, cls: np.ndarray, sym: np.ndarray) -> np.ndarray:
@@ -464,8 +624,9 @@ def h48_cube(
     def threshold(b: int) -> int:
         return b + 1 if parity is not None and (b - parity) % 2 else b
 
-    search = _Search(puzzle, table, pieces, 32, switch)
-    bound = threshold(max(1, search.bound_of(pieces), search.bound_of(search.inv[0, 0])))
+    slots = max(SLOTS, int(threads) if threads is not None else numba.get_num_threads())
+    search = _Search(puzzle, table, pieces, 32, switch, slots)
+    bound = threshold(max(1, search.bound_of(pieces), search.bound_of(search.rinv)))
     before = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(int(threads))
@@ -475,13 +636,13 @@ def h48_cube(
             while True:
                 if (stop_at is not None and bound >= stop_at) or bound > 30:
                     break
-                if bound <= 2:
+                if bound <= PREFIX:
                     if (found := search.short(bound)) is not None:
                         return done(found, Status.OPTIMAL, len(found), nodes, {"generated": nodes})
                     bound = threshold(bound + 1)
                     continue
                 found, complete = _iteration(search, bound, t0, time_limit, node_limit, watch)
-                nodes = int(search.nodes.sum())
+                nodes = search.nodes
                 if found is not None:
                     return done(found, Status.OPTIMAL, len(found), nodes, {"generated": nodes})
                 if not complete:
@@ -497,18 +658,15 @@ def _iteration(search: _Search, bound: int, t0, time_limit, node_limit, watch):
     if bound + 2 > search.cube.shape[1]:
         raise PuzzleoptError(f"the H48 solver's stacks hold {search.cube.shape[1]} moves; bound {bound} is more")
     search.restart(bound)
+    slots = len(search.status)
     while True:
-        active = np.flatnonzero(search.status == RUNNING)
-        if not len(active):
+        if (search.status == EXHAUSTED).all():
             return None, True
-        spent = int(search.nodes.sum())
-        left = None if node_limit is None else node_limit - spent
-        budget = TASK_BUDGET if left is None else min(TASK_BUDGET, left // len(active))
+        left = None if node_limit is None else node_limit - search.nodes
+        budget = SLOT_BUDGET if left is None else min(SLOT_BUDGET, left // slots)
         if budget <= 0 or (time_limit is not None and time.perf_counter() - t0 > time_limit):
             return None, False
-        search.run(active, bound, budget)
-        watch.update(bound, int(search.nodes.sum()))
-        hits = np.flatnonzero(search.status == FOUND)
-        if len(hits):
-            t = int(hits[0])  # the first task in move order: the same answer on any thread count
-            return search.answer(t), True
+        search.run(bound, budget)
+        watch.update(bound, search.nodes)
+        if (w := search.winner()) is not None:
+            return search.answer(w), True
