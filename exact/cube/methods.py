@@ -156,7 +156,7 @@ def _h48_setups(puzzle, options, pdb_dir) -> list[Setup]:
 H48_STORED_RANK = 22
 """``auto``'s rank of ``cube3-h48`` with a stored table of ``h >= 6``: before Korf's three tables
 (``ida*-cube``, 25: 218 s on a 16-move cube, docs/benchmarks/ida_cube.md; h6: a median of
-2.4 s at 17 moves and 23.5 s at 18, docs/benchmarks/h48.md), after ``cube3-optimal`` (20) until
+1.7 s at 17 moves and 9.6 s at 18, docs/benchmarks/h48.md), after ``cube3-optimal`` (20) until
 the two are measured on the same cubes."""
 
 
