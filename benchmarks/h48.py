@@ -210,6 +210,13 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
             "`benchmarks/peers/nissy_h48.c`, the table read before timing) ran here on the same scrambles."
             if any(r["solver"] == NISSY for r in rows)
             else ""
+        )
+        + (
+            " It ran with its h2 table, not h6: its h6 build had done 23% of its short cubes after about 50 "
+            "minutes here (2026-11-29, stopped), while its h2 build took 12.0 minutes and ours 3.3 (the store's "
+            "197 s), each beside another build."
+            if any(r["solver"] == NISSY and r["table"] == "h48h2" for r in rows)
+            else ""
         ),
         "",
         "Build seconds are the store's: the whole build's wall time, here shared with another job and paused "
@@ -227,10 +234,10 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
         trows.append([f"`{name}`", size, secs])
     out += markdown_table(["table", "size", "build seconds (this machine, 2 cores)"], trows)
     out += ["", "## Seconds per cube", ""]
-    here = any(r["solver"] == NISSY for r in rows)
+    here = sorted({r["table"] for r in rows if r["solver"] == NISSY})
     header = ["set", "cubes", *[f"{n}: median s (limit)" for n in names], *[f"{n}: mean s" for n in names],
               "rubiks_optimal s (limit)"]  # fmt: skip
-    header += ["H48 run here: median s"] if here else []
+    header += [f"H48 {k[3:]} run here: median s" for k in here]
     header += [f"H48 {k} (published mean)" for k in PUBLISHED]
     body = []
     for s in sets:
@@ -240,13 +247,17 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
         for n in names:
             ours = [r for r in mine if r["solver"] == "ours" and r["table"] == n]
             solved = [r["seconds"] for r in ours if r["status"] == "optimal"]
-            medians.append(f"{_median(solved)} ({len(ours) - len(solved)})" if ours else "-")
+            some = "" if len(ours) == len({r["id"] for r in mine}) else f", {len(ours)} cubes"
+            medians.append(f"{_median(solved)} ({len(ours) - len(solved)}{some})" if ours else "-")
             means.append(f"{statistics.mean(solved):.2f}" if solved and len(solved) == len(ours) else "-")
         cells += medians + means
         peer = [r for r in mine if r["solver"] == "rubiks_optimal"]
         psolved = [r["seconds"] for r in peer if r["status"] == "optimal"]
         cells.append(f"{_median(psolved)} ({len(peer) - len(psolved)})" if peer else "-")
-        cells += [_median([r["seconds"] for r in mine if r["solver"] == NISSY])] if here else []
+        for k in here:
+            theirs = [r["seconds"] for r in mine if r["solver"] == NISSY and r["table"] == k]
+            cells.append(f"{_median(theirs)}" + ("" if len(theirs) in (0, len({r['id'] for r in mine}))
+                                                  else f" ({len(theirs)} cubes)"))  # fmt: skip
         length = int(s.split()[0]) if s.split()[0].isdigit() else None
         cells += [f"{v[1][length]:.2f}" if length in v[1] else "-" for v in PUBLISHED.values()]
         body.append(cells)
@@ -279,14 +290,19 @@ def _findings(rows: list[dict], names: list[str]) -> list[str]:
                             f"times H48's mean {theirs:.2f} s")  # fmt: skip
     here = []
     for length in sorted({int(r["set"].split()[0]) for r in rows if r["solver"] == NISSY}):
-        theirs = [r for r in rows if r["solver"] == NISSY and r["set"] == f"{length} moves"]
         for n in names:
-            ours = [r for r in rows if r["table"] == n and r["set"] == f"{length} moves" and r["status"] == "optimal"]
-            if ours:
+            key = n.split("-")[2]  # cube3-h48-h6-b9-htm -> h6: H48's table of the same h
+            theirs = [r for r in rows if r["solver"] == NISSY and r["table"] == f"h48{key}"
+                      and r["set"] == f"{length} moves"]  # fmt: skip
+            mine = {r["id"] for r in theirs}
+            ours = [r for r in rows if r["table"] == n and r["set"] == f"{length} moves" and r["status"] == "optimal"
+                    and r["id"] in mine]  # fmt: skip
+            if ours and len(ours) == len(theirs):
                 t_ours, t_them = (statistics.median(r["seconds"] for r in x) for x in (ours, theirs))
                 n_ours, n_them = (statistics.median(r["nodes"] for r in x) for x in (ours, theirs))
                 here.append(
-                    f"{length} moves: {t_ours:.2f} s against {t_them:.2f} s ({t_ours / t_them:.1f} times), "
+                    f"{length} moves, {key}, {len(ours)} cubes: {t_ours:.2f} s against {t_them:.2f} s "
+                    f"({t_ours / t_them:.1f} times), "
                     f"median nodes {n_ours:,.0f} against {n_them:,.0f} ({n_ours / n_them:.2f} times)"
                 )
     out = []
