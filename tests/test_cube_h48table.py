@@ -289,7 +289,7 @@ def test_the_registered_method_builds_its_table_and_solves(tmp_path) -> None:
 
     p = registry.get("cube3", moves="faces", metric="htm")
     start = p.table.apply(p.goal, p.table.parse("R U F' L2 D B'", start=p.goal))
-    r = solve(p, start, method="cube3-h48", h=0, base=5, pdb_dir=str(tmp_path))
+    r = solve(p, start, method="cube3-h48", h=0, base=5, fallback=False, pdb_dir=str(tmp_path))
     assert r.status.value == "optimal" and r.length == 6 and r.solver == "ida*"
     assert (tmp_path / "cube3-h48-h0-b5-htm.bin").exists()
 
@@ -354,3 +354,58 @@ def test_the_h48_solver_with_h6_equals_korf_s_solver_to_14_moves() -> None:
         ours = h48_cube(p, start, table=table)
         ref = solve(p, start, method="ida*-cube")
         assert ours.status.value == ref.status.value == "optimal" and ours.length == ref.length, (length, ours, ref)
+
+
+def test_the_fallback_s_unranking_inverts_its_ranks() -> None:
+    """Edges made from an index read that index back (identity symmetry), flips of even parity."""
+    from exact.cube.eoesep import ENTRIES, edges_of, unrank_kit
+
+    inv_e, inv_m8 = unrank_kit()
+    mk = mask_kit()
+    c = np.zeros(40, np.uint8)
+    for i in np.random.default_rng(3).integers(0, ENTRIES, 3000):
+        edges_of(int(i), c, inv_e, inv_m8)
+        assert sorted(c[16:28]) == list(range(12)) and int(c[28:40].sum()) % 2 == 0
+        assert hk_edges(c[16:28], c[28:40], 0, 11, mk) == i
+
+
+def test_a_fallback_table_of_zeros_changes_no_answer(solver_table) -> None:
+    """The kernels read the fallback where an entry reads 0; a table of zeros (a weak but true
+    bound) leaves every length as it was."""
+    from dataclasses import replace
+
+    from exact.cube.eoesep import ENTRIES
+    from exact.cube.h48solve import h48_cube
+
+    p, table = solver_table
+    zeros = replace(table, fallback=np.zeros(ENTRIES // 2, np.uint8))
+    rng = np.random.default_rng(9)
+    for length in (6, 9, 11):
+        start = p.table.apply(p.goal, rng.integers(0, p.table.num_moves, length))
+        with_, without = h48_cube(p, start, table=zeros), h48_cube(p, start, table=table)
+        assert with_.status.value == without.status.value == "optimal" and with_.length == without.length
+
+
+@pytest.mark.slow  # the whole search: about two minutes on 2 cores
+@pytest.mark.parametrize("metric", ["htm", "qtm"])
+def test_the_fallback_distances_are_exact_on_short_scrambles_and_bound_the_rest(metric) -> None:
+    """Every index is reached; each move changes a distance by at most one; a scramble's entry is
+    at most its length and, within 4 moves, equals its breadth-first distance from the goal."""
+    from exact.cube.eoesep import distances, solved_index
+    from exact.cube.h48table import move_edges
+
+    p = registry.get("cube3", moves="faces", metric=metric)
+    kit = cube_kit(p.table)
+    dist = distances(p.table)
+    mk = mask_kit()
+    assert dist[solved_index()] == 0 and dist.max() < 15
+    rng = np.random.default_rng(4)
+    c, nxt = np.zeros(40, np.uint8), np.zeros(40, np.uint8)
+    for _ in range(200):
+        start = p.table.apply(p.goal, rng.integers(0, p.table.num_moves, int(rng.integers(1, 25))))
+        r = read_cubies(np.asarray(start), 3)
+        c[16:28], c[28:40] = r.edge_perm, r.edge_ori
+        here = dist[hk_edges(c[16:28], c[28:40], 0, 11, mk)]
+        for m in range(p.table.num_moves):
+            move_edges(c, nxt, m, kit.eto, kit.eflip)
+            assert abs(int(dist[hk_edges(nxt[16:28], nxt[28:40], 0, 11, mk)]) - int(here)) <= 1

@@ -59,7 +59,6 @@ from exact.cube.h48table import (
     corner_distances,
     corner_moves,
     hk_edges,
-    lookup,
     mask_kit,
     move_edges,
 )
@@ -113,18 +112,31 @@ VL, KF, KB = range(3)
 
 
 @njit(cache=True, inline="always")
-def _index(c, r, h, mk):  # pragma: no cover - numba
-    """The ``hk`` entry of cube ``c`` whose corners' record ``r`` (:func:`corner_records`) is known."""
-    return (r >> 10) * (NESEP << h) + hk_edges(c[16:28], c[28:40], (r >> 4) & 63, h, mk)
+def _edges(c, r, mk):  # pragma: no cover - numba
+    """The edge part of cube ``c``'s ``h11`` index (all eleven flips) under the symmetry that its
+    corners' record ``r`` (:func:`corner_records`) names: the ``hk`` index's edges are its top
+    bits, and the fallback table reads it whole."""
+    return hk_edges(c[16:28], c[28:40], (r >> 4) & 63, 11, mk)
 
 
 @njit(cache=True, inline="always")
-def _read(i, base, data, lines):  # pragma: no cover - numba
-    """Entry ``i``'s lower bound: ``base`` plus its two bits, or its line's minimum where they are 0."""
+def _index(e, r, h):  # pragma: no cover - numba
+    """The ``hk`` entry of the cube whose edges read ``e`` (:func:`_edges`) and corners ``r``."""
+    return (r >> 10) * (NESEP << h) + (e >> (11 - h))
+
+
+@njit(cache=True, inline="always")
+def _read(i, e, base, data, lines, fb):  # pragma: no cover - numba
+    """Entry ``i``'s lower bound: ``base`` plus its two bits; where they are 0, the larger of its
+    line's minimum and the fallback's entry for edges ``e`` (:mod:`exact.cube.eoesep`; none where
+    ``fb`` holds one byte)."""
     bits = (data[i >> 2] >> ((i & 3) * 2)) & 3
     if bits:
         return np.int64(base + bits)
-    return np.int64(lines[i // LINE])
+    v = np.int64(lines[i // LINE])
+    if fb.shape[0] > 1:
+        v = max(v, np.int64((fb[e >> 1] >> ((e & 1) * 4)) & 15))
+    return v
 
 
 @njit(cache=True, inline="always")
@@ -158,8 +170,8 @@ def _side(s, r, forbid, forbid3, bforbid, bforbid3, half):  # pragma: no cover -
 
 @njit(cache=True)
 def _expand(  # pragma: no cover - numba
-    d, left, fr, bk, cf, hb, l1, l2, nohalf, rule, rule3, k, kid, ix, jx, half, cc, cmove, cto, ctw, eto, eflip,
-    h, base, data, lines, tetrad, comb, mk,
+    d, left, fr, bk, cf, hb, l1, l2, nohalf, rule, rule3, k, kid, ix, jx, ex, ey, half, cc, cmove, cto, ctw, eto, eflip,
+    h, base, data, lines, fb, tetrad, comb, mk,
 ):  # fmt: skip
     """Every child's bounds of the node at depth ``d`` into ``k`` (its ``kids`` row: ``k[VL]`` the
     child's, ``NEVER`` for a sequence never tried; ``k[KF]`` its front side's; ``k[KB]`` its back
@@ -194,7 +206,8 @@ def _expand(  # pragma: no cover - numba
             g = w & 15
             if max(f, g) <= left:
                 inverse_edges(bk[d], kid, x, eto, eflip)
-                ix[x] = _index(kid, w, h, mk)
+                ex[x] = _edges(kid, w, mk)
+                ix[x] = _index(ex[x], w, h)
                 prefetch(data, ix[x] >> 2)
         k[VL, x] = max(f, g)
         k[KB, x] = g
@@ -204,7 +217,7 @@ def _expand(  # pragma: no cover - numba
         if k[VL, x] > left:  # NEVER and CUT too
             continue
         if ix[x] >= 0:
-            g = _read(ix[x], base, data, lines)
+            g = _read(ix[x], ex[x], base, data, lines, fb)
             if g > k[KB, x]:
                 k[KB, x] = g
             if g > k[VL, x]:
@@ -212,11 +225,12 @@ def _expand(  # pragma: no cover - numba
                 if g > left:
                     continue
         move_edges(fr[d], kid, x, eto, eflip)  # the corners' record ``v`` is the first pass's
-        jx[x] = _index(kid, v, h, mk)
+        ey[x] = _edges(kid, v, mk)
+        jx[x] = _index(ey[x], v, h)
         prefetch(data, jx[x] >> 2)
     for x in range(nm):
         if jx[x] >= 0:
-            f = _read(jx[x], base, data, lines)
+            f = _read(jx[x], ey[x], base, data, lines, fb)
             if f > k[KF, x]:
                 k[KF, x] = f
             if f > k[VL, x]:
@@ -242,15 +256,16 @@ def _descend(s, n, side, m, fr, bk, d, k, cmove, cto, ctw, eto, eflip, tetrad, c
 
 
 @njit(cache=True, inline="always")
-def _bound(c, cc, h, base, data, lines, tetrad, comb, mk):  # pragma: no cover - numba
+def _bound(c, cc, h, base, data, lines, fb, tetrad, comb, mk):  # pragma: no cover - numba
     """Cube ``c``'s lower bound: the larger of its corners' distance and its table entry."""
     r = np.int64(cc[cocsep(c, tetrad, comb)])
-    return max(r & 15, _read(_index(c, r, h, mk), base, data, lines))
+    e = _edges(c, r, mk)
+    return max(r & 15, _read(_index(e, r, h), e, base, data, lines, fb))
 
 
 @njit(cache=True)
 def prefix_cubes(  # pragma: no cover - numba
-    prefixes, root, rinv, pc, pi, rows, cc, cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, mk,
+    prefixes, root, rinv, pc, pi, rows, cc, cto, ctw, eto, eflip, h, base, data, lines, fb, tetrad, comb, mk,
 ):  # fmt: skip
     """Each task's cube and inverse after its prefix (``pc``, ``pi``: uint8 ``(T, 40)``) and its
     numbers (``rows``: int64 ``(T, 6)``: the least bound that enters it, the bounds and corner
@@ -276,8 +291,8 @@ def prefix_cubes(  # pragma: no cover - numba
             prev[d] = m
             apply_move(c[d], c[d + 1], m, cto, ctw, eto, eflip)
             inverse_move(iv[d], iv[d + 1], m, cto, ctw, eto, eflip)
-            hn[d + 1] = _bound(c[d + 1], cc, h, base, data, lines, tetrad, comb, mk)
-            hi[d + 1] = _bound(iv[d + 1], cc, h, base, data, lines, tetrad, comb, mk)
+            hn[d + 1] = _bound(c[d + 1], cc, h, base, data, lines, fb, tetrad, comb, mk)
+            hi[d + 1] = _bound(iv[d + 1], cc, h, base, data, lines, fb, tetrad, comb, mk)
             reach[d + 1] = max(reach[d], d + 1 + max(hn[d + 1], hi[d + 1]))
             solved[d + 1] = solved[d] if solved[d] >= 0 else (d + 1 if _solved(c[d + 1]) else -1)
         pc[t] = c[k]
@@ -310,7 +325,7 @@ def _enter(t, prefixes, pc, pi, pre, c, iv, st):  # pragma: no cover - numba
 @njit(cache=True)
 def _dfs(  # pragma: no cover - numba
     c, iv, st, kd, d, start, bound, budget, mf, switch, forbid, forbid3, bforbid, bforbid3, half, cc, cmove,
-    cto, ctw, eto, eflip, h, base, data, lines, tetrad, comb, mk, kid, ix, jx,
+    cto, ctw, eto, eflip, h, base, data, lines, fb, tetrad, comb, mk, kid, ix, jx, ex, ey,
 ):  # fmt: skip
     """Up to ``budget`` more generated nodes of one task's depth-first search from depth ``d``:
     ``(nodes, state, depth, minf)``, state ``RUNNING`` (budget spent), ``EXHAUSTED`` or ``FOUND``
@@ -339,8 +354,8 @@ def _dfs(  # pragma: no cover - numba
                 fr, bk, cf, hb, l1, l2, nh, rule, rule3 = c, iv, s[CV], s[HI], s[LN1], s[LN2], s[NHN], forbid, forbid3
             else:
                 fr, bk, cf, hb, l1, l2, nh, rule, rule3 = iv, c, s[CI], s[HN], s[LI1], s[LI2], s[NHI], bforbid, bforbid3
-            _expand(d, left, fr, bk, cf, hb, l1, l2, nh, rule, rule3, kd[d], kid, ix, jx, half, cc, cmove, cto, ctw,
-                    eto, eflip, h, base, data, lines, tetrad, comb, mk)  # fmt: skip
+            _expand(d, left, fr, bk, cf, hb, l1, l2, nh, rule, rule3, kd[d], kid, ix, jx, ex, ey, half, cc, cmove,
+                    cto, ctw, eto, eflip, h, base, data, lines, fb, tetrad, comb, mk)  # fmt: skip
         s[TRIED] = m + 1
         f = kd[d, VL, m]
         if f == NEVER:
@@ -367,7 +382,7 @@ def _dfs(  # pragma: no cover - numba
 @njit(cache=True)
 def _slot(  # pragma: no cover - numba
     w, order, prefixes, pc, pi, pre, cube, inv, info, kids, depth, status, cur, cursor, minf, tnodes, bound, budget,
-    switch, forbid, forbid3, bforbid, bforbid3, half, cc, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad,
+    switch, forbid, forbid3, bforbid, bforbid3, half, cc, cmove, cto, ctw, eto, eflip, h, base, data, lines, fb, tetrad,
     comb, mk,
 ):  # fmt: skip
     """Up to ``budget`` more generated nodes of slot ``w``: its task's search, then the next tasks
@@ -380,6 +395,8 @@ def _slot(  # pragma: no cover - numba
     kid = np.empty(40, np.uint8)
     ix = np.empty(nm, np.int64)
     jx = np.empty(nm, np.int64)
+    ex = np.empty(nm, np.int64)
+    ey = np.empty(nm, np.int64)
     d, mf, state, pos, t = depth[w], minf[w], status[w], cursor[w], cur[w]
     done = 0
     while done < budget:
@@ -396,8 +413,8 @@ def _slot(  # pragma: no cover - numba
             d = k
             state = RUNNING
         n, state, d, mf = _dfs(cube[w], inv[w], info[w], kids[w], d, k, bound, budget - done, mf, switch, forbid,
-                               forbid3, bforbid, bforbid3, half, cc, cmove, cto, ctw, eto, eflip, h, base, data, lines,
-                               tetrad, comb, mk, kid, ix, jx)  # fmt: skip
+                               forbid3, bforbid, bforbid3, half, cc, cmove, cto, ctw, eto, eflip, h, base, data,
+                               lines, fb, tetrad, comb, mk, kid, ix, jx, ex, ey)  # fmt: skip
         done += n
         tnodes[t] += n
         if state == FOUND:
@@ -410,7 +427,7 @@ def _slot(  # pragma: no cover - numba
 @njit(cache=True, parallel=True)
 def run_slots(  # pragma: no cover - numba
     order, prefixes, pc, pi, pre, cube, inv, info, kids, depth, status, cur, cursor, minf, tnodes, bound, budget,
-    switch, forbid, forbid3, bforbid, bforbid3, half, cc, cmove, cto, ctw, eto, eflip, h, base, data, lines, tetrad,
+    switch, forbid, forbid3, bforbid, bforbid3, half, cc, cmove, cto, ctw, eto, eflip, h, base, data, lines, fb, tetrad,
     comb, mk,
 ):  # fmt: skip
     """Give each slot that has work up to ``budget`` more generated nodes of this bound's search."""
@@ -418,7 +435,13 @@ def run_slots(  # pragma: no cover - numba
         if status[w] == IDLE or status[w] == RUNNING:
             _slot(w, order, prefixes, pc, pi, pre, cube, inv, info, kids, depth, status, cur, cursor, minf, tnodes,
                   bound, budget, switch, forbid, forbid3, bforbid, bforbid3, half, cc, cmove, cto, ctw, eto, eflip, h,
-                  base, data, lines, tetrad, comb, mk)  # fmt: skip
+                  base, data, lines, fb, tetrad, comb, mk)  # fmt: skip
+
+
+def fallback_of(t: HkTable) -> np.ndarray:
+    """The fallback table the kernels read: the table's (:mod:`exact.cube.eoesep`), or one byte
+    for none."""
+    return np.zeros(1, np.uint8) if t.fallback is None else t.fallback
 
 
 def half_turns(cto: np.ndarray, eto: np.ndarray) -> np.ndarray:
@@ -484,7 +507,7 @@ class _Search:
         self.pre = np.empty((n, 6), np.int64)
         tetrad, comb = self.kit[:2]
         prefix_cubes(self.prefixes, self.root, self.rinv, self.pc, self.pi, self.pre, self.cc, *self.moves, table.h,
-                     table.base, table.data, table.lines, tetrad, comb, mask_kit())  # fmt: skip
+                     table.base, table.data, table.lines, fallback_of(table), tetrad, comb, mask_kit())  # fmt: skip
         self.weight = continuations(self.forbid, self.forbid3, RANK_DEPTH)[self.prefixes[:, -2], self.prefixes[:, -1]]
         self.order = np.arange(n, dtype=np.int64)
         self.tnodes = np.zeros(n, np.int64)
@@ -506,10 +529,10 @@ class _Search:
         return self.spent + int(self.tnodes.sum())
 
     def bound_of(self, c: np.ndarray) -> int:
-        """The lower bound for one cube (uint8 ``(40,)``): its table entry's, its corners'."""
+        """The lower bound for one cube (uint8 ``(40,)``): its corners', its table entry's."""
         t = self.table
-        found = lookup(c, t.h, t.base, t.data, t.lines, *self.kit, np.empty(12, np.uint8), np.empty(12, np.uint8))
-        return max(int(found), int(self.cdist[cocsep(c, self.kit[0], self.kit[1])]))
+        tetrad, comb = self.kit[:2]
+        return int(_bound(c, self.cc, t.h, t.base, t.data, t.lines, fallback_of(t), tetrad, comb, mask_kit()))
 
     def restart(self, bound: int) -> None:
         """Set up the search of one bound, the tasks ranked by the last bound's nodes."""
@@ -534,7 +557,7 @@ class _Search:
         run_slots(self.order, self.prefixes, self.pc, self.pi, self.pre, self.cube, self.inv, self.info, self.kids,
                   self.depth, self.status, self.cur, self.cursor, self.minf, self.tnodes, bound, budget, self.switch,
                   self.forbid, self.forbid3, self.bforbid, self.bforbid3, self.half, self.cc, self.cmove, *self.moves,
-                  t.h, t.base, t.data, t.lines, tetrad, comb, mask_kit())  # fmt: skip
+                  t.h, t.base, t.data, t.lines, fallback_of(t), tetrad, comb, mask_kit())  # fmt: skip
 
     def winner(self) -> int | None:
         """The slot that found a solution at the earliest position of the order, if any (the same

@@ -427,12 +427,16 @@ class HkTable:
         lines: uint8 ``(ceil(entries / 256),)``: the smallest distance of at most ``base`` marked
             in each line of 256 entries (``base + 3`` where none): the fallback of entries that
             read ``0``.
+        fallback: uint8 ``(35481600,)``, the metric's :mod:`exact.cube.eoesep` table (4 bits an
+            entry), read with the line's minimum where an entry reads ``0``; ``None``: the line's
+            minimum alone.
     """
 
     h: int
     base: int
     data: np.ndarray
     lines: np.ndarray
+    fallback: np.ndarray | None = None
 
 
 def build_hk(
