@@ -32,8 +32,9 @@ The corners move by one read of a coordinate table (:func:`~exact.cube.h48table.
 and the edge part of an index from three 12-bit slot masks, conjugated and ranked by table
 (:func:`~exact.cube.h48table.hk_edges`).
 
-Not yet here (H48's other speed-up): a fallback finer than the line minimum for entries that
-read ``0`` (H48 takes the larger of it and an edge-orientation x slice-separation table). Measured
+Where an entry reads ``0``, the line minimum is its floor, and with a table's ``fallback``
+(:mod:`exact.cube.eoesep`, H48's edge-orientation x slice-separation table) the larger of the
+two: optional, since with ``h6`` it saved nodes but no time (see that module). Measured
 against H48 run here on 8 17-move cubes with ``h2`` (2026-11-29, ``stop_at=17``, one thread): the
 bounds below 17 took 1.08 to 1.34 times H48's generated nodes, one cube 2.04 (206 M against
 101 M); with every line minimum raised to the base (an oracle, not admissible) that cube took
