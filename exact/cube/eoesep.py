@@ -37,6 +37,8 @@ LOG = get_logger(__name__)
 ENTRIES = NESEP << 11
 """Indices of the coordinate: 34,650 slice separations x 2,048 flips."""
 UNSET = 255
+LAYERS = 16
+"""Progress units of a build: one a layer (the half-turn search has 11), the rest at its end."""
 CHUNKS = 64
 """Parts of a layer's scan, spread over the numba threads."""
 BUILD_SECONDS = 20.0
@@ -129,6 +131,8 @@ def distances(table: MoveTable, advance: Callable[[int], object] | None = None) 
         LOG.info("eoesep: depth %d reached", d)
         if advance is not None:
             advance(1)
+    if advance is not None and d < LAYERS:
+        advance(LAYERS - d)  # the bar ends full however many layers the metric has
     if (dist == UNSET).any():
         raise AssertionError("the eoesep search left indices unreached: the unranking does not invert the ranks")
     return dist
@@ -155,7 +159,7 @@ def spec(table: MoveTable, metric: str) -> TableSpec:
         entries=ENTRIES,
         packed=True,
         build=lambda advance: distances(table, advance),
-        progress_total=16,
+        progress_total=LAYERS,
         audit=_audit,
         seconds_per_entry=BUILD_SECONDS / ENTRIES,
     )
