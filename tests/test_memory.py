@@ -1,11 +1,16 @@
-"""The memory helpers of the table kernels: huge-page copies, the software prefetch and the
-compare-and-swap."""
+"""The memory helpers of the table kernels: huge-page copies, the software prefetch, the
+compare-and-swap, kernels without reference counts and the inlined max/min."""
+
+import sys
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from numba import njit, prange
+from numba.core.errors import NumbaError
 
-from exact.memory import compare_exchange, huge_pages, prefetch
+from exact.memory import borrowed, compare_exchange, huge_pages, imax, imin, prefetch
 
 
 @njit(cache=False)
@@ -70,3 +75,37 @@ def test_compare_exchange_swaps_only_on_a_match_and_loses_no_update():
     a = np.zeros(5, np.int64)
     _count_up(a, 50_000)  # four threads race on five counters
     assert a.tolist() == [40_000] * 5
+
+
+def _row_sums(a, out):
+    for d in range(a.shape[0]):
+        row = a[d]  # a view: no reference taken in a borrowed kernel
+        out[d] = imax(row[:2].sum(), imin(row[2], row[3]))
+
+
+def test_a_borrowed_kernel_reads_and_writes_through_views():
+    kernel = borrowed(_row_sums)
+    a = np.arange(12, dtype=np.int64).reshape(3, 4)
+    out = np.zeros(3, np.int64)
+    kernel(a, out)
+    assert out.tolist() == [max(r[0] + r[1], min(r[2], r[3])) for r in a.tolist()]
+    assert sys.getrefcount(a) == 2  # none taken or leaked
+
+
+def _allocates(n):
+    return np.zeros(n, np.int64)
+
+
+def test_a_borrowed_kernel_cannot_allocate():
+    with pytest.raises(NumbaError):
+        borrowed(_allocates)(3)
+
+
+@njit(cache=False)
+def _extremes(a, b):
+    return imax(a, b), imin(a, b)
+
+
+@given(st.integers(-(2**62), 2**62), st.integers(-(2**62), 2**62))
+def test_imax_imin_agree_with_the_builtins(a, b):
+    assert _extremes(a, b) == (max(a, b), min(a, b))
