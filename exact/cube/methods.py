@@ -136,7 +136,9 @@ def _h48_table(puzzle, metric: str, h: int, base, pdb_dir, progress: bool, fallb
     where = default_dir() if pdb_dir is None else Path(pdb_dir)  # the build's checkpoint beside the table
     t = split(load(spec(puzzle.table, metric, h, base, directory=where), pdb_dir, progress=progress))
     edges = load(eoesep.spec(puzzle.table, metric), pdb_dir, progress=progress).data if fallback else None
-    return HkTable(t.h, t.base, huge_pages(t.data), t.lines, edges)  # 2 MB pages: a lookup misses the TLB less
+    # 2 MB pages: a lookup misses the TLB less. The lines are copied out, so that no view keeps the
+    # loaded buffer (the whole table again) alive beside the huge-page copy.
+    return HkTable(t.h, t.base, huge_pages(t.data), t.lines.copy(), edges)
 
 
 def _h48_setups(puzzle, options, pdb_dir) -> list[Setup]:
