@@ -239,6 +239,7 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
               "rubiks_optimal s (limit)"]  # fmt: skip
     header += [f"H48 {k[3:]} run here: median s" for k in here]
     header += [f"H48 {k} (published mean)" for k in PUBLISHED]
+    header.append("ours at commit")  # the solver changes between runs: which code each row timed
     body = []
     for s in sets:
         mine = [r for r in rows if _set(r) == s]
@@ -260,6 +261,7 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
                                                   else f" ({len(theirs)} cubes)"))  # fmt: skip
         length = int(s.split()[0]) if s.split()[0].isdigit() else None
         cells += [f"{v[1][length]:.2f}" if length in v[1] else "-" for v in PUBLISHED.values()]
+        cells.append(", ".join(sorted({r["commit"][:7] for r in mine if r["solver"] == "ours"})) or "-")
         body.append(cells)
     out += markdown_table(header, body)
     out += ["", "Targets (issue 67, 2 cores, a table of at most 2 GB): 17 moves at most 1.25 s, 18 moves at most "
