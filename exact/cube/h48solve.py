@@ -266,7 +266,7 @@ def _bound(c, cc, h, base, data, lines, fb, tetrad, comb, mk):  # pragma: no cov
     return imax(r & 15, _read(_index(e, r, h), e, base, data, lines, fb))
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def prefix_cubes(  # pragma: no cover - numba
     prefixes, root, rinv, pc, pi, rows, cc, cto, ctw, eto, eflip, h, base, data, lines, fb, tetrad, comb, mk,
 ):  # fmt: skip
@@ -274,8 +274,30 @@ def prefix_cubes(  # pragma: no cover - numba
     numbers (``rows``: int64 ``(T, 6)``: the least bound that enters it, the bounds and corner
     coordinates of the two, and the length of the shortest solution among its prefixes, ``-1``
     where none). Tasks come in lexicographic order, so each recomputes only the moves where its
-    prefix parts from the one before (each level's lookups are shared by the tasks below it)."""
+    prefix parts from the one before (each level's lookups are shared by the tasks below it); the
+    blocks of one first move go to the threads (its lookups miss the caches: 14.9 ms on one thread,
+    6.1 ms on two)."""
     n, k = prefixes.shape
+    edges = np.empty(n + 1, np.int64)  # where each first move's block starts, then n
+    nb = 0
+    for t in range(n):
+        if t == 0 or prefixes[t, 0] != prefixes[t - 1, 0]:
+            edges[nb] = t
+            nb += 1
+    edges[nb] = n
+    edges = edges[: nb + 1]
+    for b in prange(edges.shape[0] - 1):
+        _prefix_block(prefixes, edges[b], edges[b + 1], root, rinv, pc, pi, rows, cc, cto, ctw, eto, eflip, h, base,
+                      data, lines, fb, tetrad, comb, mk)  # fmt: skip
+
+
+@njit(cache=True)
+def _prefix_block(  # pragma: no cover - numba
+    prefixes, first, last, root, rinv, pc, pi, rows, cc, cto, ctw, eto, eflip, h, base, data, lines, fb, tetrad, comb,
+    mk,
+):  # fmt: skip
+    """:func:`prefix_cubes` of tasks ``first .. last - 1``."""
+    k = prefixes.shape[1]
     c = np.empty((k + 1, 40), np.uint8)
     iv = np.empty((k + 1, 40), np.uint8)
     reach = np.zeros(k + 1, np.int64)
@@ -285,7 +307,7 @@ def prefix_cubes(  # pragma: no cover - numba
     c[0] = root
     iv[0] = rinv
     prev = np.full(k, -1, np.int64)
-    for t in range(n):
+    for t in range(first, last):
         j = 0
         while j < k and prefixes[t, j] == prev[j]:
             j += 1

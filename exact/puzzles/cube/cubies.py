@@ -302,10 +302,24 @@ class CubieMoves:
     edge_flip: np.ndarray
 
 
+_READ: dict[bytes, CubieMoves] = {}
+"""Piece moves already read, by the bytes of the table's permutations (reading takes 17 ms, which
+a solver that sets up per cube would pay each time)."""
+
+
 def cubie_moves(table: MoveTable) -> CubieMoves:
-    """Read the piece moves off a 3x3x3 facelet move table whose moves keep the centres."""
+    """Read the piece moves off a 3x3x3 facelet move table whose moves keep the centres (fresh
+    arrays: the caller may write them)."""
     if table.metadata.get("n") != 3 or table.guarded:
         raise PuzzleoptError(f"cube pattern databases need a 3x3x3 face-move table, not {table.description}")
+    key = np.ascontiguousarray(table.perms).tobytes()
+    if key not in _READ:
+        _READ[key] = _read_moves(table)
+    m = _READ[key]
+    return CubieMoves(m.corner_to.copy(), m.corner_twist.copy(), m.edge_to.copy(), m.edge_flip.copy())
+
+
+def _read_moves(table: MoveTable) -> CubieMoves:
     solved = np.repeat(np.arange(6, dtype=np.uint8), 9)  # the solved 3x3x3 (state.solved_state(3))
     centres = solved[[4, 13, 22, 31, 40, 49]]
     out = {k: np.zeros((table.num_moves, n), dtype=np.int64) for k, n in (("ct", 8), ("cw", 8), ("et", 12), ("ew", 12))}
