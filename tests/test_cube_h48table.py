@@ -294,6 +294,25 @@ def test_the_registered_method_builds_its_table_and_solves(tmp_path) -> None:
     assert (tmp_path / "cube3-h48-h0-b5-htm.bin").exists()
 
 
+def test_a_table_loaded_by_an_earlier_solve_is_no_set_up_for_the_next(tmp_path) -> None:
+    """A batch's second cube neither announces the table's loading again nor is refused a limit
+    shorter than that loading: the table is already in memory."""
+    from exact.contract import Limits
+    from exact.cube import methods
+    from exact.solvers import get_method, solve
+
+    p = registry.get("cube3", moves="faces", metric="htm")
+    options = {"h": 0, "base": 5, "pdb_dir": str(tmp_path)}
+    first = p.table.apply(p.goal, p.table.parse("R U F' L2 D B'", start=p.goal))
+    assert solve(p, first, method="cube3-h48", **options).length == 6
+    assert get_method("cube3-h48").setups(p, options, str(tmp_path)) == []
+    second = p.table.apply(p.goal, p.table.parse("F2 L' U B", start=p.goal))
+    r = solve(p, second, method="cube3-h48", limits=Limits(time=5), **options)
+    assert r.status.value == "optimal" and r.length == 4
+    methods._H48_LOADED.clear()
+    assert get_method("cube3-h48").setups(p, options, str(tmp_path)) != []  # loading it again is a set-up
+
+
 def test_a_time_limit_too_short_for_the_h6_build_ends_at_once_in_limit(tmp_path) -> None:
     from exact.contract import Limits
     from exact.solvers import solve

@@ -99,7 +99,7 @@ register_method("ida*-cube", _korf, needs="cube3-coordinates", rank=25, setups=_
 def _h48(
     puzzle, start, limits: Limits, *, stop_at=None, pdb_dir=None, progress=False, h=None, base=None, threads=None,
     fallback=False,
-) -> SolveResult:
+) -> SolveResult:  # fmt: skip
     """IDA* on the 3x3x3 (face turns) with one of H48's ``hk`` tables, read for the cube and its
     inverse (issue 67's first version; h unset: the largest table stored, else h0)."""
     from exact.cube.h48solve import h48_cube
@@ -124,8 +124,21 @@ def _stored_h(puzzle, metric: str, base, pdb_dir) -> int:
     return 0
 
 
-@functools.lru_cache(maxsize=2)
+_H48_LOADED: dict[tuple, object] = {}
+"""The ``hk`` tables this process holds, by ``(puzzle, metric, h, base, pdb_dir, fallback)``: the
+last two loaded (a solve's set-up is then nothing, which :func:`_h48_setups` says)."""
+
+
 def _h48_table(puzzle, metric: str, h: int, base, pdb_dir, progress: bool, fallback: bool = False):
+    key = (puzzle, metric, h, base, pdb_dir, fallback)
+    if key not in _H48_LOADED:
+        while len(_H48_LOADED) >= 2:
+            del _H48_LOADED[next(iter(_H48_LOADED))]
+        _H48_LOADED[key] = _load_h48(puzzle, metric, h, base, pdb_dir, progress, fallback)
+    return _H48_LOADED[key]
+
+
+def _load_h48(puzzle, metric: str, h: int, base, pdb_dir, progress: bool, fallback: bool):
     from pathlib import Path
 
     from exact.cube import eoesep
@@ -151,6 +164,8 @@ def _h48_setups(puzzle, options, pdb_dir) -> list[Setup]:
     base = options.get("base")
     h = options.get("h")
     h = _stored_h(puzzle, metric, base, pdb_dir) if h is None else h
+    if (puzzle, metric, h, base, pdb_dir, bool(options.get("fallback"))) in _H48_LOADED:
+        return []  # loaded (and compiled) by an earlier solve of this process: no set-up
     specs = [h48table.spec(puzzle.table, metric, h, base)]
     specs += [eoesep.spec(puzzle.table, metric)] if options.get("fallback") else []
     stored, seconds = setup_estimate(specs, pdb_dir)
@@ -159,11 +174,12 @@ def _h48_setups(puzzle, options, pdb_dir) -> list[Setup]:
     return with_compile(ways, h48solve, h48table, seconds=H48_COMPILE_SECONDS)
 
 
-H48_STORED_RANK = 22
-"""``auto``'s rank of ``cube3-h48`` with a stored table of ``h >= 6``: before Korf's three tables
-(``ida*-cube``, 25: 218 s on a 16-move cube, docs/benchmarks/ida_cube.md; h6: a median of
-1.7 s at 17 moves and 9.6 s at 18, docs/benchmarks/h48.md), after ``cube3-optimal`` (20) until
-the two are measured on the same cubes."""
+H48_STORED_RANK = 18
+"""``auto``'s rank of ``cube3-h48`` with a stored table of ``h >= 6``: before ``cube3-optimal`` (20)
+and Korf's three tables (``ida*-cube``, 25). Measured in HTM on the same hard cubes (2 threads):
+r5 16.7 s and r7 11.8 s with h6 (docs/benchmarks/h48.md) against 105.9 s and 90.9 s with
+``cube3-optimal`` (issue 67's figures), and a median of 7.9 s on Tronto's 18-move cubes. In QTM
+the two have not been timed on the same cubes yet; the h6 table is the same kind there."""
 
 
 H48_COMPILE_SECONDS = 20.0
