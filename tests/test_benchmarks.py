@@ -221,3 +221,40 @@ def test_a_page_written_anew_keeps_its_plots(tmp_path) -> None:
     write_page(page, ["# Benchmark: p", "", "new rows"])
     text = page.read_text()
     assert "new rows" in text and "old rows" not in text and text.count("![p](img/p.png)") == 1
+
+
+def test_the_deepcubea_certificates_are_replayed_and_a_forged_or_wrong_one_refused(tmp_path) -> None:
+    """A row of benchmarks/deepcubea_h48.py counts only if its moves solve its cube in the file's
+    optimal length; the page is written from the rows that pass."""
+    import csv
+    import json
+
+    from benchmarks import deepcubea_h48 as cert
+
+    with cert.instances.path("deepcubea-cube3").open() as fh:
+        first = next(csv.DictReader(fh, delimiter="\t"))
+    known = {c["id"]: c for c in cert.cubes(3)}
+    p = cert.puzzle()
+    row = {"id": "0", "optimal": int(first["optimal_qtm"]), "status": "optimal", "length": int(first["optimal_qtm"]),
+           "bound": int(first["optimal_qtm"]), "nodes": 1, "seconds": 1.5, "moves": first["optimal_solution"],
+           "table": "cube3-h48-h6-b11-qtm", "threads": 2, "date": "2026-11-29", "machine": "m", "commit": "c" * 40,
+           "command": "python benchmarks/deepcubea_h48.py"}  # fmt: skip
+    data = tmp_path / "deepcubea_h48.jsonl"
+    data.write_text(json.dumps(row) + "\n")
+    rows = cert.checked(p, cert.read_rows(data), known, data)
+    text = "\n".join(cert.render(rows, known, 12.0, ""))
+    assert "| 1 | 1 | 1 | 1.50 |" in text and "set-up took 12.0 s" in text
+    moves = first["optimal_solution"].split()
+    forged = {**row, "moves": " ".join(moves[:-1] + ["U" if moves[-1] != "U" else "D"])}
+    wrong = {**row, "length": row["length"] - 2, "moves": " ".join(moves[:-2])}
+    longer = {**row, "length": row["length"] + 2, "moves": " ".join([*moves, "U", "U'"])}
+    cases = (
+        (forged, "do not solve it"),
+        (wrong, "do not solve it"),
+        (longer, "the file says"),
+        ({**row, "id": "x"}, "not one of"),
+    )
+    for bad, says in cases:
+        data.write_text(json.dumps(bad) + "\n")
+        with pytest.raises(ValueError, match=says):
+            cert.checked(p, cert.read_rows(data), known, data)
