@@ -109,8 +109,8 @@ side's next move cannot be one (:func:`_side`); solutions one move longer may.""
 # be a half turn (1: it cannot).
 CV, CI, HN, HI, LN1, LN2, LI1, LI2, SIDE, MOVE, TRIED, NHN, NHI = range(13)
 NINFO = 13
-# The per-child bounds (``_Search.kids``, int64 ``(tasks, rows, 3, M)``): the child's (``NEVER``
-# where never tried), its front side's and its back side's.
+# The per-child bounds (``_Search.kids``, int8 ``(slots, rows, 3, M)``: 7% less time than int64 on
+# one thread): the child's (``NEVER`` where never tried), its front side's and its back side's.
 VL, KF, KB = range(3)
 
 
@@ -541,7 +541,7 @@ class _Search:
         self.cube = np.zeros((slots, rows, 40), np.uint8)
         self.inv = np.zeros((slots, rows, 40), np.uint8)
         self.info = np.full((slots, rows, NINFO), -1, np.int64)
-        self.kids = np.zeros((slots, rows, 3, m), np.int64)
+        self.kids = np.zeros((slots, rows, 3, m), np.int8)  # every bound is below NEVER = 127
         self.depth = np.zeros(slots, np.int64)
         self.status = np.zeros(slots, np.int64)
         self.cur = np.zeros(slots, np.int64)
