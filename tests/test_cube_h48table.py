@@ -428,3 +428,29 @@ def test_the_fallback_distances_are_exact_on_short_scrambles_and_bound_the_rest(
         for m in range(p.table.num_moves):
             move_edges(c, nxt, m, kit.eto, kit.eflip)
             assert abs(int(dist[hk_edges(nxt[16:28], nxt[28:40], 0, 11, mk)]) - int(here)) <= 1
+
+
+def test_a_stop_while_a_checkpoint_is_written_keeps_the_one_before(tmp_path, monkeypatch) -> None:
+    """A checkpoint goes into the data file its metadata does not name, and only then is named:
+    a build stopped in the middle of writing one resumes from the last whole one."""
+    from exact.pdb import partial
+
+    sizes, about = (3, 5), {"h": 0}
+    first = [np.arange(3, dtype=np.uint8), np.arange(5, dtype=np.uint8)]
+    partial.write(tmp_path, "t", first, {**about, "progress": 1})
+    partial.write(tmp_path, "t", [a + 1 for a in first], {**about, "progress": 2})
+    assert partial.read(tmp_path, "t", sizes, about)[1]["progress"] == 2
+    assert len(list(tmp_path.glob("t.partial*.bin"))) == 1  # the older data file is removed
+
+    def stopped(path, chunks):
+        for _ in chunks:
+            raise KeyboardInterrupt  # the stop lands in the middle of the data
+
+    monkeypatch.setattr(partial, "write_chunks", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        partial.write(tmp_path, "t", [a + 2 for a in first], {**about, "progress": 3})
+    arrays, meta = partial.read(tmp_path, "t", sizes, about)
+    assert meta["progress"] == 2 and np.array_equal(arrays[1], first[1] + 1)
+    monkeypatch.undo()
+    partial.drop(tmp_path, "t")
+    assert not list(tmp_path.iterdir())

@@ -1,7 +1,13 @@
 """A long table build's checkpoint: its arrays and where it got to, written atomically next to
-the table (``NAME.partial.bin`` then ``NAME.partial.json`` with the sha256 of the bytes), read back
-only where the bytes verify and the build's own description matches, so a stopped build resumes
-and a stale, foreign or damaged checkpoint is ignored (the build starts over)."""
+the table (a data file, then ``NAME.partial.json`` naming it, with the sha256 of its bytes), read
+back only where the bytes verify and the build's own description matches, so a stopped build
+resumes and a stale, foreign or damaged checkpoint is ignored (the build starts over).
+
+The data alternates between two files, ``NAME.partial.bin`` and ``NAME.partial.1.bin``: a new
+checkpoint goes into the one the metadata does not name, and only once it is whole does the
+metadata (replaced atomically) name it. So a build stopped while it writes one (a 1.9 GB table's
+takes most of a minute) still resumes from the one before; until 2026-11-29 the metadata was
+removed first, and such a stop lost every part done."""
 
 from __future__ import annotations
 
@@ -18,15 +24,34 @@ VERSION = 1
 _CHUNK = 1 << 26
 
 
+def _slots(name: str) -> tuple[str, str]:
+    return f"{name}.partial.bin", f"{name}.partial.1.bin"
+
+
+def _named(json_path: Path, name: str) -> str | None:
+    """The data file the metadata names (one of the two; ``NAME.partial.bin`` for metadata that
+    names none, as before 2026-11-29), or ``None`` where there is no metadata to read."""
+    try:
+        meta = json.loads(json_path.read_text())
+    except (OSError, ValueError):
+        return None
+    named = meta.get("bin") if isinstance(meta, dict) else None
+    return named if named in _slots(name) else _slots(name)[0]
+
+
 def paths(directory: Path, name: str) -> tuple[Path, Path]:
-    """The checkpoint's data and metadata files."""
-    return directory / f"{name}.partial.bin", directory / f"{name}.partial.json"
+    """The checkpoint's data file (the one its metadata names) and its metadata file."""
+    json_path = directory / f"{name}.partial.json"
+    return directory / (_named(json_path, name) or _slots(name)[0]), json_path
 
 
 def write(directory: Path, name: str, arrays: Sequence[np.ndarray], about: dict) -> None:
     """Save uint8 ``arrays`` one after the other, with ``about`` (JSON: what the build is and how
-    far it got); the data first, so that metadata never names bytes that are not there."""
-    bin_path, json_path = paths(directory, name)
+    far it got): the data into the file the metadata does not name, then the metadata naming it,
+    then the other file removed, so that a stop at any point leaves a checkpoint that verifies."""
+    json_path = directory / f"{name}.partial.json"
+    first, second = _slots(name)
+    target = second if _named(json_path, name) == first else first
     digest = hashlib.sha256()
 
     def chunks():
@@ -37,11 +62,11 @@ def write(directory: Path, name: str, arrays: Sequence[np.ndarray], about: dict)
                 yield piece
 
     directory.mkdir(parents=True, exist_ok=True)
-    json_path.unlink(missing_ok=True)
-    write_chunks(bin_path, chunks())
+    write_chunks(directory / target, chunks())
     meta = {"version": VERSION, "name": name, "sizes": [len(a) for a in arrays], "about": about,
-            "sha256": digest.hexdigest()}  # fmt: skip
+            "sha256": digest.hexdigest(), "bin": target}  # fmt: skip
     write_chunks(json_path, [json.dumps(meta).encode()])
+    (directory / (first if target == second else second)).unlink(missing_ok=True)
 
 
 def read(directory: Path, name: str, sizes: Sequence[int], about: dict) -> tuple[list[np.ndarray], dict] | None:
@@ -74,5 +99,6 @@ def read(directory: Path, name: str, sizes: Sequence[int], about: dict) -> tuple
 
 def drop(directory: Path, name: str) -> None:
     """Remove the checkpoint (the table is stored)."""
-    for path in paths(directory, name):
-        path.unlink(missing_ok=True)
+    (directory / f"{name}.partial.json").unlink(missing_ok=True)
+    for slot in _slots(name):
+        (directory / slot).unlink(missing_ok=True)
