@@ -153,12 +153,16 @@ def render(rows: list[dict], known: dict[str, dict], setup: float | None, load: 
     """The page's lines from the checked rows."""
     proven = [r for r in rows if r["status"] == "optimal"]
     secs = sorted(r["seconds"] for r in proven)
+    title = "# Benchmark: DeepCubeA's 1,000 cubes certified by the H48 solver (QTM)"
+    if not rows:
+        return [title, "", "No cube certified yet. The run needs the QTM `hk` table (`python -m exact.pdb build "
+                "cube3-h48-h6-b11-qtm`, hours, resumable), then: `nohup python benchmarks/deepcubea_h48.py --h 6 "
+                "--threads 2 --resume > /tmp/deepcubea_h48.log 2>&1 &`."]  # fmt: skip
     out = [
-        "# Benchmark: DeepCubeA's 1,000 cubes certified by the H48 solver (QTM)",
+        title,
         "",
         f"Command(s): {'; '.join(f'`{c}`' for c in sorted({r['command'] for r in rows}))}  ",
-        f"Machine: {rows[0]['machine'] if rows else machine()}; dates "
-        f"{', '.join(sorted({r['date'] for r in rows}))}; commits "
+        f"Machine: {rows[0]['machine']}; dates {', '.join(sorted({r['date'] for r in rows}))}; commits "
         f"{', '.join(sorted({r['commit'][:7] for r in rows}))}" + (f"; {load}" if load else ""),
         "",
         "Cubes: DeepCubeA's test set (`deepcubea-cube3`, quarter-turn metric), each solved by `cube3-h48` "
@@ -169,8 +173,6 @@ def render(rows: list[dict], known: dict[str, dict], setup: float | None, load: 
         + (f" (that set-up took {setup:.1f} s in the last run)." if setup is not None else "."),
         "",
     ]
-    if not rows:
-        return [*out, "No cube certified yet."]
     tables = sorted({r["table"] for r in rows})
     threads = sorted({r["threads"] for r in rows})
     med = statistics.median(secs) if secs else float("nan")
