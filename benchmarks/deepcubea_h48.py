@@ -176,7 +176,13 @@ def render(rows: list[dict], known: dict[str, dict], setup: float | None, load: 
     tables = sorted({r["table"] for r in rows})
     threads = sorted({r["threads"] for r in rows})
     med = statistics.median(secs) if secs else float("nan")
-    verdict = "met" if secs and med < TARGET and len(proven) == len(rows) else "not met"
+    every = sorted(r["seconds"] if r["status"] == "optimal" else float("inf") for r in rows)  # a limit: slowest
+    whole = statistics.median(every)
+    verdict = (
+        f"{'met' if whole < TARGET else 'not met'} "
+        + ("on all 1,000" if len(rows) == 1000 else f"so far, on {len(rows)} of 1,000 cubes")
+        + f" (median {whole:.2f} s, a cube stopped by the limit counted as slower than every proven one)"
+    )
     out += markdown_table(
         ["cubes", "proven optimal", "equal to the file's", "median s", "mean s", "90th percentile s", "max s",
          "median nodes", "table", "threads"],
@@ -189,9 +195,9 @@ def render(rows: list[dict], known: dict[str, dict], setup: float | None, load: 
     pdb = statistics.median(known[r["id"]]["pdb_seconds"] for r in rows)
     out += [
         "",
-        f"Target (issue 67): a median under {TARGET:.0f} s on 2 cores with a table of at most 2 GB: {verdict} "
-        f"({len(rows)} of 1,000 cubes so far). The file's own PDB solver took a median of {pdb:.1f} s on the "
-        "same cubes (DeepCubeA's paper, another machine).",
+        f"Target (issue 67): a median under {TARGET:.0f} s on 2 cores with a table of at most 2 GB: {verdict}. "
+        f"The file's own PDB solver took a median of {pdb:.1f} s on the same cubes (DeepCubeA's paper, another "
+        "machine).",
         "",
         "## Seconds by optimal length",
         "",
