@@ -178,8 +178,9 @@ H48_STORED_RANK = 18
 """``auto``'s rank of ``cube3-h48`` with a stored table of ``h >= 6``: before ``cube3-optimal`` (20)
 and Korf's three tables (``ida*-cube``, 25). Measured in HTM on the same hard cubes (2 threads):
 r5 16.7 s and r7 11.8 s with h6 (docs/benchmarks/h48.md) against 105.9 s and 90.9 s with
-``cube3-optimal`` (issue 67's figures), and a median of 7.9 s on Tronto's 18-move cubes. In QTM
-the two have not been timed on the same cubes yet; the h6 table is the same kind there."""
+``cube3-optimal`` (issue 67's figures), and a median of 7.9 s on Tronto's 18-move cubes. In QTM,
+DeepCubeA's first 103 cubes with the h6 table: a median of 6.6 s (docs/benchmarks/deepcubea_h48.md),
+where ``cube3-optimal`` took 22.0 s on the first 100 (another run, docs/benchmarks/cube3_optimal.md)."""
 
 
 H48_COMPILE_SECONDS = 20.0
