@@ -126,8 +126,8 @@ def _parser() -> tuple[argparse.ArgumentParser, MethodFlags]:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_executor_options(p)
     add_resume_option(p)
-    # the learned methods' flags as they declare them; precision stays the search's default here
-    return p, add_learned_flags(p, ("bwas", "beam"), skip=("precision",), title="--learned-method options")
+    # the learned methods' flags as they declare them (--precision: each method's own default unless given)
+    return p, add_learned_flags(p, ("bwas", "beam"), title="--learned-method options")
 
 
 def _run(

@@ -210,7 +210,9 @@ def test_cli_certifies_a_file(tmp_path, eight, capsys) -> None:
     assert f"--instances {str(inst)!r}, instance b7:" in err and "expected 9 numbers" in err
 
 
-@pytest.mark.parametrize("learned", [[], ["--learned-method", "beam", "--width", "64"]], ids=["bwas", "beam"])
+@pytest.mark.parametrize(
+    "learned", [[], ["--learned-method", "beam", "--width", "64", "--precision", "fp32"]], ids=["bwas", "beam"]
+)
 def test_cli_runs_the_learned_method_with_the_shipped_network(tmp_path, eight, capsys, learned) -> None:
     pytest.importorskip("torch")
     from hybrid.verify import main
@@ -225,7 +227,8 @@ def test_cli_runs_the_learned_method_with_the_shipped_network(tmp_path, eight, c
 
     assert main(["--puzzle", "tiles8", "--instances", str(inst), "--out", str(out), "--no-progress", *learned]) == 0
     certs = read_log(out / "certificates.jsonl")
-    if learned:
+    if learned:  # the arithmetic asked for is the run's, and the log's header says so
+        assert '"precision": "fp32"' in (out / "certificates.jsonl").read_text().splitlines()[0]
         assert run(main, ["--puzzle", "tiles8", "--instances", str(inst), "--weight", "1", *learned]) == 2
         assert "--weight is not an option of --learned-method beam" in capsys.readouterr().err
     else:  # the beam's flags are refused for BWAS
