@@ -258,3 +258,58 @@ def test_the_deepcubea_certificates_are_replayed_and_a_forged_or_wrong_one_refus
         data.write_text(json.dumps(bad) + "\n")
         with pytest.raises(ValueError, match=says):
             cert.checked(p, cert.read_rows(data), known, data)
+
+
+def _certificate(p, item, start, given: list[str], best: list[str], verdict: str) -> dict:
+    """A hybrid.verify record of DeepCubeA cube ``item`` (the best solution proven optimal)."""
+    result = {"puzzle": "cube3", "start": [int(x) for x in start], "moves": best, "status": "optimal",
+              "lower_bound": len(best), "nodes": 1, "seconds": 1.0, "solver": "verify:cube3-h48"}  # fmt: skip
+    return {"verdict": verdict, "given": " ".join(given), "given_length": len(given), "best_length": len(best),
+            "gap": len(given) - len(best), "method": "cube3-h48", "lower_bound": len(best), "gap_exact": True,
+            "certify_seconds": 2.0, "id": item.id, "known_optimal": item.optimal, "learned_seconds": 50.0,
+            "reason": None, "spec": {"name": "cube3"}, "result": result}  # fmt: skip
+
+
+def test_the_verified_section_rechecks_every_certificate_and_refuses_a_forged_one(tmp_path) -> None:
+    """benchmarks/verify_cube3.py renders hybrid.verify's certificates of the network's answers
+    only after re-checking each against its DeepCubeA cube and optimum, whoever sealed the log."""
+    import csv
+    import json
+
+    import instances
+    from benchmarks import verify_cube3 as vc
+    from exact import registry
+    from instances.files import parse_states, read_instances
+
+    p = registry.get("cube3")
+    items = read_instances("deepcubea-cube3")[:2]
+    starts = parse_states(p, items, "deepcubea-cube3")
+    with instances.path("deepcubea-cube3").open() as fh:
+        sols = [r["optimal_solution"].split() for r, _ in zip(csv.DictReader(fh, delimiter="\t"), range(2))]
+    good = [_certificate(p, items[0], starts[0], sols[0], sols[0], "optimal"),
+            _certificate(p, items[1], starts[1], [*sols[1], "U", "U'"], sols[1], "suboptimal")]  # fmt: skip
+    learned = {"model": "shipped", "method": "beam", "options": {"quality": "best", "precision": "int8"}}
+    run = {"command": "verify", "puzzle": {"name": "cube3"}, "method": "cube3-h48", "learned": learned}
+
+    def folder(name: str, records: list[dict], header: dict = run) -> Path:
+        f = tmp_path / name
+        f.mkdir()
+        lines = [{"format": "puzzleopt-certificate/3", "run": header}, *records]
+        (f / "certificates.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+        return f
+
+    page = tmp_path / "page.md"
+    assert vc.main([str(folder("good", good)), "--out", str(page)]) == 0
+    text = page.read_text()
+    assert "| 0 | 1 | 50.0% |" in text and "| 2 | 1 | 50.0% |" in text and "50.0% (9.5-90.5%, 1/2)" in text
+    longer = [*sols[1], "U", "U'"]
+    cases = {
+        "claims-optimal": _certificate(p, items[1], starts[1], longer, longer, "optimal"),  # beyond the optimum
+        "does-not-solve": {**good[0], "given": " ".join([*sols[0], "U"])},
+        "other-optimum": {**good[0], "known_optimal": items[0].optimal + 2},
+    }
+    for name, bad in cases.items():
+        assert vc.main([str(folder(name, [bad])), "--out", str(page)]) == vc.EXIT_CONTRADICTION, name
+    other = {**run, "learned": {**run["learned"], "options": {"width": 1024}}}
+    assert vc.main([str(tmp_path / "good"), str(folder("other", good, other)), "--out", str(page)]) == 2
+    assert vc.main([str(tmp_path / "missing"), "--out", str(page)]) == 2
