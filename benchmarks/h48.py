@@ -182,6 +182,19 @@ def _median(xs: list[float]) -> str:
     return f"{statistics.median(xs):.2f}" if xs else "-"
 
 
+def _peer_sets(rows: list[dict], solver: str) -> str:
+    """Which sets a peer ran, and how many of each set's cubes stopped at its limit."""
+    parts = []
+    ran = dict.fromkeys(_set(r) for r in rows if r["solver"] == solver)
+    for name in ran:
+        mine = [r for r in rows if r["solver"] == solver and _set(r) == name]
+        limits = sum(r["status"] != "optimal" for r in mine)
+        parts.append(f"{name}, {limits} of {len(mine)} at its limit")
+    others = [n for n in dict.fromkeys(_set(r) for r in rows) if n not in ran]
+    tail = f" (not run on {', '.join(others)})" if others else ""
+    return "; ".join(parts) + tail
+
+
 def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
     """The page's lines from the data file's rows (``tables``: name -> stored metadata)."""
     sets = list(dict.fromkeys(_set(r) for r in rows))
@@ -209,7 +222,7 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
         "for that reason. "
         + (
             "`rubiks_optimal` (Reid's solver, Debian `rubiks`, one thread, quarter-turn metric: its optimum is "
-            "another number) ran here on the same cubes."
+            "another number) ran here on the same cubes: " + _peer_sets(rows, "rubiks_optimal") + "."
             if any(r["solver"] == "rubiks_optimal" for r in rows)
             else "`rubiks_optimal` has not been run on these cubes yet (`--peer-time-limit`)."
         )

@@ -244,6 +244,7 @@ def test_the_deepcubea_certificates_are_replayed_and_a_forged_or_wrong_one_refus
     rows = cert.checked(p, cert.read_rows(data), known, data)
     text = "\n".join(cert.render(rows, known, 12.0, ""))
     assert "| 1 | 1 | 1 | 1.50 |" in text and "set-up took 12.0 s" in text
+    assert "on 1 of 1,000 cubes (median 1.50 s)." in text  # no limit cube: no word on how limits count
     moves = first["optimal_solution"].split()
     forged = {**row, "moves": " ".join(moves[:-1] + ["U" if moves[-1] != "U" else "D"])}
     wrong = {**row, "length": row["length"] - 2, "moves": " ".join(moves[:-2])}
@@ -313,3 +314,13 @@ def test_the_verified_section_rechecks_every_certificate_and_refuses_a_forged_on
     other = {**run, "learned": {**run["learned"], "options": {"width": 1024}}}
     assert vc.main([str(tmp_path / "good"), str(folder("other", good, other)), "--out", str(page)]) == 2
     assert vc.main([str(tmp_path / "missing"), "--out", str(page)]) == 2
+
+
+def test_the_h48_page_says_which_sets_a_peer_ran_and_how_many_stopped_at_its_limit() -> None:
+    from benchmarks import h48
+
+    rows = [{"solver": "rubiks_optimal", "set": "17 moves", "id": str(i), "status": s}
+            for i, s in enumerate(["limit", "optimal", "limit"])]  # fmt: skip
+    rows += [{"solver": "ours", "set": "18 moves", "id": "0", "status": "optimal"},
+             {"solver": "ours", "set": "hard", "id": "r5", "status": "optimal"}]  # fmt: skip
+    assert h48._peer_sets(rows, "rubiks_optimal") == "17 moves, 2 of 3 at its limit (not run on 18 moves, hard r5)"
