@@ -586,7 +586,7 @@ class _Search:
 
     def winner(self) -> int | None:
         """The slot that found a solution at the earliest position of the order, if any (the same
-        answer on any thread count)."""
+        answer on any thread count up to :data:`SLOTS`)."""
         hits = np.flatnonzero(self.status == FOUND)
         return None if not len(hits) else int(hits[np.argmin(self.cursor[hits])])  # the task's position + slots
 
