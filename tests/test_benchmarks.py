@@ -324,3 +324,20 @@ def test_the_h48_page_says_which_sets_a_peer_ran_and_how_many_stopped_at_its_lim
     rows += [{"solver": "ours", "set": "18 moves", "id": "0", "status": "optimal"},
              {"solver": "ours", "set": "hard", "id": "r5", "status": "optimal"}]  # fmt: skip
     assert h48._peer_sets(rows, "rubiks_optimal") == "17 moves, 2 of 3 at its limit (not run on 18 moves, hard r5)"
+
+
+def test_the_h48_ab_section_shows_each_comparison_and_bad_arguments_say_what_to_give(tmp_path) -> None:
+    from benchmarks import h48_ab
+
+    a = {"label": "1 thread", "rounds": [80.0, 79.0, 81.0], "median": 80.0, "nodes": 609}
+    b = {"label": "2 threads", "rounds": [38.0, 40.0, 37.0], "median": 38.0, "nodes": 609}
+    row = {"date": "2026-11-29", "machine": "m", "commit": "c" * 40, "command": "python benchmarks/h48_ab.py",
+           "length": 17, "count": 25, "stop_at": False, "variants": [a, b], "load": "load average 0.1"}  # fmt: skip
+    text = "\n".join(h48_ab.render([row]))
+    assert "| 25 of 17 moves | 1 thread | 80.00 (80.00, 79.00, 81.00) |" in text
+    assert "| 2 threads | 38.00 (38.00, 40.00, 37.00) |" in text
+    assert "| 0.475 | 609 / 609 |" in text
+    with pytest.raises(SystemExit, match="give two thread counts"):
+        h48_ab.variants(None, "1", 2)
+    with pytest.raises(SystemExit, match="does not exist"):
+        h48_ab.variants([str(tmp_path / "a.py"), str(tmp_path / "b.py")], None, 2)

@@ -14,9 +14,9 @@ calls. On Tronto's 25 17-move cubes (h6, 2 threads) this cut the generated nodes
 staying in the cache. A node within the bound whose cube is solved ends the search; the answer
 is replayed on the facelets before it is returned (:meth:`exact.result.SolveResult.recorder`).
 
-Each node searches from one side (:func:`_side`): its moves are made on the cube, or on the
+Each node searches from one side (:func:`_dfs`): its moves are made on the cube, or on the
 inverse (premoves of the cube), whichever gives it fewer children, as H48 does. A node's first
-visit bounds all its children (:func:`_expand`), cheapest test first: the corners' distance, with
+visit bounds all its children at once, cheapest test first: the corners' distance, with
 only the moving side's corners moved; the other side's entry, which a half turn leaves as it was
 (a half turn keeps the tetrads, the slices, every twist and flip, so premultiplying by one moves
 no coordinate: the parent's bound is the child's, so where that bound is tight no half turn is a
@@ -26,7 +26,8 @@ before it reads any, though on this machine the reads overlap as well without (o
 on one thread) puts about a quarter of the time on the big table's misses and about a tenth on
 the corner-move table's: the search is bound by memory. The hot kernels count no references
 (:func:`exact.memory.borrowed`) and take their max and min inlined (:func:`exact.memory.imax`):
-the two cut the time of 6 17-move cubes by 23% (one thread, 6.43 -> 4.74 s, same nodes).
+the two cut the time of 6 17-move cubes by 23% (one thread, 6.43 -> 4.74 s, same nodes). The
+search's steps are written out in one kernel, not called (:func:`_dfs`: 9.1% less time).
 The inverse's side keeps the cube's canonical rules read backwards (:func:`backward_rules`), so
 that no optimal answer is lost whichever side a node picks.
 
@@ -100,7 +101,7 @@ NEVER = 127
 """A child's bound that says "never tried" (a sequence the canonical rules skip)."""
 CUT = 126
 """A child's bound that says "no solution of this bound's length starts so": a half turn where the
-side's next move cannot be one (:func:`_side`); solutions one move longer may."""
+side's next move cannot be one (:func:`_dfs`); solutions one move longer may."""
 
 # The per-depth numbers of a task's stack (``_Search.info``, int64 ``(tasks, rows, NINFO)``): the
 # corner coordinates of the cube and of its inverse, their bounds, the last two moves made on each
@@ -146,116 +147,6 @@ def _read(i, e, base, data, lines, fb):  # pragma: no cover - numba
 def _barred(l1, l2, x, rule, rule3):  # pragma: no cover - numba
     """Whether move ``x`` after the side's last moves ``l2, l1`` (-1: none) is a sequence never tried."""
     return (l1 >= 0 and rule[l1, x]) or (l2 >= 0 and rule3[l2, l1, x])
-
-
-@borrowed
-def _side(s, r, forbid, forbid3, bforbid, bforbid3, half):  # pragma: no cover - numba
-    """The side a node searches (``s``: its row of ``info``, ``r`` moves left): the one with fewer
-    children. First its ``NHN``/``NHI`` flags are made whole: where the inverse's bound is tight
-    (``r``) the moves left, read from the cube's side, cannot start with a half turn (the half
-    turns keep the inverse's coordinate, so it would be ``r - 1`` moves from solved), and that
-    holds below the node until a move is made on the cube's side; the same the other way round.
-    H48 switches to the inverse to make this rule bite on the side whose bound is tight.
-    """
-    if s[HI] >= r:
-        s[NHN] = 1
-    if s[HN] >= r:
-        s[NHI] = 1
-    cn = 0
-    ci = 0
-    for x in range(half.shape[0]):
-        if not _barred(s[LN1], s[LN2], x, forbid, forbid3) and not (half[x] and s[NHN]):
-            cn += 1
-        if not _barred(s[LI1], s[LI2], x, bforbid, bforbid3) and not (half[x] and s[NHI]):
-            ci += 1
-    return 0 if cn <= ci else 1
-
-
-@borrowed
-def _expand(  # pragma: no cover - numba
-    d, left, fr, bk, cf, hb, l1, l2, nohalf, rule, rule3, k, kid, ix, jx, ex, ey, half, cc, cmove, cto, ctw, eto, eflip,
-    h, base, data, lines, fb, tetrad, comb, mk,
-):  # fmt: skip
-    """Every child's bounds of the node at depth ``d`` into ``k`` (its ``kids`` row: ``k[VL]`` the
-    child's, ``NEVER`` for a sequence never tried; ``k[KF]`` its front side's; ``k[KB]`` its back
-    side's). ``fr``/``bk``: the stacks of the side the node moves and of the other; ``cf``: the
-    front's corner coordinate; ``hb``: the back's bound; ``l1, l2``: the front's last moves;
-    ``nohalf``: no half turn is a child (``CUT``).
-
-    In passes: the corners' distances, then the back's entries, then the front's own, each pass
-    only for the children the earlier ones left inside the bound, and each prefetching every
-    entry before it reads one (measured no faster here than without: see the module's text)."""
-    nm = cto.shape[0]
-    for x in range(nm):
-        ix[x] = -1
-        if _barred(l1, l2, x, rule, rule3):
-            k[VL, x] = NEVER
-            continue
-        if nohalf and half[x]:
-            k[VL, x] = CUT
-            continue
-        v = np.int64(cc[cmove[cf, x]])
-        jx[x] = v  # the child's corners' record, kept for its own entry below
-        f = v & 15
-        k[KF, x] = f
-        if f > left:  # refuted by one read: the back's corners are not moved (most children deep down)
-            k[VL, x] = f
-            continue
-        if half[x]:  # the back's entry is the parent's: no lookup
-            g = hb
-        else:
-            inverse_corners(bk[d], kid, x, cto, ctw)
-            w = np.int64(cc[cocsep(kid, tetrad, comb)])
-            g = w & 15
-            if imax(f, g) <= left:
-                inverse_edges(bk[d], kid, x, eto, eflip)
-                ex[x] = _edges(kid, w, mk)
-                ix[x] = _index(ex[x], w, h)
-                prefetch(data, ix[x] >> 2)
-        k[VL, x] = imax(f, g)
-        k[KB, x] = g
-    for x in range(nm):
-        v = jx[x]
-        jx[x] = -1
-        if k[VL, x] > left:  # NEVER and CUT too
-            continue
-        if ix[x] >= 0:
-            g = _read(ix[x], ex[x], base, data, lines, fb)
-            if g > k[KB, x]:
-                k[KB, x] = g
-            if g > k[VL, x]:
-                k[VL, x] = g
-                if g > left:
-                    continue
-        move_edges(fr[d], kid, x, eto, eflip)  # the corners' record ``v`` is the first pass's
-        ey[x] = _edges(kid, v, mk)
-        jx[x] = _index(ey[x], v, h)
-        prefetch(data, jx[x] >> 2)
-    for x in range(nm):
-        if jx[x] >= 0:
-            f = _read(jx[x], ey[x], base, data, lines, fb)
-            if f > k[KF, x]:
-                k[KF, x] = f
-            if f > k[VL, x]:
-                k[VL, x] = f
-
-
-@borrowed
-def _descend(s, n, side, m, fr, bk, d, k, cmove, cto, ctw, eto, eflip, tetrad, comb):  # pragma: no cover - numba
-    """Row ``n`` of ``info`` for the child by move ``m`` on ``side`` of the node of row ``s``; the
-    back's pieces into ``bk[d + 1]`` (the front's are made)."""
-    inverse_move(bk[d], bk[d + 1], m, cto, ctw, eto, eflip)
-    for j in range(NINFO):
-        n[j] = s[j]
-    own, other, last, before, hown, hother = (CV, CI, LN1, LN2, HN, HI) if side == 0 else (CI, CV, LI1, LI2, HI, HN)
-    n[own] = cmove[s[own], m]
-    n[other] = cocsep(bk[d + 1], tetrad, comb)
-    n[hown] = k[KF, m]
-    n[hother] = k[KB, m]
-    n[before] = s[last]
-    n[last] = m
-    n[NHN if side == 0 else NHI] = 0  # the move the flag was about is made
-    n[TRIED] = 0
 
 
 @njit(cache=True, inline="always")
@@ -356,11 +247,15 @@ def _dfs(  # pragma: no cover - numba
     ``(nodes, state, depth, minf)``, state ``RUNNING`` (budget spent), ``EXHAUSTED`` or ``FOUND``
     (the depth then the solution's length); ``mf``: the least bound refuted so far, lowered. The
     depth and bound stay in registers, not in the slot's arrays, which the other slots' threads
-    share cache lines with. A node's first visit picks its side (:func:`_side`, or the cube's
-    where ``switch`` is off) and bounds all its children at once (:func:`_expand`); each child is
+    share cache lines with.
+
+    A node's first visit picks its side, then bounds all its children at once; each child is
     refuted as cheaply as can be: by its corners' distance (the corners moved alone), by its back
     side's entry (a half turn, which the coordinate cannot see as a premove, keeps the parent's: no
-    lookup), by its front side's entry."""
+    lookup), by its front side's entry. The three steps (the side, the children's bounds, the
+    child's row) are written out here rather than called: each call passed some 30 arrays, and
+    the one function took 9.1% less time on the same nodes (``benchmarks/h48_ab.py``, the 25
+    17-move cubes with ``--stop-at``, 9 rounds; docs/benchmarks/h48.md, section ``ab``)."""
     nm = cto.shape[0]
     done = 0
     while done < budget:
@@ -373,14 +268,87 @@ def _dfs(  # pragma: no cover - numba
             continue
         left = bound - d - 1
         if m == 0:
-            side = _side(s, left + 1, forbid, forbid3, bforbid, bforbid3, half)
-            s[SIDE] = side if switch else 0
+            # The side: first the NHN/NHI flags are made whole. Where the inverse's bound is tight
+            # (``left + 1`` moves) the moves left, read from the cube's side, cannot start with a
+            # half turn (the half turns keep the inverse's coordinate, so it would be ``left``
+            # moves from solved), and that holds below the node until a move is made on the
+            # cube's side; the same the other way round. Then the side with fewer children (the
+            # cube's where ``switch`` is off): H48 switches to the inverse to make this rule bite
+            # on the side whose bound is tight.
+            if s[HI] > left:
+                s[NHN] = 1
+            if s[HN] > left:
+                s[NHI] = 1
+            cn = 0
+            ci = 0
+            for x in range(nm):
+                if not _barred(s[LN1], s[LN2], x, forbid, forbid3) and not (half[x] and s[NHN]):
+                    cn += 1
+                if not _barred(s[LI1], s[LI2], x, bforbid, bforbid3) and not (half[x] and s[NHI]):
+                    ci += 1
+            s[SIDE] = (0 if cn <= ci else 1) if switch else 0
             if s[SIDE] == 0:
                 fr, bk, cf, hb, l1, l2, nh, rule, rule3 = c, iv, s[CV], s[HI], s[LN1], s[LN2], s[NHN], forbid, forbid3
             else:
                 fr, bk, cf, hb, l1, l2, nh, rule, rule3 = iv, c, s[CI], s[HN], s[LI1], s[LI2], s[NHI], bforbid, bforbid3
-            _expand(d, left, fr, bk, cf, hb, l1, l2, nh, rule, rule3, kd[d], kid, ix, jx, ex, ey, half, cc, cmove,
-                    cto, ctw, eto, eflip, h, base, data, lines, fb, tetrad, comb, mk)  # fmt: skip
+            # Every child's bounds into ``k`` (``k[VL]`` the child's, ``NEVER`` for a sequence
+            # never tried, ``CUT`` for a half turn the flag bars; ``k[KF]`` its front side's,
+            # ``k[KB]`` its back side's), in passes: the corners' distances, then the back's
+            # entries, then the front's own, each pass only for the children the earlier ones
+            # left inside the bound, and each prefetching every entry before it reads one.
+            k = kd[d]
+            for x in range(nm):
+                ix[x] = -1
+                if _barred(l1, l2, x, rule, rule3):
+                    k[VL, x] = NEVER
+                    continue
+                if nh and half[x]:
+                    k[VL, x] = CUT
+                    continue
+                v = np.int64(cc[cmove[cf, x]])
+                jx[x] = v  # the child's corners' record, kept for its own entry below
+                f = v & 15
+                k[KF, x] = f
+                if f > left:  # refuted by one read: the back's corners are not moved (most children deep down)
+                    k[VL, x] = f
+                    continue
+                if half[x]:  # the back's entry is the parent's: no lookup
+                    g = hb
+                else:
+                    inverse_corners(bk[d], kid, x, cto, ctw)
+                    w = np.int64(cc[cocsep(kid, tetrad, comb)])
+                    g = w & 15
+                    if imax(f, g) <= left:
+                        inverse_edges(bk[d], kid, x, eto, eflip)
+                        ex[x] = _edges(kid, w, mk)
+                        ix[x] = _index(ex[x], w, h)
+                        prefetch(data, ix[x] >> 2)
+                k[VL, x] = imax(f, g)
+                k[KB, x] = g
+            for x in range(nm):
+                v = jx[x]
+                jx[x] = -1
+                if k[VL, x] > left:  # NEVER and CUT too
+                    continue
+                if ix[x] >= 0:
+                    g = _read(ix[x], ex[x], base, data, lines, fb)
+                    if g > k[KB, x]:
+                        k[KB, x] = g
+                    if g > k[VL, x]:
+                        k[VL, x] = g
+                        if g > left:
+                            continue
+                move_edges(fr[d], kid, x, eto, eflip)  # the corners' record ``v`` is the first pass's
+                ey[x] = _edges(kid, v, mk)
+                jx[x] = _index(ey[x], v, h)
+                prefetch(data, jx[x] >> 2)
+            for x in range(nm):
+                if jx[x] >= 0:
+                    f = _read(jx[x], ey[x], base, data, lines, fb)
+                    if f > k[KF, x]:
+                        k[KF, x] = f
+                    if f > k[VL, x]:
+                        k[VL, x] = f
         s[TRIED] = m + 1
         f = kd[d, VL, m]
         if f == NEVER:
@@ -399,7 +367,30 @@ def _dfs(  # pragma: no cover - numba
             if _solved(fr[d + 1]):  # the inverse of the solved cube is the solved cube
                 return done, FOUND, d + 1, mf
             continue
-        _descend(s, st[d + 1], s[SIDE], m, fr, bk, d, kd[d], cmove, cto, ctw, eto, eflip, tetrad, comb)
+        # The child's row: the back's pieces into ``bk[d + 1]`` (the front's are made), its
+        # corner coordinates, its two bounds, the front's last moves; the flag of the side moved
+        # is cleared (the move it was about is made).
+        inverse_move(bk[d], bk[d + 1], m, cto, ctw, eto, eflip)
+        n = st[d + 1]
+        for j in range(NINFO):
+            n[j] = s[j]
+        if s[SIDE] == 0:
+            n[CV] = cmove[s[CV], m]
+            n[CI] = cocsep(bk[d + 1], tetrad, comb)
+            n[HN] = kd[d, KF, m]
+            n[HI] = kd[d, KB, m]
+            n[LN2] = s[LN1]
+            n[LN1] = m
+            n[NHN] = 0
+        else:
+            n[CI] = cmove[s[CI], m]
+            n[CV] = cocsep(bk[d + 1], tetrad, comb)
+            n[HI] = kd[d, KF, m]
+            n[HN] = kd[d, KB, m]
+            n[LI2] = s[LI1]
+            n[LI1] = m
+            n[NHI] = 0
+        n[TRIED] = 0
         d += 1
     return done, RUNNING, d, mf
 
