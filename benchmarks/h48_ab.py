@@ -106,15 +106,22 @@ def measure(vs, starts, p, table, rounds: int, stop_at: int | None) -> list[dict
     return out
 
 
+def ratio(a: dict, b: dict) -> float:
+    """B's time over A's: the median over the rounds of each round's ratio (the two ran side by
+    side in a round, so the machine's drift between rounds cancels; a ratio of the two medians
+    would mix rounds run at different speeds)."""
+    return statistics.median(y / x for x, y in zip(a["rounds"], b["rounds"], strict=True))
+
+
 def render(rows: list[dict]) -> list[str]:
     out = [
         "# A/B runs of the solver (benchmarks/h48_ab.py)",
         "",
         "Two variants taking turns in one process on the same cubes (Tronto's scrambles of one length, "
         "`cube3-h48-h6-b9-htm`), so that the machine's drift falls on both; each cell the median over the "
-        "rounds of a round's seconds (the sum over the cubes). `stop at` ends each solve once every shorter "
-        "length is refuted. A variant named by file and SHA-256 is a copy of `h48solve.py` measured and not "
-        "kept, unless the text says so.",
+        "rounds of a round's seconds (the sum over the cubes), and B / A the median of each round's ratio. "
+        "`stop at` ends each solve once every shorter length is refuted. A variant named by file and "
+        "SHA-256 is a copy of `h48solve.py` measured and not kept, unless the text says so.",
         "",
     ]
     table = []
@@ -124,11 +131,11 @@ def render(rows: list[dict]) -> list[str]:
             r["date"], r["commit"][:7], f"{r['count']} of {r['length']} moves" + (", stop at" if r["stop_at"] else ""),
             a["label"], f"{a['median']:.2f} ({', '.join(f'{x:.2f}' for x in a['rounds'])})",
             b["label"], f"{b['median']:.2f} ({', '.join(f'{x:.2f}' for x in b['rounds'])})",
-            f"{b['median'] / a['median']:.3f}", f"{a['nodes']:,} / {b['nodes']:,}", f"`{r['command']}`", r["load"],
+            f"{ratio(a, b):.3f}", f"{a['nodes']:,} / {b['nodes']:,}", f"`{r['command']}`", r["load"],
         ])  # fmt: skip
     out += markdown_table(
-        ["date", "commit", "cubes", "A", "A: s a round (rounds)", "B", "B: s a round (rounds)", "B / A",
-         "nodes a round (A / B)", "command", "load"],
+        ["date", "commit", "cubes", "A", "A: s a round (rounds)", "B", "B: s a round (rounds)",
+         "B / A (median of rounds)", "nodes a round (A / B)", "command", "load"],
         table,
     )  # fmt: skip
     out += ["", f"Machine: {rows[-1]['machine'] if rows else machine()}."]
@@ -137,7 +144,7 @@ def render(rows: list[dict]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    which = ap.add_mutually_exclusive_group(required=True)
+    which = ap.add_mutually_exclusive_group()
     which.add_argument("--files", nargs=2, metavar=("A", "B"), help="two copies of exact/cube/h48solve.py")
     which.add_argument("--threads-ab", help="two thread counts, as in 1,2: the solver as it is on each")
     ap.add_argument("--threads", type=int, default=2, help="threads for both --files variants (default 2)")
@@ -149,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--h", type=int, default=6, help="the stored half-turn table's h (default 6)")
     ap.add_argument("--render-only", action="store_true", help="write the section from the data file")
     args = ap.parse_args(argv)
+    if not args.render_only and not (args.files or args.threads_ab):
+        ap.error("give --files A B or --threads-ab A,B (or --render-only)")
     if not args.render_only:
         row = run(args.files, args.threads_ab, args.threads, args.length, args.count, args.rounds, args.stop_at, args.h,
                   " ".join(["python benchmarks/h48_ab.py", *(argv if argv is not None else sys.argv[1:])]))  # fmt: skip

@@ -27,7 +27,7 @@ on one thread) puts about a quarter of the time on the big table's misses and ab
 the corner-move table's: the search is bound by memory. The hot kernels count no references
 (:func:`exact.memory.borrowed`) and take their max and min inlined (:func:`exact.memory.imax`):
 the two cut the time of 6 17-move cubes by 23% (one thread, 6.43 -> 4.74 s, same nodes). The
-search's steps are written out in one kernel, not called (:func:`_dfs`: 9.1% less time).
+search's steps are written out in one kernel, not called (:func:`_dfs`: 9.6% less time).
 The inverse's side keeps the cube's canonical rules read backwards (:func:`backward_rules`), so
 that no optimal answer is lost whichever side a node picks.
 
@@ -254,7 +254,7 @@ def _dfs(  # pragma: no cover - numba
     side's entry (a half turn, which the coordinate cannot see as a premove, keeps the parent's: no
     lookup), by its front side's entry. The three steps (the side, the children's bounds, the
     child's row) are written out here rather than called: each call passed some 30 arrays, and
-    the one function took 9.1% less time on the same nodes (``benchmarks/h48_ab.py``, the 25
+    the one function took 9.6% less time on the same nodes (``benchmarks/h48_ab.py``, the 25
     17-move cubes with ``--stop-at``, 9 rounds; docs/benchmarks/h48.md, section ``ab``)."""
     nm = cto.shape[0]
     done = 0
@@ -374,22 +374,16 @@ def _dfs(  # pragma: no cover - numba
         n = st[d + 1]
         for j in range(NINFO):
             n[j] = s[j]
-        if s[SIDE] == 0:
-            n[CV] = cmove[s[CV], m]
-            n[CI] = cocsep(bk[d + 1], tetrad, comb)
-            n[HN] = kd[d, KF, m]
-            n[HI] = kd[d, KB, m]
-            n[LN2] = s[LN1]
-            n[LN1] = m
-            n[NHN] = 0
-        else:
-            n[CI] = cmove[s[CI], m]
-            n[CV] = cocsep(bk[d + 1], tetrad, comb)
-            n[HI] = kd[d, KF, m]
-            n[HN] = kd[d, KB, m]
-            n[LI2] = s[LI1]
-            n[LI1] = m
-            n[NHI] = 0
+        own, other, last, before, hown, hother, flag = (
+            (CV, CI, LN1, LN2, HN, HI, NHN) if s[SIDE] == 0 else (CI, CV, LI1, LI2, HI, HN, NHI)
+        )
+        n[own] = cmove[s[own], m]
+        n[other] = cocsep(bk[d + 1], tetrad, comb)
+        n[hown] = kd[d, KF, m]
+        n[hother] = kd[d, KB, m]
+        n[before] = s[last]
+        n[last] = m
+        n[flag] = 0
         n[TRIED] = 0
         d += 1
     return done, RUNNING, d, mf
