@@ -187,8 +187,8 @@ def test_functions_stay_short() -> None:
             for node in ast.walk(ast.parse(path.read_text())):
                 if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     continue
-                if any("jit" in ast.unparse(d) for d in node.decorator_list):
-                    continue
+                if any("jit" in ast.unparse(d) or ast.unparse(d) == "borrowed" for d in node.decorator_list):
+                    continue  # numba kernels (exact.memory.borrowed is numba's njit too)
                 body = node.body
                 if isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
                     body = body[1:]
