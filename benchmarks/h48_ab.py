@@ -58,7 +58,7 @@ def _module(path: Path):
         shutil.copyfile(path, copy)
     spec = importlib.util.spec_from_file_location(name, copy)
     if spec is None or spec.loader is None:
-        raise SystemExit(f"--files: {path} is not a Python file; give a copy of exact/cube/h48solve.py")
+        raise ValueError(f"--files: {path} is not a Python file; give a copy of exact/cube/h48solve.py")
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
@@ -73,12 +73,12 @@ def variants(files: list[str] | None, threads_ab: str | None, threads: int) -> l
         paths = [Path(f) for f in files]
         for p in paths:
             if not p.is_file():
-                raise SystemExit(f"--files: {p} does not exist; give two copies of exact/cube/h48solve.py")
+                raise ValueError(f"--files: {p} does not exist; give two copies of exact/cube/h48solve.py")
         return [(f"{p.name} ({_sha(p)})", _module(p), threads) for p in paths]
     try:
         a, b = (int(x) for x in str(threads_ab).split(","))
     except ValueError:
-        raise SystemExit(f"--threads-ab {threads_ab!r}: give two thread counts, as in --threads-ab 1,2") from None
+        raise ValueError(f"--threads-ab {threads_ab!r}: give two thread counts, as in --threads-ab 1,2") from None
     return [(f"{a} thread{'s' * (a != 1)}", h48solve, a), (f"{b} thread{'s' * (b != 1)}", h48solve, b)]
 
 
@@ -159,8 +159,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.render_only and not (args.files or args.threads_ab):
         ap.error("give --files A B or --threads-ab A,B (or --render-only)")
     if not args.render_only:
-        row = run(args.files, args.threads_ab, args.threads, args.length, args.count, args.rounds, args.stop_at, args.h,
-                  " ".join(["python benchmarks/h48_ab.py", *(argv if argv is not None else sys.argv[1:])]))  # fmt: skip
+        command = " ".join(["python benchmarks/h48_ab.py", *(argv if argv is not None else sys.argv[1:])])
+        try:
+            row = run(args.files, args.threads_ab, args.threads, args.length, args.count, args.rounds, args.stop_at,
+                      args.h, command)  # fmt: skip
+        except ValueError as e:  # bad input: one line, exit 2
+            print(f"h48_ab: {e}", file=sys.stderr)
+            return 2
         DATA.parent.mkdir(parents=True, exist_ok=True)
         with DATA.open("a") as fh:
             fh.write(json.dumps(row) + "\n")
@@ -178,11 +183,11 @@ def run(files, threads_ab, threads: int, length: int, count: int, rounds: int, s
     from exact.pdb.store import load
 
     if count < 1 or rounds < 1:
-        raise SystemExit(f"--count {count} / --rounds {rounds}: give at least 1 of each")
+        raise ValueError(f"--count {count} / --rounds {rounds}: give at least 1 of each")
     meter = load_meter()
     path = SCRAMBLES / f"scrambles-{length}.txt"
     if not path.exists():
-        raise SystemExit(f"{path}: no such scrambles file; see ../shared/data/README.md")
+        raise ValueError(f"{path}: no such scrambles file; see ../shared/data/README.md")
     lines = [x for x in path.read_text().splitlines() if x.strip()][:count]
     p = registry.get("cube3", moves="faces", metric="htm")
     t = split(load(catalog_spec("htm", h), None, progress=False))

@@ -337,7 +337,8 @@ def test_the_h48_ab_section_shows_each_comparison_and_bad_arguments_say_what_to_
     assert "| 25 of 17 moves | 1 thread | 80.00 (80.00, 79.00, 81.00) |" in text
     assert "| 2 threads | 38.00 (38.00, 40.00, 37.00) |" in text
     assert "| 0.475 | 609 / 609 |" in text
-    with pytest.raises(SystemExit, match="give two thread counts"):
+    with pytest.raises(ValueError, match="give two thread counts"):
         h48_ab.variants(None, "1", 2)
-    with pytest.raises(SystemExit, match="does not exist"):
+    with pytest.raises(ValueError, match="does not exist"):
         h48_ab.variants([str(tmp_path / "a.py"), str(tmp_path / "b.py")], None, 2)
+    assert h48_ab.main(["--threads-ab", "1,2", "--count", "0"]) == 2
