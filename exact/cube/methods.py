@@ -177,9 +177,9 @@ def _h48_setups(puzzle, options, pdb_dir) -> list[Setup]:
 H48_STORED_RANK = 18
 """``auto``'s rank of ``cube3-h48`` with a stored table of ``h >= 6``: before ``cube3-optimal`` (20)
 and Korf's three tables (``ida*-cube``, 25). Measured in HTM on the same hard cubes (2 threads):
-r5 16.7 s and r7 11.8 s with h6 (docs/benchmarks/h48.md) against 105.9 s and 90.9 s with
-``cube3-optimal`` (issue 67's figures), and a median of 7.9 s on Tronto's 18-move cubes. In QTM,
-DeepCubeA's first 103 cubes with the h6 table: a median of 6.6 s (docs/benchmarks/deepcubea_h48.md),
+r5 13.7 s and r7 9.9 s with h6 (docs/benchmarks/h48.md) against 105.9 s and 90.9 s with
+``cube3-optimal`` (issue 67's figures), and a median of 6.7 s on Tronto's 18-move cubes. In QTM,
+DeepCubeA's 1,000 cubes with the h6 table: a median of 7.1 s (docs/benchmarks/deepcubea_h48.md),
 where ``cube3-optimal`` took 22.0 s on the first 100 (another run, docs/benchmarks/cube3_optimal.md)."""
 
 
