@@ -46,10 +46,11 @@ DATA = ROOT / "docs" / "benchmarks" / "data" / "h48_ab.jsonl"
 PAGE = ROOT / "docs" / "benchmarks" / "h48.md"
 
 
-def _module(path: Path):
+def _module(path: Path, what: str = "exact/cube/h48solve.py"):
     """The file loaded as a module of its own, from a copy named by its hash in the temporary
     folder: numba caches its kernels beside the copy, under a module name it can import again,
-    so a variant neither recompiles on every run nor writes into the real module's cache."""
+    so a variant neither recompiles on every run nor writes into the real module's cache.
+    ``what``: the file it should be a copy of (for the one-line refusal)."""
     sha = _sha(path)
     name = f"h48_ab_{sha}"
     copy = Path(tempfile.gettempdir()) / "puzzleopt_h48_ab" / f"{name}.py"
@@ -58,7 +59,7 @@ def _module(path: Path):
         shutil.copyfile(path, copy)
     spec = importlib.util.spec_from_file_location(name, copy)
     if spec is None or spec.loader is None:
-        raise ValueError(f"--files: {path} is not a Python file; give a copy of exact/cube/h48solve.py")
+        raise ValueError(f"--files: {path} is not a Python file; give a copy of {what}")
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
@@ -113,6 +114,11 @@ def ratio(a: dict, b: dict) -> float:
     return statistics.median(y / x for x, y in zip(a["rounds"], b["rounds"], strict=True))
 
 
+def cell(v: dict) -> str:
+    """A variant's median seconds, then each round's."""
+    return f"{v['median']:.2f} ({', '.join(f'{x:.2f}' for x in v['rounds'])})"
+
+
 def render(rows: list[dict]) -> list[str]:
     out = [
         "# A/B runs of the solver (benchmarks/h48_ab.py)",
@@ -129,8 +135,7 @@ def render(rows: list[dict]) -> list[str]:
         a, b = r["variants"]
         table.append([
             r["date"], r["commit"][:7], f"{r['count']} of {r['length']} moves" + (", stop at" if r["stop_at"] else ""),
-            a["label"], f"{a['median']:.2f} ({', '.join(f'{x:.2f}' for x in a['rounds'])})",
-            b["label"], f"{b['median']:.2f} ({', '.join(f'{x:.2f}' for x in b['rounds'])})",
+            a["label"], cell(a), b["label"], cell(b),
             f"{ratio(a, b):.3f}", f"{a['nodes']:,} / {b['nodes']:,}", f"`{r['command']}`", r["load"],
         ])  # fmt: skip
     out += markdown_table(
@@ -158,19 +163,31 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not args.render_only and not (args.files or args.threads_ab):
         ap.error("give --files A B or --threads-ab A,B (or --render-only)")
-    if not args.render_only:
-        command = " ".join(["python benchmarks/h48_ab.py", *(argv if argv is not None else sys.argv[1:])])
+
+    def row(command: str) -> dict:
+        return run(args.files, args.threads_ab, args.threads, args.length, args.count, args.rounds, args.stop_at,
+                   args.h, command)  # fmt: skip
+
+    return log_and_render("h48_ab", argv, None if args.render_only else row, DATA, (PAGE, "ab", render))
+
+
+def log_and_render(script: str, argv: list[str] | None, row, data: Path, page: tuple) -> int:
+    """An A/B script's end: ``row(command)`` (``None``: none, render only) appended to ``data``, one
+    JSON line, then ``page`` (path, section, render function) written from all of them. A
+    ``ValueError`` from ``row`` is bad input: one line, exit 2."""
+    if row is not None:
+        command = " ".join([f"python benchmarks/{script}.py", *(argv if argv is not None else sys.argv[1:])])
         try:
-            row = run(args.files, args.threads_ab, args.threads, args.length, args.count, args.rounds, args.stop_at,
-                      args.h, command)  # fmt: skip
-        except ValueError as e:  # bad input: one line, exit 2
-            print(f"h48_ab: {e}", file=sys.stderr)
+            new = row(command)
+        except ValueError as e:
+            print(f"{script}: {e}", file=sys.stderr)
             return 2
-        DATA.parent.mkdir(parents=True, exist_ok=True)
-        with DATA.open("a") as fh:
-            fh.write(json.dumps(row) + "\n")
-    rows = [json.loads(x) for x in DATA.read_text().splitlines() if x.strip()] if DATA.exists() else []
-    write_page(PAGE, render(rows), section="ab")
+        data.parent.mkdir(parents=True, exist_ok=True)
+        with data.open("a") as fh:
+            fh.write(json.dumps(new) + "\n")
+    rows = [json.loads(x) for x in data.read_text().splitlines() if x.strip()] if data.exists() else []
+    path, section, render_rows = page
+    write_page(path, render_rows(rows), section=section)
     return 0
 
 

@@ -47,6 +47,20 @@ def huge_pages(a: np.ndarray) -> np.ndarray:
     return out
 
 
+def huge_full(n: int, value: int, dtype=np.uint8) -> np.ndarray:
+    """A writable ``(n,)`` array of ``value`` in memory the kernel is asked to back with 2 MB pages,
+    as :func:`huge_pages` (where the platform offers them and the array is large; else plain
+    ``np.full``): for the tables a build writes at random places."""
+    nbytes = n * np.dtype(dtype).itemsize
+    if not hasattr(mmap, "MADV_HUGEPAGE") or nbytes < 1 << 26:
+        return np.full(n, value, dtype=dtype)
+    buf = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    buf.madvise(mmap.MADV_HUGEPAGE)
+    out = np.frombuffer(buf, dtype=dtype)
+    out[:] = value
+    return out
+
+
 def borrowed(fn):
     """``@borrowed``: ``numba.njit(cache=True)`` without reference counting (numba's ``_nrt=False``),
     for hot kernels that only read and write arrays their callers hold: such a kernel may make

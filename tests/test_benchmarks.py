@@ -326,6 +326,25 @@ def test_the_h48_page_says_which_sets_a_peer_ran_and_how_many_stopped_at_its_lim
     assert h48._peer_sets(rows, "rubiks_optimal") == "17 moves, 2 of 3 at its limit (not run on 18 moves, hard r5)"
 
 
+def test_the_h48_mark_section_shows_each_comparison_and_bad_arguments_say_what_to_give(tmp_path) -> None:
+    from benchmarks import h48_mark
+
+    a = {"label": "old.py (abc)", "rounds": [2.6, 2.5, 2.7], "median": 2.6, "digest": "d"}
+    b = {"label": "new.py (def)", "rounds": [2.1, 2.0, 2.3], "median": 2.1, "digest": "d"}
+    row = {"date": "2026-11-30", "machine": "m", "commit": "c" * 40, "command": "python benchmarks/h48_mark.py",
+           "h": 8, "starts": 6000, "depth": 7, "levels": 3, "threads": 2, "variants": [a, b],
+           "load": "load average 0.1"}  # fmt: skip
+    text = "\n".join(h48_mark.render([row]))
+    assert "| h8 | 6,000 at 7, 3 moves | 2 | old.py (abc) | 2.60 (2.60, 2.50, 2.70) |" in text
+    assert "| new.py (def) | 2.10 (2.10, 2.00, 2.30) | 0.808 |" in text
+    missing = [str(tmp_path / "a.py"), str(tmp_path / "b.py")]
+    with pytest.raises(ValueError, match="does not exist"):
+        h48_mark.run(missing, 8, 10, 7, 3, 3, 2, "c")
+    with pytest.raises(ValueError, match="give h in 0..11"):
+        h48_mark.run(missing, 12, 10, 7, 3, 3, 2, "c")
+    assert h48_mark.main(["--files", *missing]) == 2
+
+
 def test_the_h48_ab_section_shows_each_comparison_and_bad_arguments_say_what_to_give(tmp_path) -> None:
     from benchmarks import h48_ab
 

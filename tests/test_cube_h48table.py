@@ -332,6 +332,7 @@ def test_a_stopped_build_resumes_from_its_checkpoint_and_ignores_a_damaged_one(t
     k = cube_kit(p.table)
     whole = build_hk(k, 0, 5, 5)
     monkeypatch.setattr(h48table, "CHECKPOINT_SECONDS", 0.0)  # a checkpoint after every part
+    monkeypatch.setattr(h48table, "CHECKPOINT_SHARE", 0.0)
     calls = []
 
     def stop_at_3(n):
@@ -354,6 +355,20 @@ def test_a_stopped_build_resumes_from_its_checkpoint_and_ignores_a_damaged_one(t
     sizes = (len(whole.lines), len(whole.data))
     about = {"h": 0, "base": 5, "short_depth": 5, "moves": 18, "chunks": h48table.CHUNKS}
     assert partial.read(tmp_path, "t", sizes, about) is None
+
+
+def test_checkpoints_wait_a_multiple_of_the_last_one_s_own_seconds(tmp_path, monkeypatch) -> None:
+    from exact.cube import h48table
+    from exact.pdb import partial
+
+    k = cube_kit(registry.get("cube3", moves="faces", metric="htm").table)
+    monkeypatch.setattr(h48table, "CHECKPOINT_SECONDS", 0.0)
+    monkeypatch.setattr(h48table, "CHECKPOINT_SHARE", 1e9)  # after the first, the next is far off
+    written = []
+    write = partial.write
+    monkeypatch.setattr(partial, "write", lambda *a: written.append(a[-1]["progress"]) or write(*a))
+    build_hk(k, 0, 5, 5, checkpoint=(tmp_path, "t"))
+    assert written == [1]
 
 
 @pytest.mark.slow  # needs the stored 1.9 GB h6 table (python -m exact.pdb build cube3-h48-h6-b9-htm)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from numba import njit, prange
 from numba.core.errors import NumbaError
 
-from exact.memory import borrowed, compare_exchange, huge_pages, imax, imin, prefetch
+from exact.memory import borrowed, compare_exchange, huge_full, huge_pages, imax, imin, prefetch
 
 
 @njit(cache=False)
@@ -50,6 +50,15 @@ def test_huge_pages_gives_an_equal_read_only_array(n):
         assert not out.flags.writeable
         with pytest.raises(ValueError):
             out[0] = 1
+
+
+@pytest.mark.parametrize(("n", "dtype"), [(1000, np.uint8), ((1 << 26) + 3, np.uint8), ((1 << 24) + 1, np.int32)])
+def test_huge_full_gives_a_writable_filled_array(n, dtype):
+    out = huge_full(n, 7, dtype)
+    assert out.shape == (n,) and out.dtype == dtype and out.flags.writeable
+    assert int(out.min()) == int(out.max()) == 7
+    out[-1] = 3
+    assert out[-1] == 3 and out[0] == 7
 
 
 @njit(cache=False, parallel=True)

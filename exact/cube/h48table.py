@@ -25,7 +25,17 @@ two threads write one byte. Measured for ``h6`` (base 9: three moves from each o
 starts) on 2 cores shared with another job (2026-11-29), by timing the first 4,000 starts:
 about 9,300 s for the whole table with the earlier kernel (each thread walked every sequence and
 wrote only its own corner classes), 3,400 s with this one; the whole build on 2 free cores runs
-at about 2,700 s (:data:`MARK_SECONDS`).
+at about 2,700 s (:data:`MARK_SECONDS`, measured before the next change, so now a ceiling).
+
+The leaves, twelve or so of every node one move from the end and most of the cubes met, are
+not built (:func:`_leaves`): a child's corners are one read of the corner move table, its edges
+the parent's slot masks moved by table (:func:`mask_moves`) and ranked by :func:`hk_masks`. The
+same tables come out byte for byte (the stored ``h2`` table's SHA-256 again), in 0.84 of the time
+on an ``h8``-sized table and two threads beside another 2-thread job (``python
+benchmarks/h48_mark.py --files OLD.py exact/cube/h48table.py --h 8 --rounds 3``,
+docs/benchmarks/h48.md section ``mark``), and 0.67 on an ``h6``-sized one on one thread. The
+tables being built live in huge pages (:func:`exact.memory.huge_full`), and a checkpoint waits at
+least :data:`CHECKPOINT_SHARE` times its own writing time after the last one.
 """
 
 from __future__ import annotations
@@ -45,7 +55,7 @@ from exact.cube.optimal import canonical_rules
 from exact.cube.symmetry import symmetry_of
 from exact.errors import PuzzleoptError
 from exact.logs import get_logger
-from exact.memory import compare_exchange, prefetch
+from exact.memory import compare_exchange, huge_full, prefetch
 from exact.movetable import MoveTable
 from exact.pdb import partial
 from exact.pdb.store import Table, TableSpec
@@ -65,7 +75,10 @@ EMPTY = -1
 CHUNKS = 256
 """Parts of the marking between two calls to a build's ``advance`` (and between checkpoints)."""
 CHECKPOINT_SECONDS = 300.0
-"""A build's checkpoint is written once this long has passed since the last one."""
+"""A build's checkpoint is written once this long has passed since the last one (at least)."""
+CHECKPOINT_SHARE = 20.0
+"""...and once this many times the last checkpoint's own seconds have passed: writing an ``h8``
+table's 7.2 GB is not free, and checkpoints should cost at most a twentieth of the build."""
 _EDGE_BITS = 11
 
 
@@ -359,9 +372,42 @@ def _lower(idx, n, dist, base, table, lines):  # pragma: no cover - numba
                 low = seen
 
 
+@njit(cache=True, inline="always")
+def _leaves(  # pragma: no cover - numba
+    parent, child, last, h, idx, forbid, tetrad, comb, cls, sym, stab, s_eto, s_ek, e_piece, m_piece, eto, eflip,
+    cmove, mk, mmv, ep, eo, ep2, eo2,
+):  # fmt: skip
+    """Write to ``idx`` the entries of every child of cube ``parent`` whose move may follow ``last``
+    (``-1``: any); returns their count. No child is built: its corners' coordinate is one read of
+    ``cmove`` (:func:`corner_moves`), its edges the parent's :func:`slot_masks` moved by
+    ``mmv`` (:func:`mask_moves`) and read by :func:`hk_masks`. The rare child whose corner class a
+    symmetry fixes is built and goes the long way, :func:`_entries_of`."""
+    v = cocsep(parent, tetrad, comb)
+    pe, pm, pf = slot_masks(parent[16:28], parent[28:40], mk[0], mk[1])
+    n = 0
+    for m in range(cmove.shape[1]):
+        if last >= 0 and forbid[last, m]:
+            continue
+        w = cmove[v, m]
+        k = cls[w]
+        if stab[k, 1] >= 0:
+            move_edges(parent, child, m, eto, eflip)
+            n = _entries_of(child, w, h, ep, eo, ep2, eo2, idx, n, cls, sym, stab, s_eto, s_ek, e_piece, m_piece, comb)
+            continue
+        f = pf ^ mmv[m, 2, 0]
+        me = mmv[m, 0, pe & 63] | mmv[m, 1, pe >> 6]
+        mm = mmv[m, 0, pm & 63] | mmv[m, 1, pm >> 6]
+        mf = mmv[m, 0, f & 63] | mmv[m, 1, f >> 6]
+        idx[n] = np.int64(k) * (NESEP << h) + hk_masks(me, mm, mf, sym[w], h, mk)
+        n += 1
+    return n
+
+
 @njit(cache=True, parallel=True)
-def _mark_all(starts, short_depth, levels, h, base, table, lines, keys, forbid, tetrad, comb, cls, sym, stab, s_eto,
-              s_ek, e_piece, m_piece, cto, ctw, eto, eflip, threads):  # fmt: skip  # pragma: no cover - numba
+def _mark_all(  # pragma: no cover - numba
+    starts, short_depth, levels, h, base, table, lines, keys, forbid, tetrad, comb, cls, sym, stab, s_eto, s_ek,
+    e_piece, m_piece, cto, ctw, eto, eflip, cmove, mk, mmv, threads,
+):  # fmt: skip
     """Thread ``t`` walks every sequence of ``levels`` moves from cubes ``t, t + threads, ...`` of
     ``starts`` (at ``short_depth``), stepping over cosets in the short map, and marks every cube
     it meets; the leaves under one node are marked together (:func:`_lower`)."""
@@ -386,14 +432,9 @@ def _mark_all(starts, short_depth, levels, h, base, table, lines, keys, forbid, 
             move[1] = -1
             while level > 0:
                 if level == levels:  # the leaves under stack[level - 1], all at once
-                    n = 0
-                    for m in range(nm):
-                        if level > 1 and forbid[move[level - 1], m]:
-                            continue
-                        apply_move(stack[level - 1], stack[level], m, cto, ctw, eto, eflip)
-                        v = cocsep(stack[level], tetrad, comb)
-                        n = _entries_of(stack[level], v, h, ep, eo, ep2, eo2, idx, n, cls, sym, stab, s_eto, s_ek,
-                                        e_piece, m_piece, comb)  # fmt: skip
+                    n = _leaves(stack[level - 1], stack[level], move[level - 1] if level > 1 else -1, h, idx, forbid,
+                                tetrad, comb, cls, sym, stab, s_eto, s_ek, e_piece, m_piece, eto, eflip, cmove, mk,
+                                mmv, ep, eo, ep2, eo2)  # fmt: skip
                     _lower(idx, n, short_depth + level, base, table, lines)
                     level -= 1
                     continue
@@ -414,6 +455,33 @@ def _mark_all(starts, short_depth, levels, h, base, table, lines, keys, forbid, 
                 _lower(idx, n, short_depth + level, base, table, lines)
                 level += 1
                 move[level] = -1
+
+
+def mark_starts(
+    kit: CubeKit, short: ShortCubes, starts: np.ndarray, depth: int, levels: int, h: int, base: int,
+    data: np.ndarray, lines: np.ndarray, threads: int,
+) -> None:  # fmt: skip
+    """Mark into ``data`` and ``lines`` (an :class:`HkTable`'s, being built) every cube met by the
+    sequences of up to ``levels`` moves from ``starts`` (uint8 ``(n, 40)``, cubes at ``depth``) that
+    step into no coset of ``short``, each at its distance, on ``threads`` numba threads."""
+    cmove, mk, mmv = corner_moves(kit.cto, kit.ctw), mask_kit(), mask_moves_of(kit.eto, kit.eflip)
+    _mark_all(starts, depth, levels, h, base, data, lines, short.keys, kit.forbid, *_coord_args(kit), kit.cto,
+              kit.ctw, kit.eto, kit.eflip, cmove, mk, mmv, threads)  # fmt: skip
+
+
+def _start(checkpoint: tuple[Path, str] | None, sizes: tuple[int, int], about: dict) -> tuple:
+    """``(lines, data, parts done)`` to mark into, in memory backed by huge pages
+    (:func:`exact.memory.huge_full`: the marking writes at random places): the build's checkpoint
+    where one verifies, else every line minimum ``base + 3`` and every entry ``3``."""
+    lines = huge_full(sizes[0], about["base"] + 3)
+    data = huge_full(sizes[1], 0xFF)
+    found = None if checkpoint is None else partial.read(*checkpoint, sizes, about)
+    if found is None:
+        return lines, data, 0
+    (was_lines, was_data), meta = found
+    lines[:], data[:] = was_lines, was_data
+    LOG.info("h48 h%d: resuming from its checkpoint, %d of %d parts done", about["h"], meta["progress"], CHUNKS)
+    return lines, data, int(meta["progress"])
 
 
 @dataclass(frozen=True)
@@ -471,31 +539,24 @@ def build_hk(
     n = entries(h)
     sizes = ((n + LINE - 1) // LINE, (n + 3) // 4)
     about = {"h": h, "base": base, "short_depth": short_depth, "moves": kit.cto.shape[0], "chunks": CHUNKS}
-    found = None if checkpoint is None else partial.read(*checkpoint, sizes, about)
-    if found is not None:
-        (lines, data), meta = found
-        done = int(meta["progress"])
-        LOG.info("h48 h%d: resuming from its checkpoint, %d of %d parts done", h, done, CHUNKS)
-    else:
-        lines = np.full(sizes[0], base + 3, dtype=np.uint8)
-        data = np.full(sizes[1], 0xFF, dtype=np.uint8)
-        done = 0
-    ca = _coord_args(kit)
+    lines, data, done = _start(checkpoint, sizes, about)
     for d, layer in enumerate(short.layers[:-1]):  # the nearer cosets, each at its distance (min: idempotent)
-        _mark_all(layer, d, 0, h, base, data, lines, short.keys, kit.forbid, *ca, kit.cto, kit.ctw, kit.eto,
-                  kit.eflip, threads)  # fmt: skip
+        mark_starts(kit, short, layer, d, 0, h, base, data, lines, threads)
     t = saved = time.perf_counter()
     starts = short.layers[-1]
     step = max(1, -(-len(starts) // CHUNKS))
+    every = CHECKPOINT_SECONDS
     if advance is not None and done:
         advance(done)
     for part in range(done, CHUNKS):
         first = part * step
-        _mark_all(starts[first : first + step], short_depth, base + 2 - short_depth, h, base, data, lines, short.keys,
-                  kit.forbid, *ca, kit.cto, kit.ctw, kit.eto, kit.eflip, threads)  # fmt: skip
-        if checkpoint is not None and time.perf_counter() - saved > CHECKPOINT_SECONDS and part + 1 < CHUNKS:
+        mark_starts(kit, short, starts[first : first + step], short_depth, base + 2 - short_depth, h, base, data,
+                    lines, threads)  # fmt: skip
+        if checkpoint is not None and time.perf_counter() - saved > every and part + 1 < CHUNKS:
+            began = time.perf_counter()
             partial.write(*checkpoint, [lines, data], {**about, "progress": part + 1})
             saved = time.perf_counter()
+            every = max(CHECKPOINT_SECONDS, CHECKPOINT_SHARE * (saved - began))
         if advance is not None:
             advance(1)
     LOG.info("h48 h%d: marked from %d cosets in %.1f s", h, len(starts), time.perf_counter() - t)
@@ -792,12 +853,9 @@ def _subset_ranks(n: int, comb: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def hk_edges(ep, eo, g, h, mk):  # pragma: no cover - numba
-    """The edge part of an ``hk`` entry's index, ``esep << h | h flips``, of edges ``ep``, ``eo``
-    (12 each) conjugated by symmetry ``g``: :func:`_h11_edges` of :func:`_conj_edges`'s output
-    shifted down to ``h`` flips, from slot masks (:func:`mask_kit`'s tables ``mk``): no per-slot
-    conjugation, the ranks by table."""
-    is_e, is_m, sel, skm, plo, phi, flo, fhi, ranke, cmp6, pop6, rankm8 = mk
+def slot_masks(ep, eo, is_e, is_m):  # pragma: no cover - numba
+    """Edges ``ep``, ``eo`` (12 each) as three 12-bit masks of slots: those holding an E-slice
+    piece, an M-slice piece, a flipped edge (slot ``s`` at bit ``s``)."""
     me = 0
     mm = 0
     mf = 0
@@ -806,6 +864,23 @@ def hk_edges(ep, eo, g, h, mk):  # pragma: no cover - numba
         me |= is_e[p] << s
         mm |= is_m[p] << s
         mf |= np.int64(eo[s]) << s
+    return me, mm, mf
+
+
+@njit(cache=True, inline="always")
+def hk_edges(ep, eo, g, h, mk):  # pragma: no cover - numba
+    """The edge part of an ``hk`` entry's index, ``esep << h | h flips``, of edges ``ep``, ``eo``
+    (12 each) conjugated by symmetry ``g``: :func:`_h11_edges` of :func:`_conj_edges`'s output
+    shifted down to ``h`` flips, from slot masks (:func:`mask_kit`'s tables ``mk``): no per-slot
+    conjugation, the ranks by table."""
+    me, mm, mf = slot_masks(ep, eo, mk[0], mk[1])
+    return hk_masks(me, mm, mf, g, h, mk)
+
+
+@njit(cache=True, inline="always")
+def hk_masks(me, mm, mf, g, h, mk):  # pragma: no cover - numba
+    """:func:`hk_edges` of edges given as :func:`slot_masks`."""
+    is_e, is_m, sel, skm, plo, phi, flo, fhi, ranke, cmp6, pop6, rankm8 = mk
     ms = 0xFFF ^ me ^ mm
     masks = (ms, me, mm)
     a = masks[sel[g, 0]]
@@ -819,3 +894,36 @@ def hk_edges(ep, eo, g, h, mk):  # pragma: no cover - numba
     lo = free & 63
     c8 = cmp6[lo * 64 + (cm & 63)] | (cmp6[(free >> 6) * 64 + (cm >> 6)] << pop6[lo])
     return ((ranke[ce] * 70 + rankm8[c8]) << h) | flips
+
+
+def mask_moves_of(eto: np.ndarray, eflip: np.ndarray) -> np.ndarray:
+    """:func:`mask_moves`, computed once a process for each move table."""
+    eto, eflip = np.asarray(eto, np.int64), np.asarray(eflip, np.int64)
+    return _mask_moves(np.stack([eto, eflip]).tobytes(), eto.shape)
+
+
+@cache
+def _mask_moves(moves: bytes, shape: tuple[int, int]) -> np.ndarray:
+    out = mask_moves(*np.frombuffer(moves, dtype=np.int64).reshape(2, *shape))
+    out.flags.writeable = False
+    return out
+
+
+def mask_moves(eto: np.ndarray, eflip: np.ndarray) -> np.ndarray:
+    """int64 ``(M, 3, 64)``: how each move acts on a 12-bit mask of edge slots
+    (:func:`slot_masks`): ``[m, 0, x]`` (``[m, 1, x]``) is where slots 0-5 (6-11) of mask ``x`` go,
+    ``[m, 2, 0]`` the slots whose flip the move changes (a flip mask is xored with it first).
+
+    Args:
+        eto: int64 ``(M, 12)``: the slot each edge slot's piece goes to (:class:`CubeKit`'s).
+        eflip: int64 ``(M, 12)``: whether it flips.
+    """
+    out = np.zeros((len(eto), 3, 64), np.int64)
+    for m in range(len(eto)):
+        for x in range(64):
+            for b in range(6):
+                if x >> b & 1:
+                    out[m, 0, x] |= 1 << int(eto[m, b])
+                    out[m, 1, x] |= 1 << int(eto[m, b + 6])
+        out[m, 2, 0] = sum(int(eflip[m, s]) << s for s in range(12))
+    return out
