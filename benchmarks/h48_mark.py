@@ -65,20 +65,22 @@ def _mark(mod, kit, short, starts, depth: int, levels: int, h: int, base: int, t
 
 
 def measure(mods: list, count: int, depth: int, levels: int, h: int, rounds: int, threads: int) -> list[dict]:
-    """Each variant's seconds per round, the variants alternated; raises :class:`TablesDiffer`."""
-    from exact.cube import h48table
+    """Each variant's seconds per round, the variants alternated; raises :class:`TablesDiffer`.
+    Each variant walks from its own short map (its own :func:`short_cubes`, which a variant may
+    change: how the map is stored is part of the walk's cost)."""
     from exact.puzzles.cube.moves import cube_moves
 
-    kit = h48table.cube_kit(cube_moves(3, "faces", "htm"))
-    short = h48table.short_cubes(kit, depth)
-    starts = short.layers[-1][:count]
-    base = h48table.BASES[h]
-    for mod in mods:  # compile off the clock
-        _mark(mod, kit, short, starts[:2], depth, levels, h, base, threads)
+    table = cube_moves(3, "faces", "htm")
+    kits = [mod.cube_kit(table) for mod in mods]
+    shorts = [mod.short_cubes(kit, depth) for mod, kit in zip(mods, kits, strict=True)]
+    starts = [short.layers[-1][:count] for short in shorts]
+    base = mods[0].BASES[h]
+    for k, mod in enumerate(mods):  # compile off the clock
+        _mark(mod, kits[k], shorts[k], starts[k][:2], depth, levels, h, base, threads)
     out = [{"rounds": [], "digest": None} for _ in mods]
     for r in range(rounds):
         for k in (0, 1) if r % 2 == 0 else (1, 0):
-            seconds, digest = _mark(mods[k], kit, short, starts, depth, levels, h, base, threads)
+            seconds, digest = _mark(mods[k], kits[k], shorts[k], starts[k], depth, levels, h, base, threads)
             out[k]["rounds"].append(round(seconds, 3))
             out[k]["digest"] = digest
         if out[0]["digest"] != out[1]["digest"]:

@@ -30,12 +30,14 @@ at about 2,700 s (:data:`MARK_SECONDS`, measured before the next change, so now 
 The leaves, twelve or so of every node one move from the end and most of the cubes met, are
 not built (:func:`_leaves`): a child's corners are one read of the corner move table, its edges
 the parent's slot masks moved by table (:func:`mask_moves`) and ranked by :func:`hk_masks`. The
-same tables come out byte for byte (the stored ``h2`` table's SHA-256 again), in 0.84 of the time
-on an ``h8``-sized table and two threads beside another 2-thread job (``python
-benchmarks/h48_mark.py --files OLD.py exact/cube/h48table.py --h 8 --rounds 3``,
-docs/benchmarks/h48.md section ``mark``), and 0.67 on an ``h6``-sized one on one thread. The
-tables being built live in huge pages (:func:`exact.memory.huge_full`), and a checkpoint waits at
-least :data:`CHECKPOINT_SHARE` times its own writing time after the last one.
+entries met at each level are marked :data:`LEAF_BATCH` at a time, so that their cache misses
+overlap; the table being built and the short map's keys live in huge pages. The same tables come
+out byte for byte (a rebuilt ``h2`` table has the stored one's SHA-256), and the ``h8`` build's own
+walk (500 cosets at distance 8, four moves each, an ``h8``-sized table, two threads beside
+another 2-thread job) took 0.62 of the time before these changes, then 0.95 of that with the
+keys in huge pages (``python benchmarks/h48_mark.py --files OLD.py exact/cube/h48table.py --h 8
+--depth 8 --levels 4 --starts 500``; every run in docs/benchmarks/h48.md, section ``mark``). A
+checkpoint waits at least :data:`CHECKPOINT_SHARE` times its own writing time after the last one.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ from exact.cube.optimal import canonical_rules
 from exact.cube.symmetry import symmetry_of
 from exact.errors import PuzzleoptError
 from exact.logs import get_logger
-from exact.memory import compare_exchange, huge_full, prefetch
+from exact.memory import compare_exchange, huge_full, huge_pages, prefetch
 from exact.movetable import MoveTable
 from exact.pdb import partial
 from exact.pdb.store import Table, TableSpec
@@ -80,6 +82,10 @@ CHECKPOINT_SHARE = 20.0
 """...and once this many times the last checkpoint's own seconds have passed: writing an ``h8``
 table's 7.2 GB is not free, and checkpoints should cost at most a twentieth of the build."""
 _EDGE_BITS = 11
+LEAF_BATCH = 64
+"""Entries of one level gathered before they are marked, so that their prefetches overlap (random
+updates of a 7 GB table, one thread: about 37 ns each in batches of 13, one node's leaves,
+against 16-21 ns in batches of 64)."""
 
 
 @dataclass(frozen=True)
@@ -313,7 +319,7 @@ def short_cubes(kit: CubeKit, depth: int, capacity: int = 1 << 20) -> ShortCubes
                 break
             layers.append(out[:n].copy())
         else:
-            return ShortCubes(depth, keys, vals, tuple(layers))
+            return ShortCubes(depth, huge_pages(keys), vals, tuple(layers))  # probed at random by the walk
         capacity *= 2
 
 
@@ -346,14 +352,14 @@ def _entries_of(  # pragma: no cover - numba
 
 
 @njit(cache=True, inline="always")
-def _lower(idx, n, dist, base, table, lines):  # pragma: no cover - numba
-    """Lower the ``n`` entries ``idx`` to distance ``dist``, atomically: threads share the table.
+def _lower(idx, lo, n, dist, base, table, lines):  # pragma: no cover - numba
+    """Lower the entries ``idx[lo:n]`` to distance ``dist``, atomically: threads share the table.
     Every byte is prefetched first, so that the cache misses overlap. A line's minimum is kept
     only from distances of at most ``base``: only entries reading ``0`` fall back on it."""
-    for j in range(n):
+    for j in range(lo, n):
         prefetch(table, idx[j] >> 2)
     stored = max(0, dist - base)
-    for j in range(n):
+    for j in range(lo, n):
         i = idx[j]
         shift = (i & 3) * 2
         b = table[i >> 2]
@@ -374,17 +380,16 @@ def _lower(idx, n, dist, base, table, lines):  # pragma: no cover - numba
 
 @njit(cache=True, inline="always")
 def _leaves(  # pragma: no cover - numba
-    parent, child, last, h, idx, forbid, tetrad, comb, cls, sym, stab, s_eto, s_ek, e_piece, m_piece, eto, eflip,
+    parent, child, last, h, idx, n, forbid, tetrad, comb, cls, sym, stab, s_eto, s_ek, e_piece, m_piece, eto, eflip,
     cmove, mk, mmv, ep, eo, ep2, eo2,
 ):  # fmt: skip
-    """Write to ``idx`` the entries of every child of cube ``parent`` whose move may follow ``last``
-    (``-1``: any); returns their count. No child is built: its corners' coordinate is one read of
+    """Append to ``idx`` (from ``n``) the entries of every child of cube ``parent`` whose move may
+    follow ``last`` (``-1``: any); returns the new count. No child is built: its corners' coordinate is one read of
     ``cmove`` (:func:`corner_moves`), its edges the parent's :func:`slot_masks` moved by
     ``mmv`` (:func:`mask_moves`) and read by :func:`hk_masks`. The rare child whose corner class a
     symmetry fixes is built and goes the long way, :func:`_entries_of`."""
     v = cocsep(parent, tetrad, comb)
     pe, pm, pf = slot_masks(parent[16:28], parent[28:40], mk[0], mk[1])
-    n = 0
     for m in range(cmove.shape[1]):
         if last >= 0 and forbid[last, m]:
             continue
@@ -410,32 +415,37 @@ def _mark_all(  # pragma: no cover - numba
 ):  # fmt: skip
     """Thread ``t`` walks every sequence of ``levels`` moves from cubes ``t, t + threads, ...`` of
     ``starts`` (at ``short_depth``), stepping over cosets in the short map, and marks every cube
-    it meets; the leaves under one node are marked together (:func:`_lower`)."""
+    it meets. The entries met at each level (all at one distance) are gathered and marked
+    :data:`LEAF_BATCH` or more at a time (:func:`_lower`): more of their cache misses overlap."""
     for owner in prange(threads):
         ep = np.empty(12, np.uint8)
         eo = np.empty(12, np.uint8)
         ep2 = np.empty(12, np.uint8)
         eo2 = np.empty(12, np.uint8)
         nm = cto.shape[0]
-        idx = np.empty(nm * 48, np.int64)
+        width = LEAF_BATCH + nm * 48  # a level's batch: room for one more node's children
+        batch = np.empty((levels + 1) * width, np.int64)  # level l's entries from l * width
+        fill = np.arange(levels + 1) * width  # where each level's next entry goes
         stack = np.empty((levels + 1, 40), np.uint8)
         move = np.zeros(levels + 1, np.int64)
         for i in range(owner, starts.shape[0], threads):
             stack[0] = starts[i]
             v = cocsep(stack[0], tetrad, comb)
-            n = _entries_of(stack[0], v, h, ep, eo, ep2, eo2, idx, 0, cls, sym, stab, s_eto, s_ek, e_piece, m_piece,
+            n = _entries_of(stack[0], v, h, ep, eo, ep2, eo2, batch, 0, cls, sym, stab, s_eto, s_ek, e_piece, m_piece,
                             comb)  # fmt: skip
-            _lower(idx, n, short_depth, base, table, lines)
+            _lower(batch, 0, n, short_depth, base, table, lines)
             if levels == 0:
                 continue
             level = 1
             move[1] = -1
             while level > 0:
-                if level == levels:  # the leaves under stack[level - 1], all at once
-                    n = _leaves(stack[level - 1], stack[level], move[level - 1] if level > 1 else -1, h, idx, forbid,
-                                tetrad, comb, cls, sym, stab, s_eto, s_ek, e_piece, m_piece, eto, eflip, cmove, mk,
-                                mmv, ep, eo, ep2, eo2)  # fmt: skip
-                    _lower(idx, n, short_depth + level, base, table, lines)
+                if level == levels:  # the leaves under stack[level - 1]
+                    fill[level] = _leaves(stack[level - 1], stack[level], move[level - 1] if level > 1 else -1, h,
+                                          batch, fill[level], forbid, tetrad, comb, cls, sym, stab, s_eto, s_ek,
+                                          e_piece, m_piece, eto, eflip, cmove, mk, mmv, ep, eo, ep2, eo2)  # fmt: skip
+                    if fill[level] - level * width >= LEAF_BATCH:
+                        _lower(batch, level * width, fill[level], short_depth + level, base, table, lines)
+                        fill[level] = level * width
                     level -= 1
                     continue
                 move[level] += 1
@@ -450,11 +460,15 @@ def _mark_all(  # pragma: no cover - numba
                 if keys[_slot(keys, key)] != EMPTY:  # back among the short cosets: marked as such
                     continue
                 v = cocsep(stack[level], tetrad, comb)
-                n = _entries_of(stack[level], v, h, ep, eo, ep2, eo2, idx, 0, cls, sym, stab, s_eto, s_ek, e_piece,
-                                m_piece, comb)  # fmt: skip
-                _lower(idx, n, short_depth + level, base, table, lines)
+                fill[level] = _entries_of(stack[level], v, h, ep, eo, ep2, eo2, batch, fill[level], cls, sym, stab,
+                                          s_eto, s_ek, e_piece, m_piece, comb)  # fmt: skip
+                if fill[level] - level * width >= LEAF_BATCH:
+                    _lower(batch, level * width, fill[level], short_depth + level, base, table, lines)
+                    fill[level] = level * width
                 level += 1
                 move[level] = -1
+        for level in range(1, levels + 1):  # what is left of each level's batch
+            _lower(batch, level * width, fill[level], short_depth + level, base, table, lines)
 
 
 def mark_starts(
