@@ -6,11 +6,14 @@ Writes section ``mark`` of docs/benchmarks/h48.md from its data file
 (docs/benchmarks/data/h48_mark.jsonl: one line per comparison). Usage:
 
     python benchmarks/h48_mark.py --files /tmp/h48table_before.py exact/cube/h48table.py --h 8
+    python benchmarks/h48_mark.py --files OLD.py NEW.py --h 8 --depth 8 --levels 4 --starts 500
 
 Each round marks, into a fresh table of ``hk`` (``--h``) in huge pages, every sequence of
-``--levels`` half turns from the first ``--starts`` cosets at distance ``--depth`` (the build's
-own walk, from a smaller breadth-first radius than its 8, so that a round takes seconds), with
-each variant, in alternating order; B / A is the median of the rounds' ratios. The table's size
+``--levels`` half turns from the first ``--starts`` cosets at distance ``--depth``, with each
+variant, in alternating order; B / A is the median of the rounds' ratios. The defaults (radius 7,
+three moves) walk like the build from a smaller breadth-first radius, whose map is built in a
+second; ``--depth 8 --levels 4`` is the ``h8`` build's own walk from a part of its starts (each
+variant builds the radius-8 map, about a minute, from its own :func:`short_cubes`). The table's size
 is the one ``h`` gives (h8: 7.1 GiB), so its cache and TLB misses are the build's. Each
 variant's table is hashed (SHA-256 of the entries and the line minima); variants that mark
 different tables are a bug in one of them, and the run stops with exit 1 (no row). A copy from
