@@ -469,3 +469,33 @@ def test_a_stop_while_a_checkpoint_is_written_keeps_the_one_before(tmp_path, mon
     monkeypatch.undo()
     partial.drop(tmp_path, "t")
     assert not list(tmp_path.iterdir())
+
+
+def test_a_checkpoint_read_into_a_buffer_gives_views_of_it_and_a_damaged_one_none(tmp_path) -> None:
+    from exact.pdb import partial
+
+    sizes, about = (3, 5), {"h": 0}
+    arrays = [np.arange(3, dtype=np.uint8), np.arange(10, 15, dtype=np.uint8)]
+    partial.write(tmp_path, "t", arrays, {**about, "progress": 4})
+    into = np.zeros(8, np.uint8)
+    (lines, data), meta = partial.read(tmp_path, "t", sizes, about, into=into)
+    assert meta["progress"] == 4 and np.array_equal(into, np.concatenate(arrays))
+    assert np.shares_memory(lines, into) and np.shares_memory(data, into)
+    assert partial.read(tmp_path, "t", sizes, about, into=np.zeros(9, np.uint8)) is None  # not its size
+    bin_path, _ = partial.paths(tmp_path, "t")
+    raw = bytearray(bin_path.read_bytes())
+    raw[0] ^= 1
+    bin_path.write_bytes(bytes(raw))
+    assert partial.read(tmp_path, "t", sizes, about, into=into) is None
+
+
+def test_the_store_takes_a_built_table_s_one_buffer_whole() -> None:
+    from exact.cube.h48table import HkTable, stored_values
+
+    t = build_hk(cube_kit(registry.get("cube3", moves="faces", metric="htm").table), 0, 4, 4)
+    whole = stored_values(t)
+    assert np.shares_memory(whole, t.data) and np.shares_memory(whole, t.lines)
+    assert np.array_equal(whole, np.concatenate([t.lines, t.data]))
+    apart = HkTable(t.h, t.base, t.data.copy(), t.lines.copy())  # two separate arrays: joined
+    joined = stored_values(apart)
+    assert not np.shares_memory(joined, apart.data) and np.array_equal(joined, whole)

@@ -484,18 +484,34 @@ def mark_starts(
 
 
 def _start(checkpoint: tuple[Path, str] | None, sizes: tuple[int, int], about: dict) -> tuple:
-    """``(lines, data, parts done)`` to mark into, in memory backed by huge pages
-    (:func:`exact.memory.huge_full`: the marking writes at random places): the build's checkpoint
-    where one verifies, else every line minimum ``base + 3`` and every entry ``3``."""
-    lines = huge_full(sizes[0], about["base"] + 3)
-    data = huge_full(sizes[1], 0xFF)
-    found = None if checkpoint is None else partial.read(*checkpoint, sizes, about)
+    """``(lines, data, parts done)`` to mark into: two adjacent views of one buffer backed by huge
+    pages (:func:`exact.memory.huge_full`: the marking writes at random places, and the store
+    takes the buffer whole, :func:`stored_values`), holding the build's checkpoint where one
+    verifies, else every line minimum ``base + 3`` and every entry ``3``."""
+    whole = huge_full(sizes[0] + sizes[1], 0xFF)
+    lines, data = whole[: sizes[0]], whole[sizes[0] :]
+    found = None if checkpoint is None else partial.read(*checkpoint, sizes, about, into=whole)
     if found is None:
+        whole[:] = 0xFF  # a checkpoint that did not verify may have been read in part
+        lines[:] = about["base"] + 3
         return lines, data, 0
-    (was_lines, was_data), meta = found
-    lines[:], data[:] = was_lines, was_data
-    LOG.info("h48 h%d: resuming from its checkpoint, %d of %d parts done", about["h"], meta["progress"], CHUNKS)
-    return lines, data, int(meta["progress"])
+    LOG.info("h48 h%d: resuming from its checkpoint, %d of %d parts done", about["h"], found[1]["progress"], CHUNKS)
+    return lines, data, int(found[1]["progress"])
+
+
+def stored_values(t: HkTable) -> np.ndarray:
+    """uint8: the table as the store keeps it, the line minima then the entries: the buffer they
+    are views of where :func:`build_hk` made them (no copy of a table of gigabytes), else the two
+    joined."""
+    lines, data = t.lines, t.data
+    base = lines.base
+    if (
+        base is not None and data.base is base and isinstance(base, np.ndarray)
+        and base.ndim == 1 and base.nbytes == lines.nbytes + data.nbytes
+        and lines.ctypes.data == base.ctypes.data and data.ctypes.data == base.ctypes.data + lines.nbytes
+    ):  # fmt: skip
+        return base
+    return np.concatenate([lines, data])
 
 
 @dataclass(frozen=True)
@@ -697,7 +713,7 @@ def spec(table: MoveTable, metric: str, h: int, base: int | None = None, directo
     def _build(advance):
         where = None if directory is None else (Path(directory), name)
         t = build_hk(cube_kit(table), h, base, short, advance=advance, checkpoint=where)
-        out = np.concatenate([t.lines, t.data])
+        out = stored_values(t)
         if where is not None:
             partial.drop(*where)
         return out

@@ -69,13 +69,19 @@ def write(directory: Path, name: str, arrays: Sequence[np.ndarray], about: dict)
     (directory / (first if target == second else second)).unlink(missing_ok=True)
 
 
-def read(directory: Path, name: str, sizes: Sequence[int], about: dict) -> tuple[list[np.ndarray], dict] | None:
+def read(
+    directory: Path, name: str, sizes: Sequence[int], about: dict, into: np.ndarray | None = None
+) -> tuple[list[np.ndarray], dict] | None:
     """The arrays and metadata of a checkpoint of this build (``about`` equal except for its
-    ``progress``), or ``None`` where there is none that verifies."""
+    ``progress``), or ``None`` where there is none that verifies.
+
+    ``into``: uint8 ``(sum(sizes),)`` to read the data into (the arrays are then views of it, and no
+    second copy of a table of gigabytes is made); it may hold part of a checkpoint that does not
+    verify when ``None`` is returned."""
     bin_path, json_path = paths(directory, name)
     try:
         meta = json.loads(json_path.read_text())
-        data = np.fromfile(bin_path, dtype=np.uint8)
+        data = np.fromfile(bin_path, dtype=np.uint8) if into is None else _read_into(bin_path, into)
     except (OSError, ValueError):
         return None
     theirs = dict(meta.get("about", {})) if isinstance(meta, dict) else {}
@@ -95,6 +101,22 @@ def read(directory: Path, name: str, sizes: Sequence[int], about: dict) -> tuple
         out.append(data[start : start + n])
         start += n
     return out, meta["about"]
+
+
+def _read_into(path: Path, into: np.ndarray) -> np.ndarray:
+    """``into`` filled from the file, where the file is exactly its size; else a length-0 array
+    (which then fails the size check)."""
+    if path.stat().st_size != into.nbytes:
+        return np.empty(0, np.uint8)
+    with path.open("rb") as fh:
+        view = memoryview(into).cast("B")
+        got = 0
+        while got < into.nbytes:
+            n = fh.readinto(view[got : got + _CHUNK])
+            if not n:
+                return np.empty(0, np.uint8)
+            got += n
+    return into
 
 
 def drop(directory: Path, name: str) -> None:
