@@ -85,7 +85,9 @@ _EDGE_BITS = 11
 LEAF_BATCH = 64
 """Entries of one level gathered before they are marked, so that their prefetches overlap (random
 updates of a 7 GB table, one thread: about 37 ns each in batches of 13, one node's leaves,
-against 16-21 ns in batches of 64)."""
+against 16-21 ns in batches of 64; an ad hoc loop of 10 million prefetched compare-and-swap
+updates, beside a 2-thread job, 2026-11-30, not kept: ``benchmarks/h48_mark.py`` measures the
+walk itself)."""
 
 
 @dataclass(frozen=True)
