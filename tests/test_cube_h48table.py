@@ -5,6 +5,8 @@ by the benchmark."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -342,19 +344,41 @@ def test_a_stopped_build_resumes_from_its_checkpoint_and_ignores_a_damaged_one(t
 
     with pytest.raises(KeyboardInterrupt):
         build_hk(k, 0, 5, 5, advance=stop_at_3, checkpoint=(tmp_path, "t"))
-    bin_path, _ = partial.paths(tmp_path, "t")
+    bin_path, json_path = partial.paths(tmp_path, "t")
     assert bin_path.exists()
+    spent = json.loads(json_path.read_text())["about"]["seconds"]
+    assert 0 < spent < 600
     monkeypatch.setattr(h48table, "CHECKPOINT_SECONDS", 1e9)  # none while it finishes
     calls.clear()
     again = build_hk(k, 0, 5, 5, advance=calls.append, checkpoint=(tmp_path, "t"))
     assert calls[0] == 3 and sum(calls) == h48table.CHUNKS  # the saved parts are not marked again
     assert np.array_equal(again.data, whole.data) and np.array_equal(again.lines, whole.lines)
+    assert again.earlier_seconds == spent and whole.earlier_seconds == 0  # the store adds them
     raw = bytearray(bin_path.read_bytes())
     raw[-1] ^= 0xFF
     bin_path.write_bytes(bytes(raw))
     sizes = (len(whole.lines), len(whole.data))
     about = {"h": 0, "base": 5, "short_depth": 5, "moves": 18, "chunks": h48table.CHUNKS}
     assert partial.read(tmp_path, "t", sizes, about) is None
+
+
+@pytest.mark.parametrize(
+    "how_far",
+    [{"progress": 0}, {"progress": "3"}, {"progress": 10**6}, {"progress": 3, "seconds": -1.0},
+     {"progress": 3, "seconds": "12"}, {"progress": 3, "seconds": float("nan")}, {}],
+)  # fmt: skip
+def test_a_checkpoint_whose_progress_or_seconds_make_no_sense_is_not_resumed(tmp_path, how_far) -> None:
+    """The sha256 covers a checkpoint's data, not how far it says it got: a build resumes only
+    from a part count in ``1..CHUNKS-1`` and seconds that are a finite number ``>= 0``."""
+    from exact.cube import h48table
+    from exact.pdb import partial
+
+    sizes, about = (4, 8), {"h": 0, "base": 5}
+    partial.write(tmp_path, "t", [np.zeros(4, np.uint8), np.zeros(8, np.uint8)], {**about, **how_far})
+    lines, data, done, earlier = h48table._start((tmp_path, "t"), sizes, about)
+    assert (done, earlier) == (0, 0.0) and (lines == 8).all() and (data == 0xFF).all()
+    partial.write(tmp_path, "t", [np.zeros(4, np.uint8), np.zeros(8, np.uint8)], {**about, "progress": 3})
+    assert h48table._start((tmp_path, "t"), sizes, about)[2:] == (3, 0.0)  # no seconds: written before they were kept
 
 
 def test_checkpoints_wait_a_multiple_of_the_last_one_s_own_seconds(tmp_path, monkeypatch) -> None:

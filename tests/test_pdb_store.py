@@ -18,6 +18,7 @@ import exact.pdb.__main__ as pdb_cli
 from exact import cli
 from exact.errors import PuzzleoptError
 from exact.pdb.store import (
+    Built,
     PdbError,
     Table,
     TableSpec,
@@ -54,6 +55,17 @@ def make_spec(name: str = "toy-a", entries: int = 1001, packed: bool = True, see
 
 def _files(directory: Path) -> list[str]:
     return sorted(p.name for p in directory.iterdir())
+
+
+def test_a_resumed_build_stores_the_seconds_of_all_its_runs(tmp_path) -> None:
+    """A build that returns :class:`Built` (resumed from its checkpoint) has its earlier runs'
+    seconds added to this run's in the stored ``build_seconds``."""
+    spec, values, _ = make_spec()
+    resumed = TableSpec("toy-b", "toy", {"tiles": [1]}, 1001, True, lambda advance: Built(values.copy(), 5000.0))
+    assert load(spec, tmp_path, progress=False).meta["build_seconds"] < 60
+    meta = load(resumed, tmp_path, progress=False).meta
+    assert 5000.0 <= meta["build_seconds"] < 5060
+    assert json.loads((tmp_path / "toy-b.json").read_text())["build_seconds"] == meta["build_seconds"]
 
 
 # --- packing -----------------------------------------------------------------------------------

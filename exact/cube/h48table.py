@@ -60,7 +60,7 @@ from exact.logs import get_logger
 from exact.memory import compare_exchange, huge_full, huge_pages, prefetch
 from exact.movetable import MoveTable
 from exact.pdb import partial
-from exact.pdb.store import Table, TableSpec
+from exact.pdb.store import Built, Table, TableSpec
 from exact.puzzles.cube.cubies import cubie_moves
 
 LOG = get_logger(__name__)
@@ -486,19 +486,34 @@ def mark_starts(
 
 
 def _start(checkpoint: tuple[Path, str] | None, sizes: tuple[int, int], about: dict) -> tuple:
-    """``(lines, data, parts done)`` to mark into: two adjacent views of one buffer backed by huge
-    pages (:func:`exact.memory.huge_full`: the marking writes at random places, and the store
-    takes the buffer whole, :func:`stored_values`), holding the build's checkpoint where one
-    verifies, else every line minimum ``base + 3`` and every entry ``3``."""
+    """``(lines, data, parts done, earlier seconds)`` to mark into: two adjacent views of one
+    buffer backed by huge pages (:func:`exact.memory.huge_full`: the marking writes at random
+    places, and the store takes the buffer whole, :func:`stored_values`), holding the build's
+    checkpoint where one verifies, else every line minimum ``base + 3`` and every entry ``3``;
+    and the seconds the earlier runs spent reaching that checkpoint."""
     whole = huge_full(sizes[0] + sizes[1], 0xFF)
     lines, data = whole[: sizes[0]], whole[sizes[0] :]
     found = None if checkpoint is None else partial.read(*checkpoint, sizes, about, into=whole)
-    if found is None:
+    done = None if found is None else _how_far(found[1])
+    if done is None:
         whole[:] = 0xFF  # a checkpoint that did not verify may have been read in part
         lines[:] = about["base"] + 3
-        return lines, data, 0
-    LOG.info("h48 h%d: resuming from its checkpoint, %d of %d parts done", about["h"], found[1]["progress"], CHUNKS)
-    return lines, data, int(found[1]["progress"])
+        return lines, data, 0, 0.0
+    part, seconds = done
+    LOG.info("h48 h%d: resuming from its checkpoint, %d of %d parts done in %.0f s", about["h"], part, CHUNKS, seconds)
+    return lines, data, part, seconds
+
+
+def _how_far(about: dict) -> tuple[int, float] | None:
+    """A verified checkpoint's ``(parts done, seconds spent)``, or ``None`` where they are not a
+    count in ``1..CHUNKS-1`` and a finite number ``>= 0`` (the sha256 covers the data, not these;
+    checkpoints written before 2026-11-30 hold no seconds, read as ``0``)."""
+    part, seconds = about.get("progress"), about.get("seconds", 0.0)
+    if type(part) is not int or not 0 < part < CHUNKS:
+        return None
+    if type(seconds) not in (int, float) or not 0 <= seconds < float("inf"):
+        return None
+    return part, float(seconds)
 
 
 def stored_values(t: HkTable) -> np.ndarray:
@@ -530,6 +545,8 @@ class HkTable:
         fallback: uint8 ``(35481600,)``, the metric's :mod:`exact.cube.eoesep` table (4 bits an
             entry), read with the line's minimum where an entry reads ``0``; ``None``: the line's
             minimum alone.
+        earlier_seconds: Of a build resumed from its checkpoint, the seconds its earlier runs
+            spent reaching it (:class:`exact.pdb.store.Built`); ``0`` otherwise.
     """
 
     h: int
@@ -537,6 +554,7 @@ class HkTable:
     data: np.ndarray
     lines: np.ndarray
     fallback: np.ndarray | None = None
+    earlier_seconds: float = 0.0
 
 
 def build_hk(
@@ -571,7 +589,8 @@ def build_hk(
     n = entries(h)
     sizes = ((n + LINE - 1) // LINE, (n + 3) // 4)
     about = {"h": h, "base": base, "short_depth": short_depth, "moves": kit.cto.shape[0], "chunks": CHUNKS}
-    lines, data, done = _start(checkpoint, sizes, about)
+    began = time.perf_counter()
+    lines, data, done, earlier = _start(checkpoint, sizes, about)
     for d, layer in enumerate(short.layers[:-1]):  # the nearer cosets, each at its distance (min: idempotent)
         mark_starts(kit, short, layer, d, 0, h, base, data, lines, threads)
     t = saved = time.perf_counter()
@@ -585,14 +604,15 @@ def build_hk(
         mark_starts(kit, short, starts[first : first + step], short_depth, base + 2 - short_depth, h, base, data,
                     lines, threads)  # fmt: skip
         if checkpoint is not None and time.perf_counter() - saved > every and part + 1 < CHUNKS:
-            began = time.perf_counter()
-            partial.write(*checkpoint, [lines, data], {**about, "progress": part + 1})
+            now = time.perf_counter()
+            spent = round(earlier + now - began, 3)
+            partial.write(*checkpoint, [lines, data], {**about, "progress": part + 1, "seconds": spent})
             saved = time.perf_counter()
-            every = max(CHECKPOINT_SECONDS, CHECKPOINT_SHARE * (saved - began))
+            every = max(CHECKPOINT_SECONDS, CHECKPOINT_SHARE * (saved - now))
         if advance is not None:
             advance(1)
     LOG.info("h48 h%d: marked from %d cosets in %.1f s", h, len(starts), time.perf_counter() - t)
-    return HkTable(h, base, data, lines)
+    return HkTable(h, base, data, lines, earlier_seconds=earlier)
 
 
 def hk_values(t: HkTable) -> np.ndarray:
@@ -718,7 +738,7 @@ def spec(table: MoveTable, metric: str, h: int, base: int | None = None, directo
         out = stored_values(t)
         if where is not None:
             partial.drop(*where)
-        return out
+        return Built(out, t.earlier_seconds)
 
     return TableSpec(
         name=name,

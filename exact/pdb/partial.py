@@ -22,6 +22,9 @@ from exact.atomic import write_chunks
 
 VERSION = 1
 _CHUNK = 1 << 26
+HOW_FAR = ("progress", "seconds")
+"""The keys of a checkpoint's ``about`` that say how far its build got (the parts done, and the
+seconds its runs spent to reach them), left out when a checkpoint is matched to a build."""
 
 
 def _slots(name: str) -> tuple[str, str]:
@@ -72,8 +75,8 @@ def write(directory: Path, name: str, arrays: Sequence[np.ndarray], about: dict)
 def read(
     directory: Path, name: str, sizes: Sequence[int], about: dict, into: np.ndarray | None = None
 ) -> tuple[list[np.ndarray], dict] | None:
-    """The arrays and metadata of a checkpoint of this build (``about`` equal except for its
-    ``progress``), or ``None`` where there is none that verifies.
+    """The arrays and metadata of a checkpoint of this build (``about`` equal except for the keys
+    in :data:`HOW_FAR`), or ``None`` where there is none that verifies.
 
     ``into``: uint8 ``(sum(sizes),)`` to read the data into (the arrays are then views of it, and no
     second copy of a table of gigabytes is made); it may hold part of a checkpoint that does not
@@ -81,12 +84,13 @@ def read(
     bin_path, json_path = paths(directory, name)
     try:
         meta = json.loads(json_path.read_text())
+        if not isinstance(meta, dict) or not isinstance(meta.get("about"), dict):
+            return None
         data = np.fromfile(bin_path, dtype=np.uint8) if into is None else _read_into(bin_path, into)
     except (OSError, ValueError):
         return None
-    theirs = dict(meta.get("about", {})) if isinstance(meta, dict) else {}
-    theirs.pop("progress", None)
-    mine = {k: v for k, v in about.items() if k != "progress"}
+    theirs = {k: v for k, v in meta["about"].items() if k not in HOW_FAR}
+    mine = {k: v for k, v in about.items() if k not in HOW_FAR}
     if (
         meta.get("version") != VERSION
         or meta.get("name") != name

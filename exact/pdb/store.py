@@ -11,7 +11,8 @@ A table named ``NAME`` is two files in one directory (:func:`default_dir` unless
 ``NAME.json``
     Its metadata: ``format`` (``"puzzleopt-pdb"``), ``format_version`` (1), ``name``,
     ``puzzle``, ``pattern``, ``entries``, ``packed``, ``bytes``, ``sha256`` (hex digest of the
-    ``.bin``), ``build_seconds``, ``created`` (UTC, ISO 8601), ``max_value`` and
+    ``.bin``), ``build_seconds`` (summed over the runs of a build resumed from its checkpoint,
+    :class:`Built`), ``created`` (UTC, ISO 8601), ``max_value`` and
     ``value_counts`` (how many entries hold 0, 1, 2, ... up to ``max_value``).
 
 Both files are written atomically (temporary file in the same directory, fsync, rename), so an
@@ -32,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import platformdirs
@@ -96,6 +97,20 @@ def _positive_int(value: object, what: str) -> int:
     return int(value)
 
 
+class Built(NamedTuple):
+    """What a build resumed from its checkpoint returns: the values, and the seconds its earlier
+    runs spent reaching that checkpoint, which the stored ``build_seconds`` adds to this run's
+    (work done after a run's last checkpoint and lost at its stop is not counted).
+
+    Attributes:
+        values: uint8 ``(entries,)``, unpacked.
+        earlier_seconds: Seconds of the earlier runs, ``>= 0``.
+    """
+
+    values: np.ndarray
+    earlier_seconds: float
+
+
 @dataclass(frozen=True)
 class TableSpec:
     """What a table is and how to build it; cheap to create (nothing is built).
@@ -109,7 +124,8 @@ class TableSpec:
         packed: Store 4 bits per value (all values must then be below 16).
         build: ``build(advance) -> values``: computes the table, calling ``advance(k)`` with the
             number of progress units done since its previous call, and returns the unpacked
-            values, uint8 ``(entries,)``. Not part of equality or hashing.
+            values, uint8 ``(entries,)``, or a :class:`Built` (a build resumed from a
+            checkpoint). Not part of equality or hashing.
         progress_total: Units ``build`` reports in total (the progress bar's length); ``None``
             means ``entries``, and is replaced by it on construction.
         audit: ``audit(table) -> reason or None``: a check of the values themselves, run on every
@@ -127,7 +143,7 @@ class TableSpec:
     pattern: dict
     entries: int
     packed: bool
-    build: Callable[[Callable[[int], None]], np.ndarray] = field(compare=False, repr=False)
+    build: Callable[[Callable[[int], None]], np.ndarray | Built] = field(compare=False, repr=False)
     progress_total: int | None = None
     audit: Callable[[Table], str | None] | None = field(default=None, compare=False, repr=False)
     seconds_per_entry: float = field(default=0.0, compare=False, repr=False)
@@ -590,8 +606,9 @@ def _build(spec: TableSpec, progress: bool) -> tuple[np.ndarray, float]:
         check(f"building the table {spec.name}")  # a solve's time limit covers its set-up
 
     with progress_bar(progress, total=spec.progress_total, desc=f"pdb {spec.name}", unit_scale=True) as bar:
-        values = spec.build(advance)
-    return values, time.perf_counter() - start
+        built = spec.build(advance)
+    values, earlier = built if isinstance(built, Built) else (built, 0.0)
+    return values, earlier + time.perf_counter() - start
 
 
 def list_tables(directory: str | os.PathLike) -> list[dict]:
