@@ -20,7 +20,8 @@ from exact.cube.optimal import canonical_rules, lower_bound, optimal_cube, optim
 from exact.cube.peers import ReidOptimal
 from exact.cube.symmetry import flipslice_classes
 from exact.moves import cube_moves
-from exact.pdb.store import load, save, unpack_nibbles
+from exact.pdb import partial
+from exact.pdb.store import load, pack_nibbles, save, unpack_nibbles
 from exact.puzzles.cube import is_solved, rotations, scramble
 from exact.puzzles.cube.cubies import cubie_moves
 from exact.puzzles.cube.facelets import from_facelets
@@ -182,10 +183,31 @@ def test_resumes_an_interrupted_build(monkeypatch, tmp_path, cube3_qtm_small):
 
     with pytest.raises(KeyboardInterrupt):
         prune.build(p.table, stop_after_layers, checkpoint=(tmp_path, "t"))
+    entries = prune.CLASSES["slice"] * prune.NTWIST
+    _, about = partial.read(tmp_path, "t", [(entries + 1) // 2], {"entries": entries})
+    assert about["progress"]["depth"] == 6 and sum(about["progress"]["counts"]) == sum(seen[:7])
     done = []
-    resumed = prune.build(p.table, done.append, checkpoint=(tmp_path, "t"))
+    resumed, earlier = prune._build(p.table, done.append, "slice", (tmp_path, "t"), None)
     assert done[0] == sum(seen[:7])  # it started from the last whole layer written
     assert np.array_equal(resumed, unpack_nibbles(np.asarray(whole.data), len(resumed)))
+    assert earlier == about["seconds"] > 0  # what the store adds to this run's seconds
+
+
+@pytest.mark.parametrize(
+    "progress",
+    [{"depth": 0, "counts": [1]}, {"depth": 2, "counts": [1, 4]}, {"depth": 1, "counts": [1, -4]},
+     {"depth": 1, "counts": [1, 0]}, {"depth": 1, "counts": [1, 10**12]}, {"depth": "1", "counts": [1, 4]}, 3],
+)  # fmt: skip
+def test_a_checkpoint_whose_layers_do_not_add_up_is_not_resumed(tmp_path, progress) -> None:
+    entries = 1001
+    dist = np.full(entries, prune.UNSEEN, np.uint8)
+    dist[:5] = [0, 1, 1, 1, 1]
+    about = {"entries": entries, "progress": progress, "seconds": 1.0}
+    partial.write(tmp_path, "t", [dist], about, encode=lambda piece: pack_nibbles(np.minimum(piece, 15)))
+    assert prune._read_checkpoint((tmp_path, "t"), entries) is None
+    prune._write_checkpoint((tmp_path, "t"), dist, 1, [1, 4], 2.5)
+    back, depth, counts, spent = prune._read_checkpoint((tmp_path, "t"), entries)
+    assert np.array_equal(back, dist) and (depth, counts, spent) == (1, [1, 4], 2.5)
 
 
 def test_a_damaged_table_is_rebuilt(small, tmp_path):

@@ -505,15 +505,13 @@ def _start(checkpoint: tuple[Path, str] | None, sizes: tuple[int, int], about: d
 
 
 def _how_far(about: dict) -> tuple[int, float] | None:
-    """A verified checkpoint's ``(parts done, seconds spent)``, or ``None`` where they are not a
-    count in ``1..CHUNKS-1`` and a finite number ``>= 0`` (the sha256 covers the data, not these;
-    checkpoints written before 2026-11-30 hold no seconds, read as ``0``)."""
-    part, seconds = about.get("progress"), about.get("seconds", 0.0)
-    if type(part) is not int or not 0 < part < CHUNKS:
+    """A verified checkpoint's ``(parts done, seconds spent)``, or ``None`` where the parts are not
+    a count in ``1..CHUNKS-1`` or :func:`exact.pdb.partial.seconds` refuses the seconds (the
+    sha256 covers the data, not these)."""
+    part, spent = about.get("progress"), partial.seconds(about)
+    if type(part) is not int or not 0 < part < CHUNKS or spent is None:
         return None
-    if type(seconds) not in (int, float) or not 0 <= seconds < float("inf"):
-        return None
-    return part, float(seconds)
+    return part, spent
 
 
 def stored_values(t: HkTable) -> np.ndarray:

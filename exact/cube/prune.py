@@ -10,15 +10,13 @@ Reid's and Kociemba's optimal solvers; :mod:`exact.cube.optimal` reads it along 
 
 The build is a breadth-first search over the entries in numba on every thread given: forward
 from the solved entry while the frontier is small, then backward (an unseen entry next to the
-last layer joins the next one) once most entries are seen. After each layer it writes a
-checkpoint (atomically, with its sha256) next to the table, so a build stopped by Ctrl-C resumes
-from the last whole layer.
+last layer joins the next one) once most entries are seen. After a layer, once a minute at most,
+it writes a checkpoint next to the table (:mod:`exact.pdb.partial`: atomic, with its sha256, and
+the seconds spent so far), so a build stopped by Ctrl-C resumes from the last layer saved.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,17 +26,15 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from exact.atomic import write_chunks
 from exact.cube.coords import SIZES, SOLVED, coord_tables
 from exact.cube.symmetry import flipslice_classes, flipslice_conj, twist_conj
 from exact.movetable import MoveTable
-from exact.pdb.store import TableSpec, pack_nibbles, unpack_nibbles
+from exact.pdb import partial
+from exact.pdb.store import Built, TableSpec, pack_nibbles, unpack_nibbles
 
 NTWIST = SIZES["twist"]
 NFLIP = SIZES["flip"]
 UNSEEN = 255
-CHECKPOINT_VERSION = 2
-_CHUNK = 1 << 24
 
 
 @dataclass(frozen=True)
@@ -220,62 +216,42 @@ AUDIT_SAMPLE = 200_000
 :func:`violations` over all entries)."""
 
 
-def _checkpoint_paths(directory: Path, name: str) -> tuple[Path, Path]:
-    return directory / f"{name}.partial.bin", directory / f"{name}.partial.json"
-
-
-def _read_checkpoint(directory: Path | None, name: str, entries: int) -> tuple[np.ndarray, int, list[int]] | None:
-    """The last saved whole layer's table, if a checkpoint of this build is there and verifies."""
-    if directory is None:
+def _read_checkpoint(
+    checkpoint: tuple[Path, str] | None, entries: int
+) -> tuple[np.ndarray, int, list[int], float] | None:
+    """``(distances, depth, layer counts, seconds spent)`` of the last whole layer saved, where a
+    checkpoint of this build is there and verifies (:mod:`exact.pdb.partial`)."""
+    if checkpoint is None:
         return None
-    bin_path, json_path = _checkpoint_paths(directory, name)
-    try:
-        meta = json.loads(json_path.read_text())
-        data = np.fromfile(bin_path, dtype=np.uint8)
-    except (OSError, ValueError):
+    found = partial.read(*checkpoint, [(entries + 1) // 2], {"entries": entries})
+    how_far = None if found is None else _how_far(found[1], entries)
+    if how_far is None:
         return None
-    if (
-        meta.get("version") != CHECKPOINT_VERSION
-        or meta.get("name") != name
-        or meta.get("entries") != entries
-        or len(data) != (entries + 1) // 2
-        or _sha256(data) != meta.get("sha256")
-    ):
-        return None
-    dist = unpack_nibbles(data, entries)
+    dist = unpack_nibbles(found[0][0], entries)
     dist[dist == 15] = UNSEEN
-    return dist, int(meta["depth"]), [int(c) for c in meta["counts"]]
+    return dist, *how_far
 
 
-def _sha256(data: np.ndarray) -> str:
-    digest = hashlib.sha256()
-    for start in range(0, len(data), _CHUNK):
-        digest.update(data[start : start + _CHUNK])
-    return digest.hexdigest()
+def _how_far(about: dict, entries: int) -> tuple[int, list[int], float] | None:
+    """A verified checkpoint's ``(depth, layer counts, seconds)``, or ``None`` where they do not
+    add up (the sha256 covers the data, not these): ``depth + 1`` counts of at most ``entries``
+    in all, the last not 0, and seconds that :func:`exact.pdb.partial.seconds` accepts."""
+    progress, spent = about.get("progress"), partial.seconds(about)
+    depth, counts = (progress.get("depth"), progress.get("counts")) if isinstance(progress, dict) else (None, None)
+    if type(depth) is not int or not isinstance(counts, list) or len(counts) != depth + 1 or depth < 1:
+        return None
+    if any(type(c) is not int or c < 0 for c in counts) or sum(counts) > entries or counts[-1] == 0:
+        return None
+    return None if spent is None else (depth, counts, spent)
 
 
-def _write_checkpoint(directory: Path | None, name: str, dist: np.ndarray, depth: int, counts: list[int]) -> None:
-    if directory is None:
+def _write_checkpoint(checkpoint: tuple[Path, str] | None, dist: np.ndarray, depth: int, counts: list[int],
+                      seconds: float) -> None:  # fmt: skip
+    if checkpoint is None:
         return
-    bin_path, json_path = _checkpoint_paths(directory, name)
-    digest = hashlib.sha256()
-
-    def chunks():  # packed piece by piece: no second full-size array
-        for start in range(0, len(dist), _CHUNK):
-            piece = pack_nibbles(np.minimum(dist[start : start + _CHUNK], 15))  # unseen as 15: layers stay below
-            digest.update(piece)
-            yield piece
-
-    write_chunks(bin_path, chunks())  # the data first: a json naming a missing layer never verifies
-    meta = {"version": CHECKPOINT_VERSION, "name": name, "entries": len(dist), "depth": depth, "counts": counts}
-    meta["sha256"] = digest.hexdigest()
-    write_chunks(json_path, [json.dumps(meta).encode()])
-
-
-def _drop_checkpoint(directory: Path | None, name: str) -> None:
-    if directory is not None:
-        for path in _checkpoint_paths(directory, name):
-            path.unlink(missing_ok=True)
+    about = {"entries": len(dist), "progress": {"depth": depth, "counts": counts}, "seconds": round(seconds, 3)}
+    # packed piece by piece (no second full-size array); unseen as 15, which no layer reaches
+    partial.write(*checkpoint, [dist], about, encode=lambda piece: pack_nibbles(np.minimum(piece, 15)))
 
 
 CHECKPOINT_SECONDS = 60.0
@@ -300,20 +276,29 @@ def build(
         checkpoint: ``(directory, name)``: resume from and write per-layer checkpoints there.
         threads: numba threads (``None``: numba's current setting).
     """
+    return _build(table, advance, edge, checkpoint, threads)[0]
+
+
+def _build(
+    table: MoveTable, advance: Callable[[int], object] | None, edge: str, checkpoint: tuple[Path, str] | None,
+    threads: int | None,
+) -> tuple[np.ndarray, float]:  # fmt: skip
+    """:func:`build`'s distances, and the seconds that earlier runs spent reaching the checkpoint
+    it resumed from (``0`` where it did not)."""
+    began = time.perf_counter()
     p = phase_one(table, edge)
-    directory, name = checkpoint if checkpoint is not None else (None, "")
     args = (p.flip_mv, p.slice_mv, p.twist_mv, p.rep, p.cls, p.sym, p.tconj, p.stab)
     before = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
     try:
-        resumed = _read_checkpoint(directory, name, p.entries)
+        resumed = _read_checkpoint(checkpoint, p.entries)
         if resumed is not None:
-            dist, depth, counts = resumed
+            dist, depth, counts, earlier = resumed
         else:
             dist = np.full(p.entries, UNSEEN, dtype=np.uint8)
             _join(dist, p.index(SOLVED["flip"], SOLVED[edge], SOLVED["twist"]), 0, p.stab, p.tconj)
-            depth, counts = 0, [1]
+            depth, counts, earlier = 0, [1], 0.0
         if advance is not None:
             advance(sum(counts))
         seen = sum(counts)
@@ -328,14 +313,14 @@ def build(
             seen += new
             if advance is not None:
                 advance(new)
-            if new and time.perf_counter() - saved > CHECKPOINT_SECONDS:
-                _write_checkpoint(directory, name, dist, depth, counts)
+            if new and (now := time.perf_counter()) - saved > CHECKPOINT_SECONDS:
+                _write_checkpoint(checkpoint, dist, depth, counts, earlier + now - began)
                 saved = time.perf_counter()
     finally:
         numba.set_num_threads(before)
     if seen != p.entries:
         raise RuntimeError(f"the phase-one table build reached {seen} of {p.entries} entries: a bug")
-    return dist
+    return dist, earlier
 
 
 NAMES = {"slice": "flipslice", "slicesorted": "flipslicesorted"}
@@ -349,11 +334,12 @@ def spec(table: MoveTable, metric: str, edge: str = "slice", directory: Path | N
     """The stored table for a metric's face-move table (checkpoints go to ``directory``)."""
     name = f"cube3-{NAMES[edge]}-twist-{metric}"
 
-    def _build(advance):
-        dist = build(table, advance, edge=edge, checkpoint=None if directory is None else (Path(directory), name))
-        if directory is not None:
-            _drop_checkpoint(Path(directory), name)
-        return dist
+    def build_it(advance):
+        where = None if directory is None else (Path(directory), name)
+        dist, earlier = _build(table, advance, edge, where, None)
+        if where is not None:
+            partial.drop(*where)
+        return Built(dist, earlier)
 
     return TableSpec(
         name=name,
@@ -361,7 +347,7 @@ def spec(table: MoveTable, metric: str, edge: str = "slice", directory: Path | N
         pattern={"kind": f"{NAMES[edge]}-class x twist", "symmetries": "UD16", "metric": metric, "moves": "faces"},
         entries=CLASSES[edge] * NTWIST,
         packed=True,
-        build=_build,
+        build=build_it,
         audit=lambda stored: _audit(stored, table, edge),
         seconds_per_entry=SECONDS_PER_ENTRY[edge],
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -48,26 +48,37 @@ def paths(directory: Path, name: str) -> tuple[Path, Path]:
     return directory / (_named(json_path, name) or _slots(name)[0]), json_path
 
 
-def write(directory: Path, name: str, arrays: Sequence[np.ndarray], about: dict) -> None:
+def write(
+    directory: Path, name: str, arrays: Sequence[np.ndarray], about: dict,
+    encode: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> None:  # fmt: skip
     """Save uint8 ``arrays`` one after the other, with ``about`` (JSON: what the build is and how
     far it got): the data into the file the metadata does not name, then the metadata naming it,
-    then the other file removed, so that a stop at any point leaves a checkpoint that verifies."""
+    then the other file removed, so that a stop at any point leaves a checkpoint that verifies.
+
+    ``encode``: applied to each piece of an array (an even number of entries, but the last) on its
+    way to the file, e.g. nibble packing; :func:`read` then gives the encoded bytes, whose sizes
+    the reader passes it. No second copy of a whole array is made either way."""
     json_path = directory / f"{name}.partial.json"
     first, second = _slots(name)
     target = second if _named(json_path, name) == first else first
     digest = hashlib.sha256()
+    sizes: list[int] = []
 
     def chunks():
         for a in arrays:
+            sizes.append(0)
             for start in range(0, len(a), _CHUNK):
                 piece = np.ascontiguousarray(a[start : start + _CHUNK])
+                piece = piece if encode is None else np.ascontiguousarray(encode(piece))
                 digest.update(piece)
+                sizes[-1] += len(piece)
                 yield piece
 
     directory.mkdir(parents=True, exist_ok=True)
     write_chunks(directory / target, chunks())
-    meta = {"version": VERSION, "name": name, "sizes": [len(a) for a in arrays], "about": about,
-            "sha256": digest.hexdigest(), "bin": target}  # fmt: skip
+    meta = {"version": VERSION, "name": name, "sizes": sizes, "about": about, "sha256": digest.hexdigest(),
+            "bin": target}  # fmt: skip
     write_chunks(json_path, [json.dumps(meta).encode()])
     (directory / (first if target == second else second)).unlink(missing_ok=True)
 
@@ -105,6 +116,16 @@ def read(
         out.append(data[start : start + n])
         start += n
     return out, meta["about"]
+
+
+def seconds(about: dict) -> float | None:
+    """The seconds a checkpoint's runs spent reaching it (its ``about``'s ``seconds``; ``0`` where
+    it holds none, as those written before 2026-11-30), or ``None`` where that is not a finite
+    number ``>= 0`` (the sha256 covers the data, not ``about``: the caller then starts over)."""
+    spent = about.get("seconds", 0.0)
+    if type(spent) not in (int, float) or not 0 <= spent < float("inf"):
+        return None
+    return float(spent)
 
 
 def _read_into(path: Path, into: np.ndarray) -> np.ndarray:
