@@ -240,9 +240,10 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
             else ""
         ),
         "",
-        "Build seconds are the store's: the whole build's wall time, here shared with another job and paused "
-        "for part of it; on 2 free cores the marking ran at about 2,650 s for the whole table "
-        "(`exact.cube.h48table.MARK_SECONDS`).",
+        "Build seconds are the store's `build_seconds`: wall time on this machine's 2 cores, which other work "
+        "may have shared. A build resumed from its checkpoint stores the sum of its runs since 2026-11-30 "
+        "(before, the last run's alone). On 2 free cores the h6 marking ran at about 2,650 s for the whole "
+        "table (`exact.cube.h48table.MARK_SECONDS`, measured before the walk was made faster on 2026-11-30).",
         "",
         "## Tables",
         "",
