@@ -309,6 +309,36 @@ def test_list_and_remove(tmp_path: Path) -> None:
     assert _files(tmp_path) == ["orphan.bin", "toy-b.bin", "toy-b.json"]
 
 
+def test_a_checkpoint_is_listed_as_one_and_removed_with_its_table(tmp_path: Path, capsys, fake_catalog) -> None:
+    """A build's checkpoint (under way or stopped) is no damaged table: ``list`` names it with its
+    progress, ``verify`` passes over it, and ``rm`` deletes it (alone, or with its table)."""
+    from exact.pdb import partial
+
+    load(make_spec("toy-a")[0], tmp_path, progress=False, log=lambda m: None)
+    partial.write(tmp_path, "toy-b", [np.zeros(6, np.uint8)], {"chunks": 8, "progress": 3, "seconds": 12.5})
+    partial.write(tmp_path, "toy-b", [np.ones(6, np.uint8)], {"chunks": 8, "progress": 5, "seconds": 20.0})
+    (tmp_path / "toy-a.partial.1.bin").write_bytes(b"\0" * 4)  # a first checkpoint stopped mid-write
+    assert [t["name"] for t in list_tables(tmp_path)] == ["toy-a"]
+    assert partial.stored(tmp_path) == [
+        {"name": "toy-a", "bytes": 4, "seconds": None, "progress": None, "parts": None},
+        {"name": "toy-b", "bytes": 6, "seconds": 20.0, "progress": 5, "parts": 8},
+    ]
+    d = ["--pdb-dir", str(tmp_path)]
+    code, out, _ = _run(capsys, *d, "list")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 4 and lines[1].split()[0] == "toy-a" and lines[1].endswith("ok")
+    assert lines[3].startswith("toy-b: the checkpoint of a build under way or stopped (5/8 parts, 20 s, 0.0 MB)")
+    code, out, _ = _run(capsys, *d, "--json", "list")
+    assert [(t["name"], t["status"]) for t in json.loads(out)] == [
+        ("toy-a", "ok"), ("toy-a", "checkpoint"), ("toy-b", "checkpoint")]  # fmt: skip
+    code, out, _ = _run(capsys, *d, "verify")
+    assert code == 0 and out == "toy-a: ok\n"
+    code, out, _ = _run(capsys, *d, "rm", "toy-b")
+    assert code == 0 and _files(tmp_path) == ["toy-a.bin", "toy-a.json", "toy-a.partial.1.bin"]
+    code, out, _ = _run(capsys, *d, "rm", "toy-a")
+    assert code == 0 and _files(tmp_path) == []
+
+
 # --- command line ------------------------------------------------------------------------------
 
 

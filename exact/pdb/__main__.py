@@ -4,7 +4,7 @@
 
     python -m exact.pdb build tiles15-555-a        # build (or just verify) named catalog tables
     python -m exact.pdb build all --force          # rebuild every catalog table
-    python -m exact.pdb list                       # what is stored, with sizes and status
+    python -m exact.pdb list                       # what is stored, with sizes and status, and checkpoints
     python -m exact.pdb --json verify              # check every stored table (sha256 included)
     python -m exact.pdb rm tiles15-555-a           # delete a stored table
 
@@ -31,7 +31,8 @@ from pathlib import Path
 from exact import cli
 from exact.catalog import catalog
 from exact.errors import PuzzleoptError
-from exact.pdb.store import PdbError, check, check_stored, default_dir, list_tables, load, remove
+from exact.pdb import partial
+from exact.pdb.store import PdbError, check, check_stored, default_dir, list_tables, load, remove, stored_names
 from exact.userfiles import output_folder
 
 EXIT_BAD_TABLE = cli.EXIT_FINDINGS
@@ -100,12 +101,23 @@ def _build(names: list[str], directory: Path, force: bool, progress: bool, as_js
 
 def _list(directory: Path, as_json: bool) -> int:
     tables = list_tables(directory)
+    checkpoints = partial.stored(directory)
     if as_json:
-        print(json.dumps(tables))
+        print(json.dumps(tables + [{**c, "status": "checkpoint"} for c in checkpoints]))
         return cli.EXIT_OK
     if not tables:
         print(f"no tables in {directory}")
-        return cli.EXIT_OK
+    else:
+        _print_tables(tables)
+    for c in checkpoints:
+        done = "?" if c["progress"] is None else f"{c['progress']}/{c['parts'] or '?'} parts"
+        secs = "" if c["seconds"] is None else f", {c['seconds']:.0f} s"
+        print(f"{c['name']}: the checkpoint of a build under way or stopped ({done}{secs}, "
+              f"{c['bytes'] / 1e6:,.1f} MB): 'build {c['name']}' resumes it, 'rm {c['name']}' deletes it")  # fmt: skip
+    return cli.EXIT_OK
+
+
+def _print_tables(tables: list[dict]) -> None:
     rows = [("name", "entries", "packed", "MB", "build s", "status")]
     for t in tables:
         size = f"{t['bytes'] / 1e6:.1f}" if isinstance(t.get("bytes"), int) else "?"
@@ -115,20 +127,14 @@ def _list(directory: Path, as_json: bool) -> int:
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     for r in rows:
         print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))), r[5])
-    return cli.EXIT_OK
-
-
-def _stored_names(directory: Path) -> list[str]:
-    # From the file names alone: list_tables() would hash every table just to name it.
-    return sorted({p.stem for p in directory.glob("*.json")} | {p.stem for p in directory.glob("*.bin")})
 
 
 def _verify(names: list[str], directory: Path, as_json: bool) -> int:
     specs = catalog()
     if not names:
-        names = _stored_names(directory)
+        names = stored_names(directory)
     results = []
-    stored = set(_stored_names(directory))
+    stored = set(stored_names(directory))
     unknown = [n for n in names if n not in specs and n not in stored]
     if unknown:
         raise PuzzleoptError(
@@ -150,7 +156,7 @@ def _verify(names: list[str], directory: Path, as_json: bool) -> int:
 
 
 def _rm(names: list[str], directory: Path, as_json: bool) -> int:
-    stored = set(_stored_names(directory))
+    stored = set(stored_names(directory)) | {c["name"] for c in partial.stored(directory)}
     missing = [n for n in names if n not in stored]
     if missing:
         # Nothing is removed unless every name is there, so a typo does not half-run the command.

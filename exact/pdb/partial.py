@@ -27,8 +27,50 @@ HOW_FAR = ("progress", "seconds")
 seconds its runs spent to reach them), left out when a checkpoint is matched to a build."""
 
 
+STEMS = (".partial", ".partial.1")
+"""How a checkpoint's file names end before ``.bin`` or ``.json``: a table store that lists
+its files leaves these out of its tables (:func:`is_checkpoint`)."""
+
+
 def _slots(name: str) -> tuple[str, str]:
     return f"{name}.partial.bin", f"{name}.partial.1.bin"
+
+
+def is_checkpoint(stem: str) -> bool:
+    """Whether a file of a table folder, named ``stem`` + ``.bin`` or ``.json``, is a
+    checkpoint's rather than a table's."""
+    return stem.endswith(STEMS)
+
+
+def stored(directory: Path) -> list[dict]:
+    """The checkpoints in ``directory``, one dict per table name, sorted: ``name``, ``progress``
+    (the parts done) and ``parts`` (of how many; ``None`` where the metadata does not say or
+    cannot be read), ``seconds`` (:func:`seconds`) and ``bytes`` (of its data files).
+
+    What the metadata says is reported, not verified (a build verifies its checkpoint before it
+    resumes from it): this is for a listing of the folder, and reads no data file."""
+    names: dict[str, int] = {}
+    for path in sorted(directory.glob("*.partial*")) if directory.is_dir() else []:
+        stem = path.name.removesuffix(".bin").removesuffix(".json")
+        for end in STEMS:
+            if stem.endswith(end) and path.suffix in (".bin", ".json"):
+                name = stem.removesuffix(end)
+                names[name] = names.get(name, 0) + (path.stat().st_size if path.suffix == ".bin" else 0)
+                break
+    out = []
+    for name, nbytes in sorted(names.items()):
+        try:
+            meta = json.loads((directory / f"{name}.partial.json").read_text())
+        except (OSError, ValueError):
+            meta = None
+        about = meta.get("about") if isinstance(meta, dict) else None
+        about = about if isinstance(about, dict) else {}
+        done, parts = about.get("progress"), about.get("chunks")
+        out.append({
+            "name": name, "bytes": nbytes, "seconds": seconds(about) if about else None,
+            "progress": done if type(done) is int else None, "parts": parts if type(parts) is int else None,
+        })  # fmt: skip
+    return out
 
 
 def _named(json_path: Path, name: str) -> str | None:
@@ -144,8 +186,13 @@ def _read_into(path: Path, into: np.ndarray) -> np.ndarray:
     return into
 
 
-def drop(directory: Path, name: str) -> None:
-    """Remove the checkpoint (the table is stored)."""
-    (directory / f"{name}.partial.json").unlink(missing_ok=True)
-    for slot in _slots(name):
-        (directory / slot).unlink(missing_ok=True)
+def drop(directory: Path, name: str) -> bool:
+    """Remove the checkpoint (the table is stored, or removed); whether there was any file of it."""
+    found = False
+    for path in (directory / f"{name}.partial.json", *(directory / slot for slot in _slots(name))):
+        try:
+            path.unlink()
+            found = True
+        except FileNotFoundError:
+            pass
+    return found

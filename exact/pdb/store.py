@@ -41,6 +41,7 @@ import platformdirs
 from exact.atomic import write_chunks
 from exact.errors import PuzzleoptError
 from exact.logs import get_logger
+from exact.pdb import partial
 
 logger = get_logger(__name__)
 
@@ -617,12 +618,13 @@ def list_tables(directory: str | os.PathLike) -> list[dict]:
     Returns:
         One dict per ``*.json`` (its metadata, or just ``name`` when unreadable) and per
         ``*.bin`` without metadata, each with ``"status"``: ``"ok"`` or the reason it is not
-        (format, version, size or sha256). An absent directory has no tables.
+        (format, version, size or sha256). An absent directory has no tables. A build's
+        checkpoint is no table (:func:`exact.pdb.partial.stored` lists those).
     """
     directory = Path(directory)
     if not directory.is_dir():
         return []
-    names = sorted({p.stem for p in directory.glob("*.json")} | {p.stem for p in directory.glob("*.bin")})
+    names = stored_names(directory)
     tables = []
     for name in names:
         if not _NAME_RE.fullmatch(name) or name.startswith("."):
@@ -633,6 +635,13 @@ def list_tables(directory: str | os.PathLike) -> list[dict]:
         entry["status"] = "ok" if reason is None else reason
         tables.append(entry)
     return tables
+
+
+def stored_names(directory: Path) -> list[str]:
+    """The names of the tables in ``directory``, from its file names alone (nothing is read),
+    sorted; checkpoints left out."""
+    stems = {p.stem for p in directory.glob("*.json")} | {p.stem for p in directory.glob("*.bin")}
+    return sorted(s for s in stems if not partial.is_checkpoint(s))
 
 
 def check_stored(name: str, directory: str | os.PathLike, *, deep: bool = False) -> str | None:
@@ -646,10 +655,10 @@ def check_stored(name: str, directory: str | os.PathLike, *, deep: bool = False)
 
 
 def remove(name: str, directory: str | os.PathLike) -> bool:
-    """Delete ``NAME.bin`` and ``NAME.json`` from ``directory``.
+    """Delete ``NAME.bin`` and ``NAME.json`` from ``directory``, and any checkpoint of its build.
 
     Returns:
-        ``True`` if either file was there, ``False`` if neither was.
+        ``True`` if any of those files was there, ``False`` if none was.
 
     Raises:
         PdbError: ``name`` is not a valid table name.
@@ -661,4 +670,4 @@ def remove(name: str, directory: str | os.PathLike) -> bool:
             found = True
         except FileNotFoundError:
             pass
-    return found
+    return partial.drop(Path(directory), name) or found
