@@ -9,8 +9,9 @@ on 2 cores), resumable with ``--resume`` and run in the background::
         --quality best --precision int8 --threads 2 --method cube3-h48 --method-option threads=2 \\
         --out docs/benchmarks/data/verify_cube3_best --resume --no-progress > /tmp/verify.log 2>&1 &
 
-then the section, from one or more such folders (a run sealed on another machine starts a new
-folder there: ``--resume`` needs the key that sealed the log)::
+then the section, from one or more such folders (a run sealed on another machine goes on in a
+new folder there, with ``--ids`` naming the cubes still to do: ``--resume`` needs the key that
+sealed the log)::
 
     python benchmarks/verify_cube3.py docs/benchmarks/data/verify_cube3_best [MORE ...]
 

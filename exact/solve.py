@@ -36,6 +36,7 @@ from exact.cli.options import (
     check_file_flags,
     executor_from,
     goal_from,
+    instances_from,
     puzzle_from,
     start_from,
 )
@@ -86,9 +87,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.verbose > 0 and "verbose" in method.option_names:  # -v: the solver's own log too
         options.setdefault("verbose", True)
     if args.instances is not None:
-        from instances.files import parse_states, read_instances
+        from instances.files import parse_states
 
-        items = read_instances(args.instances)[: args.first]
+        items = instances_from(args)
         # a file's optimal lengths are to the solved state, not to a --goal
         known = (lambda x: None) if args.goal is not None else (lambda x: x.optimal)
         starts = [(x.id, s, known(x)) for x, s in zip(items, parse_states(puzzle, items, args.instances))]

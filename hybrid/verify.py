@@ -63,7 +63,7 @@ from hybrid.certify import (
 )
 from hybrid.many import LearnedSettings, Shared, certify_task, learned_solver
 from hybrid.report import length_tables, markdown, summarise, write_report
-from instances.files import parse_states, read_instances
+from instances.files import choose, parse_states, read_instances
 from instances.sets import INSTANCES_HELP
 from learned.cli import add_learned_flags, add_options
 from learned.runtime import SEARCH_THREADS
@@ -72,15 +72,17 @@ EXIT_CONTRADICTION = cli.EXIT_CONTRADICTION
 EXIT_INVALID = 5
 
 
-def read_solutions(path: str | Path, count: int, first: int | None = None) -> list[str | None]:
-    """One solution per line (``None`` for an empty line), one line for each of the file's
-    ``count`` instances, or for the ``first`` of them that are certified (``--first``), empty
-    lines at the end aside; each at most :data:`exact.cli.MAX_SCRAMBLE` moves."""
+def read_solutions(path: str | Path, count: int, chosen: list[int] | None = None) -> list[str | None]:
+    """The solutions of the ``chosen`` instances (positions in the file; ``None``: all), from one
+    line per instance (an empty line where there is none): a line for each of the file's
+    ``count`` instances, or one for each chosen one, in order (``--ids``, ``--first``); empty
+    lines at the end aside. Each at most :data:`exact.cli.MAX_SCRAMBLE` moves."""
+    chosen = list(range(count)) if chosen is None else chosen
     lines = read_text(path, "--solutions").splitlines()
-    while len(lines) > min(count, first or count) and not lines[-1].strip():
+    while len(lines) > min(count, len(chosen)) and not lines[-1].strip():
         lines.pop()
-    if len(lines) != count and (first is None or len(lines) != min(first, count)):
-        also = f" (or {min(first, count)}, for --first {first})" if first is not None and first < count else ""
+    if len(lines) not in (count, len(chosen)):
+        also = f" (or {len(chosen)}, one for each instance --ids or --first chose)" if len(chosen) < count else ""
         raise PuzzleoptError(
             f"--solutions {str(path)!r} has {len(lines)} lines for {count} instances{also}; give one line per "
             "instance, in the same order (an empty line where there is no solution)"
@@ -91,6 +93,7 @@ def read_solutions(path: str | Path, count: int, first: int | None = None) -> li
                 f"--solutions {str(path)!r}: line {n} has {len(ln.split()):,} moves, more than the "
                 f"{cli.MAX_SCRAMBLE:,} this command replays; is it the right file?"
             )
+    lines = [lines[i] for i in chosen] if len(lines) == count else lines
     return [ln.strip() or None for ln in lines]
 
 
@@ -175,7 +178,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise PuzzleoptError(f"{given_bwas[0]} sets BWAS, which --solutions replaces; drop one of the two")
     learned_options = _learned_options(args, flags)
     every = read_instances(args.instances)
-    items = every[: args.first]
+    picked = choose(every, args.ids, args.first, f"--instances {args.instances}")
+    items = [every[i] for i in picked]
     starts = parse_states(puzzle, items, args.instances)  # bad input fails before any search
     chosen = choose_method(puzzle, args.method)
     options = method_options_from(args)
@@ -184,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     limits = solvers.Limits(time=args.time_limit, nodes=args.node_limit)
     given: list[str | None] = [None] * len(items)
     if args.solutions is not None:
-        given = read_solutions(args.solutions, len(every), args.first)[: len(items)]
+        given = read_solutions(args.solutions, len(every), picked)
 
     log = open_log(
         args.out,

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from exact.cli import id_ranges
 from exact.errors import PuzzleoptError, first_line
 from exact.userfiles import read_text
 from instances import sets
@@ -76,6 +77,42 @@ def read_instances(path: str | Path, what: str = "--instances") -> list[Instance
     """
     name = sets.shipped_name(path)
     return _read_file(Path(path), what) if name is None else load(name)
+
+
+def choose(items: list[Instance], ids: str | None = None, first: int | None = None, what: str = "it") -> list[int]:
+    """The positions in ``items`` that ``--ids`` and ``--first`` keep, in the file's order.
+
+    Args:
+        items: A file's instances (:func:`read_instances`).
+        ids: Ids and ranges, ``"613-999,1003"`` (:func:`exact.cli.id_ranges`): only the instances
+            whose id is one of them (``None``: every instance).
+        first: Only the first this many of those (``None``: all of them).
+        what: Names the file in errors.
+
+    Raises:
+        PuzzleoptError: ``ids`` is malformed, or names an id that no instance has.
+    """
+    keep = list(range(len(items)))
+    if ids is not None:
+        wanted = set(id_ranges(ids, "--ids"))
+        keep = [i for i in keep if items[i].id.isdecimal() and int(items[i].id) in wanted]
+        missing = sorted(wanted - {int(items[i].id) for i in keep})
+        if missing:
+            ends = f"; its ids run from {items[0].id} to {items[-1].id}" if items else ""
+            raise PuzzleoptError(f"--ids {ids}: {what} has no instance with id {_spans(missing)}{ends}")
+    return keep[:first]
+
+
+def _spans(ids: list[int], most: int = 3) -> str:
+    """Sorted ids as ranges, ``"1000-1005, 1010"`` (the first ``most``, then ``...``)."""
+    spans: list[list[int]] = []
+    for i in ids:
+        if spans and i == spans[-1][1] + 1:
+            spans[-1][1] = i
+        else:
+            spans.append([i, i])
+    text = [f"{a}" if a == b else f"{a}-{b}" for a, b in spans[:most]]
+    return ", ".join(text) + (", ..." if len(spans) > most else "")
 
 
 def _read_file(

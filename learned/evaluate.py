@@ -30,11 +30,18 @@ from exact.batch import (
     run_batch,
     start_digests,
 )
-from exact.cli.options import add_executor_options, add_first_option, add_resume_option, executor_from, puzzle_from
+from exact.cli.options import (
+    add_executor_options,
+    add_first_option,
+    add_resume_option,
+    executor_from,
+    instances_from,
+    puzzle_from,
+)
 from exact.rates import length_table
 from exact.resultlog import file_digest
 from exact.userfiles import output_folder
-from instances.files import parse_states, read_instances
+from instances.files import parse_states
 from instances.sets import INSTANCES_HELP
 from learned.cli import parser_with_search, search_settings
 from learned.evaluation import RESULTS, EvalShared, Evaluation, bwas_task, write_report
@@ -58,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     puzzle = puzzle_from(args)
     if args.out is not None:
         output_folder(args.out, "--out")
-    items = read_instances(args.instances)[: args.first]
+    items = instances_from(args)
     states = parse_states(puzzle, items, args.instances)  # bad input fails before the model loads
     heuristic = load_heuristic(puzzle, args.model, configure(args.device, args.threads), key=args.puzzle)
     settings = search_settings(args, heuristic.card)

@@ -55,8 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.method not in (None, "bwas"):
             raise PuzzleoptError("--instances runs BWAS (learned.evaluate); solve one start at a time with beam")
         return evaluate_main(argv)
-    if args.first is not None:
-        raise PuzzleoptError("--first goes with --instances (a file of starts)")
+    if args.first is not None or args.ids is not None:
+        flag = "--first" if args.first is not None else "--ids"
+        raise PuzzleoptError(f"{flag} goes with --instances (a file of starts)")
     t0 = time.perf_counter()  # the limit covers what comes before the search too (the network's load)
     puzzle = puzzle_from(args)
     device = configure(args.device, args.threads)

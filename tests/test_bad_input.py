@@ -112,7 +112,7 @@ CASES = [
     ("exact.solve", "--puzzle tiles8 --scramble-length 3 --method beam --method-option ball=-3", "whole number >= 0"),
     ("exact.solve", "--puzzle tiles8 --scramble-length 3 --method beam --method-option inverse=maybe", "yes/no flag"),
     ("exact.solve", "--puzzle tiles8 --scramble-length 3 --method bwas --method-option weight=nan", "finite number"),
-    ("hybrid.verify", "--puzzle tiles8 --instances {three} --solutions {sols5} --first 2", "(or 2, for --first 2)"),
+    ("hybrid.verify", "--puzzle tiles8 --instances {three} --solutions {sols5} --first 2", "(or 2, one for each"),
     # a solver Pyomo does not know: one line, not Pyomo's logged traceback first
     (
         "exact.mip",
@@ -670,6 +670,25 @@ def test_hybrid_verify_first_n_takes_an_n_line_solutions_file(tmp_path, capsys):
     code = cli.run(_main_of("hybrid.verify"), argv)
     summary = json.loads(capsys.readouterr().out)
     assert code == 0 and summary["instances"] == 2, summary
+
+
+def test_hybrid_verify_ids_take_their_lines_of_a_whole_or_a_chosen_solutions_file(tmp_path, capsys):
+    """``--ids 8-9`` certifies the file's instances 8 and 9 (its second and third lines) with
+    their solutions, from a line for every instance or a line for each chosen one; an id the file
+    lacks is bad input."""
+    inst = tmp_path / "boards.tsv"
+    inst.write_text("id\tstate\n" + "".join(f"{i + 7}\t{s}\n" for i, s in enumerate(BOARDS)))
+    whole = _solutions(tmp_path / "whole.txt", ["L L", "U R L", "U L"])
+    chosen = _solutions(tmp_path / "chosen.txt", ["U R L", "U L"])
+    for sols in (whole, chosen):
+        argv = ["--puzzle", "tiles8", "--method", "bfs", "--instances", str(inst), "--solutions", str(sols),
+                "--ids", "8-9", "--no-progress", "--json"]  # fmt: skip
+        code = cli.run(_main_of("hybrid.verify"), argv)
+        summary = json.loads(capsys.readouterr().out)
+        assert code == 0 and summary["instances"] == 2 and summary["optimal"]["successes"] == 1, summary
+    argv[argv.index("8-9")] = "8-10"
+    assert cli.run(_main_of("hybrid.verify"), argv) == cli.EXIT_BAD_INPUT
+    assert "--ids 8-10: --instances " in (err := capsys.readouterr().err) and "no instance with id 10;" in err
 
 
 def test_a_results_key_others_can_read_is_made_private(tmp_path, monkeypatch, caplog):

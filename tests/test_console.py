@@ -144,8 +144,16 @@ def test_first_and_count_take_the_first_instances_in_every_command_that_reads_a_
         assert main_of(argv) == cli.EXIT_OK
         rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
         assert [r.get("length") for r in rows if "summary" not in r] == [1, 2], rows
-    assert cli.run(main_of, ["--puzzle", "tiles8", "--state", boards[0], "--first", "1"]) == cli.EXIT_BAD_INPUT
-    assert "--first goes with --instances" in capsys.readouterr().err
+    for ids, first, lengths in (("2", [], [2]), ("3,2", [], [2, 1]), ("2-3", ["--first", "1"], [2])):
+        argv = ["--puzzle", "tiles8", "--instances", str(tmp_path / "three.txt"), "--ids", ids, *first, "--json"]
+        assert main_of(argv) == cli.EXIT_OK  # --ids: line numbers from 1, in the file's order; then --first
+        rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+        assert [r.get("length") for r in rows if "summary" not in r] == lengths, rows
+    assert cli.run(main_of, ["--puzzle", "tiles8", "--instances", str(tmp_path / "three.txt"), "--ids", "3-5"]) == 2
+    assert "has no instance with id 4-5; its ids run from 1 to 3" in capsys.readouterr().err
+    for flag in ("--first", "--ids"):
+        assert cli.run(main_of, ["--puzzle", "tiles8", "--state", boards[0], flag, "1"]) == cli.EXIT_BAD_INPUT
+        assert f"{flag} goes with --instances" in capsys.readouterr().err
 
 
 def test_state_names_the_start_in_the_puzzle_commands_too(capsys) -> None:

@@ -140,6 +140,8 @@ def test_ids_are_read_as_ranges_and_bad_ones_quoted() -> None:
         parse_ids("1,x")
     with pytest.raises(PuzzleoptError, match="'390-400' is not a range within 0-397"):
         parse_ids("390-400")
+    with pytest.raises(PuzzleoptError, match="'5-3' is not a range: 5 is above 3"):
+        parse_ids("5-3")
 
 
 def test_the_goal_states_of_two_wildcards_are_the_goal_and_its_swaps() -> None:

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from exact import cli, registry
 from exact.errors import PuzzleoptError
 from exact.executor import Executor, executor_for
+
+if TYPE_CHECKING:
+    from instances.files import Instance
 
 
 def add_puzzle_options(
@@ -162,9 +166,22 @@ def executor_from(args: argparse.Namespace, threads: int = 1) -> Executor:
 
 
 def add_first_option(p: argparse.ArgumentParser) -> None:
-    """``--first N`` (also spelt ``--count N``): only the first N instances of ``--instances``."""
+    """``--first N`` (also spelt ``--count N``) and ``--ids IDS``: which instances of ``--instances``
+    run (:func:`instances_from`)."""
     p.add_argument("--first", "--count", dest="first", metavar="N", type=cli.count(1),
                    help="only the first N instances of --instances (--count N: the same)")  # fmt: skip
+    p.add_argument("--ids", metavar="IDS", help="only the instances of --instances with these ids, e.g. 613-999,1003 "
+                   "(the file's id column; line numbers from 1 where it has none), in the file's order; "
+                   "--first then keeps the first N of them")  # fmt: skip
+
+
+def instances_from(args: argparse.Namespace) -> list[Instance]:
+    """The instances ``--instances`` names that ``--ids`` and ``--first`` keep
+    (:func:`instances.files.choose`)."""
+    from instances.files import choose, read_instances
+
+    every = read_instances(args.instances)
+    return [every[i] for i in choose(every, args.ids, args.first, f"--instances {args.instances}")]
 
 
 def add_resume_option(p: argparse.ArgumentParser) -> None:
@@ -177,9 +194,9 @@ def add_resume_option(p: argparse.ArgumentParser) -> None:
 
 
 def check_file_flags(args: argparse.Namespace) -> None:
-    """``--first``, ``--out``, ``--resume``, ``--workers`` and ``--ray`` go with ``--instances``."""
-    flags = {"--first": getattr(args, "first", None) is not None, "--out": args.out is not None,
-             "--resume": args.resume, "--workers": args.workers is not None}  # fmt: skip
+    """``--first``, ``--ids``, ``--out``, ``--resume``, ``--workers`` and ``--ray`` go with ``--instances``."""
+    flags = {"--first": getattr(args, "first", None) is not None, "--ids": getattr(args, "ids", None) is not None,
+             "--out": args.out is not None, "--resume": args.resume, "--workers": args.workers is not None}  # fmt: skip
     given = [f for f, on in (flags | {"--ray": args.ray is not None}).items() if on]
     if given:
         raise PuzzleoptError(f"{given[0]} goes with --instances (a file of starts)")

@@ -38,13 +38,14 @@ from exact.cli.options import (
     check_file_flags,
     executor_from,
     goal_from,
+    instances_from,
     method_options_from,
 )
 from exact.cli.solve import Preset, add_solve_flags
 from exact.errors import PuzzleoptError, first_line
 from exact.result import Status
 from exact.userfiles import output_folder
-from instances.files import parse_states, read_instances
+from instances.files import parse_states
 from instances.sets import INSTANCES_HELP
 
 
@@ -138,7 +139,7 @@ def _boards(args, puzzle) -> list[tuple[str, object, int | None]]:
     """Every start, read before any table is loaded (or built), so that bad input fails at once:
     ``(id, state, known optimal length)``."""
     if args.instances is not None:
-        items = read_instances(args.instances)[: args.first]
+        items = instances_from(args)
         states = parse_states(puzzle, items, args.instances)
         return [(x.id, s, x.optimal) for x, s in zip(items, states)]
     if args.scramble is not None:

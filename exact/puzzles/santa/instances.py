@@ -20,6 +20,7 @@ from importlib import resources
 
 import numpy as np
 
+from exact.cli import id_ranges
 from exact.definitions.generate import move_table
 from exact.definitions.model import Definition, PieceSet, SetState
 from exact.errors import PuzzleoptError, StateError
@@ -107,16 +108,7 @@ def parse_ids(text: str) -> list[int]:
     Raises:
         PuzzleoptError: a bad token or an id out of 0 .. 397 (the message quotes it).
     """
-    out: set[int] = set()
-    for token in text.split(","):
-        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", token)
-        if m is None:
-            raise PuzzleoptError(f"--ids: bad token {token!r} in {text!r}; give ids and ranges like 0-29,284")
-        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
-        if not lo <= hi < COUNT:
-            raise PuzzleoptError(f"--ids: {token.strip()!r} is not a range within 0-{COUNT - 1}")
-        out.update(range(lo, hi + 1))
-    return sorted(out)
+    return id_ranges(text, "--ids", COUNT - 1)
 
 
 def colour_goal(type_name: str) -> tuple[str, ...]:
