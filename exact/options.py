@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -135,6 +136,28 @@ class Option:
         if self.most is not None and value > self.most:
             return None, f"must be in {least}..{self.most}"
         return int(value), None
+
+
+def id_ranges(text: str, flag: str = "--ids", highest: int | None = None) -> list[int]:
+    """``"0-29,284"`` (ids and ranges ``a-b`` of whole numbers, comma-separated) as sorted distinct
+    ids, each at most ``highest`` where that is given.
+
+    Raises:
+        PuzzleoptError: a bad token, a range whose first id is above its last, or an id above
+            ``highest``; the message names ``flag`` and quotes the token.
+    """
+    out: set[int] = set()
+    for token in text.split(","):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", token)
+        if m is None:
+            raise PuzzleoptError(f"{flag}: bad token {token!r} in {text!r}; give ids and ranges like 0-29,284")
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        if lo > hi:
+            raise PuzzleoptError(f"{flag}: {token.strip()!r} is not a range: {lo} is above {hi}; give the lower first")
+        if highest is not None and hi > highest:
+            raise PuzzleoptError(f"{flag}: {token.strip()!r} is not a range within 0-{highest}")
+        out.update(range(lo, hi + 1))
+    return sorted(out)
 
 
 def _number(value: Any) -> float | None:

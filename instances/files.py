@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from exact.cli import id_ranges
 from exact.errors import PuzzleoptError, first_line
+from exact.options import id_ranges
 from exact.userfiles import read_text
 from instances import sets
 
@@ -84,7 +84,7 @@ def choose(items: list[Instance], ids: str | None = None, first: int | None = No
 
     Args:
         items: A file's instances (:func:`read_instances`).
-        ids: Ids and ranges, ``"613-999,1003"`` (:func:`exact.cli.id_ranges`): only the instances
+        ids: Ids and ranges, ``"613-999,1003"`` (:func:`exact.options.id_ranges`): only the instances
             whose id is one of them (``None``: every instance).
         first: Only the first this many of those (``None``: all of them).
         what: Names the file in errors.

@@ -20,11 +20,11 @@ from importlib import resources
 
 import numpy as np
 
-from exact.cli import id_ranges
 from exact.definitions.generate import move_table
 from exact.definitions.model import Definition, PieceSet, SetState
 from exact.errors import PuzzleoptError, StateError
 from exact.movetable import MoveTable
+from exact.options import id_ranges
 from exact.puzzles.santa.shapes import Shape, shape
 
 PUZZLES_SHA256 = "e7395fba0a9f321710ebb7397ff09da2dc67f78411e389bb2f654dc6c90f35c8"
