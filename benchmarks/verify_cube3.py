@@ -181,11 +181,27 @@ def render(folders: list[Path], run: dict[str, Any], certs: list[Certificate], c
         "(`docs/benchmarks/data/deepcubea_h48.jsonl`), and agree.", "",
         markdown(summary), "",
         f"Median seconds a cube: the beam {statistics.median(learned):.1f} s, the proof "
-        f"{statistics.median(c.certify_seconds for c in certs):.1f} s (2 cores)." if learned else "", "",
+        f"{statistics.median(c.certify_seconds for c in certs):.1f} s (2 cores)" + _by_folder(folders, certs, rel)
+        if learned else "", "",
         "The gaps (the network's length minus the optimum; QTM lengths differ by even numbers):", "",
         *markdown_table(["gap (moves)", "cubes", "share"], gap_rows(certs)), "",
         length_tables(summary), "",
     ]  # fmt: skip
+
+
+def _by_folder(folders: list[Path], certs: list[Certificate], rel: list[str]) -> str:
+    """Where the folders ran on different machines, each one's medians (the sentence's end)."""
+    if len(folders) < 2:
+        return "."
+    ids = [{str(r.get("id")) for r in read_folder(f)[1]} for f in folders]
+    parts = []
+    for name, mine in zip(rel, ids):
+        beam = [(b, c.certify_seconds) for c in certs if c.id in mine and (b := c.learned_seconds) is not None]
+        if beam:
+            cubes = f"{len(beam):,} cube{'s' * (len(beam) != 1)}"
+            parts.append(f"`{name}` ({cubes}) {statistics.median(b for b, _ in beam):.1f} s and "
+                         f"{statistics.median(p for _, p in beam):.1f} s")  # fmt: skip
+    return "; by folder, each run on its own machine: " + ", ".join(parts) + "."
 
 
 def main(argv: list[str] | None = None) -> int:
