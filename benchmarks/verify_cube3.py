@@ -163,8 +163,11 @@ def commands(folders: list[Path]) -> list[str]:
     return out
 
 
-def render(folders: list[Path], run: dict[str, Any], certs: list[Certificate], certified: dict[str, int]) -> list[str]:
-    """The section's lines."""
+def render(
+    folders: list[Path], run: dict[str, Any], certs: list[Certificate], certified: dict[str, int],
+    ids: list[set[str]],
+) -> list[str]:  # fmt: skip
+    """The section's lines (``ids``: the cubes of each folder)."""
     summary = summarise(certs)
     learned = [c.learned_seconds for c in certs if c.learned_seconds is not None]
     proven = sum(1 for c in certs if c.id in certified)
@@ -181,7 +184,7 @@ def render(folders: list[Path], run: dict[str, Any], certs: list[Certificate], c
         "(`docs/benchmarks/data/deepcubea_h48.jsonl`), and agree.", "",
         markdown(summary), "",
         f"Median seconds a cube: the beam {statistics.median(learned):.1f} s, the proof "
-        f"{statistics.median(c.certify_seconds for c in certs):.1f} s (2 cores)" + _by_folder(folders, certs, rel)
+        f"{statistics.median(c.certify_seconds for c in certs):.1f} s (2 cores)" + _by_folder(ids, certs, rel)
         if learned else "", "",
         "The gaps (the network's length minus the optimum; QTM lengths differ by even numbers):", "",
         *markdown_table(["gap (moves)", "cubes", "share"], gap_rows(certs)), "",
@@ -189,11 +192,10 @@ def render(folders: list[Path], run: dict[str, Any], certs: list[Certificate], c
     ]  # fmt: skip
 
 
-def _by_folder(folders: list[Path], certs: list[Certificate], rel: list[str]) -> str:
+def _by_folder(ids: list[set[str]], certs: list[Certificate], rel: list[str]) -> str:
     """Where the folders ran on different machines, each one's medians (the sentence's end)."""
-    if len(folders) < 2:
+    if len(ids) < 2:
         return "."
-    ids = [{str(r.get("id")) for r in read_folder(f)[1]} for f in folders]
     parts = []
     for name, mine in zip(rel, ids):
         beam = [(b, c.certify_seconds) for c in certs if c.id in mine and (b := c.learned_seconds) is not None]
@@ -224,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     if not certs:
         print(f"error: {', '.join(map(str, args.folders))}: no certificates yet", file=sys.stderr)
         return EXIT_BAD_INPUT
-    write_page(args.out, render(args.folders, run, certs, certified), section=args.section)
+    ids = [{str(r.get("id")) for r in recs} for _, _, recs in read]
+    write_page(args.out, render(args.folders, run, certs, certified, ids), section=args.section)
     return 0
 
 
