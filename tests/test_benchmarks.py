@@ -303,7 +303,8 @@ def test_the_verified_section_rechecks_every_certificate_and_refuses_a_forged_on
     assert vc.main([str(folder("good", good)), "--out", str(page)]) == 0
     text = page.read_text()
     assert "| 0 | 1 | 50.0% |" in text and "| 2 | 1 | 50.0% |" in text and "50.0% (9.5-90.5%, 1/2)" in text
-    assert "the proof 2.0 s (2 cores)." in text
+    assert "the proof 2.0 s (2 cores)." in text and "; 2 of 1,000 certified so far." in text
+    assert vc.coverage(1000) == "all 1,000 certified"  # a complete run no longer says "so far"
     split = [str(folder("a", good[:1])), str(folder("b", [{**good[1], "learned_seconds": 80.0}]))]
     assert vc.main([*split, "--out", str(page)]) == 0  # a run continued on another machine: each folder's medians
     said = f"each run on its own machine: `{split[0]}` (1 cube) 50.0 s and 2.0 s, `{split[1]}` (1 cube) 80.0 s"
