@@ -101,7 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--lr", type=float, default=None, help="Adam's learning rate at the first step")
     ap.add_argument("--lr-decay", type=float, default=None, help="factor on the learning rate per step")
     ap.add_argument("--widths", default="262144", help="comma-separated beam widths, searched in turn")
-    ap.add_argument("--seconds", default="100", help="comma-separated seconds, one per width")
+    ap.add_argument("--seconds", default="100", help="comma-separated seconds, one per width: all its cubes together")
     ap.add_argument("--first", type=int, default=0, help="the first cube (0-based) of each width")
     ap.add_argument("--count", type=int, default=1000, help="cubes at most, from --first")
     ap.add_argument("--deadline", type=float, default=None, help="seconds from the start: searching stops then")
