@@ -245,6 +245,12 @@ def test_the_deepcubea_certificates_are_replayed_and_a_forged_or_wrong_one_refus
     text = "\n".join(cert.render(rows, known, 12.0, ""))
     assert "| 1 | 1 | 1 | 1.50 |" in text and "set-up took 12.0 s" in text
     assert "on 1 of 1,000 cubes (median 1.50 s)." in text  # no limit cube: no word on how limits count
+    big = {**row, "table": "cube3-h48-h8-b11-qtm", "seconds": 0.75, "nodes": 2}
+    data.write_text(json.dumps(row) + "\n" + json.dumps(big) + "\n")
+    text = "\n".join(cert.render(cert.checked(p, cert.read_rows(data), known, data), known, None, ""))
+    assert "on 1 of 1,000 cubes (median 1.50 s)." in text  # the target: judged on the 2 GB table alone
+    assert ("`cube3-h48-h8-b11-qtm` (7.64 GB), on the 1 cubes both proved: median 0.75 s against 1.50 s (0.50 "
+            "times), median nodes 2 against 1 (2.00 times)") in text  # fmt: skip
     moves = first["optimal_solution"].split()
     forged = {**row, "moves": " ".join(moves[:-1] + ["U" if moves[-1] != "U" else "D"])}
     wrong = {**row, "length": row["length"] - 2, "moves": " ".join(moves[:-2])}
@@ -330,6 +336,18 @@ def test_the_h48_page_says_which_sets_a_peer_ran_and_how_many_stopped_at_its_lim
     rows += [{"solver": "ours", "set": "18 moves", "id": "0", "status": "optimal"},
              {"solver": "ours", "set": "hard", "id": "r5", "status": "optimal"}]  # fmt: skip
     assert h48._peer_sets(rows, "rubiks_optimal") == "17 moves, 2 of 3 at its limit (not run on 18 moves, hard r5)"
+
+
+def test_the_h48_page_judges_the_issues_targets_only_on_tables_of_at_most_2_gb() -> None:
+    from benchmarks import h48
+
+    names = ["cube3-h48-h6-b9-htm", "cube3-h48-h8-b10-htm"]
+    rows = [{"solver": "ours", "table": n, "set": "17 moves", "id": str(i), "status": "optimal", "seconds": s}
+            for n, s in zip(names, [1.0, 0.5]) for i in range(3)]  # fmt: skip
+    tables = {names[0]: {"bytes": 1_910_471_063}, names[1]: {"bytes": 7_641_884_250}}
+    text = " ".join(h48._findings(rows, names, tables))
+    assert "h6, 17 moves: median 1.00 s, target 1.25 s met; mean 1.00 s, 0.8 times H48's h6 mean 1.25 s" in text
+    assert "h8, 17 moves: median 0.50 s; mean 0.50 s, 1.1 times H48's h8 mean 0.46 s" in text
 
 
 def test_the_h48_mark_section_shows_each_comparison_and_bad_arguments_say_what_to_give(tmp_path) -> None:

@@ -315,6 +315,24 @@ def test_a_table_loaded_by_an_earlier_solve_is_no_set_up_for_the_next(tmp_path) 
     assert get_method("cube3-h48").setups(p, options, str(tmp_path)) != []  # loading it again is a set-up
 
 
+def test_a_stored_table_of_another_base_is_read_where_the_default_base_is_not_stored(tmp_path) -> None:
+    """``auto`` and an unset ``base`` read the table on disk, not a default one still to build."""
+    from exact.cube import methods
+    from exact.solvers import solve
+
+    p = registry.get("cube3", moves="faces", metric="htm")
+    start = p.table.apply(p.goal, p.table.parse("R U F' L2", start=p.goal))
+    assert methods._chosen(p, "htm", None, None, str(tmp_path)) == (0, None)  # nothing stored: h0, its default
+    assert solve(p, start, method="cube3-h48", h=0, base=5, pdb_dir=str(tmp_path)).length == 4
+    assert methods._chosen(p, "htm", None, None, str(tmp_path)) == (0, 5)
+    assert methods._chosen(p, "htm", 0, None, str(tmp_path)) == (0, 5)
+    assert methods._chosen(p, "htm", 1, None, str(tmp_path)) == (1, None)
+    r = solve(p, start, method="cube3-h48", pdb_dir=str(tmp_path))
+    assert r.status.value == "optimal" and r.length == 4
+    assert sorted(f.name for f in tmp_path.glob("*.bin")) == ["cube3-h48-h0-b5-htm.bin"]  # no default-base build
+    methods._H48_LOADED.clear()
+
+
 def test_a_time_limit_too_short_for_the_h6_build_ends_at_once_in_limit(tmp_path) -> None:
     from exact.contract import Limits
     from exact.solvers import solve

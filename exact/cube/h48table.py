@@ -72,7 +72,22 @@ BASES = (8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10)
 (a fallback) and few read ``3`` (an underestimate)."""
 QTM_EXTRA = 2
 """Added to :data:`BASES` in the quarter-turn metric, whose distances run longer (a guess, not
-tuned: the base decides speed, never correctness)."""
+tuned: the base decides speed, never correctness), up to :data:`QTM_MOST_BASE`."""
+QTM_MOST_BASE = 11
+"""The quarter-turn metric's largest default base. The build walks ``base - 6`` moves from each
+short coset, about 9.5 times more sequences per move, whatever ``h``: the ``h6`` table at base 11
+took 5,475 s on 2 cores, so ``h8`` at base 11 should take about as long and at base 12 some ten
+times longer (the store's estimates: 8,600 and 81,000 s). ``h6`` at base 11 reads 0, 1, 2, 3 in
+6.9%, 33.3%, 54.1% and 5.7% of its entries (counted 2026-12-01): at base 11, ``h8`` entries will
+read 3 ("at least 14") more often than ``h6``'s; how much that costs the search is measured, not
+assumed (docs/benchmarks/deepcubea_h48.md)."""
+
+
+def default_base(metric: str, h: int) -> int:
+    """The base of the ``hk`` table of ``h`` that :func:`spec` and the catalog build by default."""
+    return BASES[h] if metric == "htm" else min(BASES[h] + QTM_EXTRA, QTM_MOST_BASE)
+
+
 EMPTY = -1
 CHUNKS = 256
 """Parts of the marking between two calls to a build's ``advance`` (and between checkpoints)."""
@@ -718,12 +733,11 @@ def spec(table: MoveTable, metric: str, h: int, base: int | None = None, directo
         table: The metric's 3x3x3 face-move table.
         metric: ``"htm"`` or ``"qtm"`` (named in the table's file).
         h: Flips tracked, ``0..11``.
-        base: The two bits' offset (default :data:`BASES`'s for ``h``; in the quarter-turn
-            metric that plus :data:`QTM_EXTRA`).
+        base: The two bits' offset (default :func:`default_base`).
         directory: Where the build keeps its checkpoint (``None``: no checkpoint).
     """
     if base is None:
-        base = BASES[h] if metric == "htm" else BASES[h] + QTM_EXTRA
+        base = default_base(metric, h)
     n = entries(h)
     nlines = (n + LINE - 1) // LINE
     short = min(SHORT_DEPTH, base + 2)
@@ -838,9 +852,8 @@ def catalog() -> dict[str, Callable[[], TableSpec]]:
     """Name -> spec of every ``hk`` table at its default base, both metrics (:mod:`exact.catalog`)."""
     out: dict[str, Callable[[], TableSpec]] = {}
     for metric in ("htm", "qtm"):
-        for h, base in enumerate(BASES):
-            base += 0 if metric == "htm" else QTM_EXTRA
-            out[f"cube3-h48-h{h}-b{base}-{metric}"] = lambda m=metric, k=h: catalog_spec(m, k)
+        for h in range(len(BASES)):
+            out[f"cube3-h48-h{h}-b{default_base(metric, h)}-{metric}"] = lambda m=metric, k=h: catalog_spec(m, k)
     return out
 
 

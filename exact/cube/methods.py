@@ -101,27 +101,46 @@ def _h48(
     fallback=False,
 ) -> SolveResult:  # fmt: skip
     """IDA* on the 3x3x3 (face turns) with one of H48's ``hk`` tables, read for the cube and its
-    inverse (issue 67's first version; h unset: the largest table stored, else h0)."""
+    inverse (issue 67's first version; the table: :func:`_chosen`)."""
     from exact.cube.h48solve import h48_cube
 
     metric = puzzle.table.metadata.get("metric", "qtm")
-    h = _stored_h(puzzle, metric, base, pdb_dir) if h is None else h
+    h, base = _chosen(puzzle, metric, h, base, pdb_dir)
     return h48_cube(
         puzzle, np.asarray(start), table=_h48_table(puzzle, metric, h, base, pdb_dir, progress, fallback),
         time_limit=left(limits.time), node_limit=limits.nodes, stop_at=stop_at, threads=threads, progress=progress,
     )  # fmt: skip
 
 
-def _stored_h(puzzle, metric: str, base, pdb_dir) -> int:
-    """The largest ``h`` whose table is stored for this metric (0 where none is)."""
-    from exact.cube.h48table import spec
-    from exact.pdb.store import stored_entries
+def _chosen(puzzle, metric: str, h: int | None, base: int | None, pdb_dir) -> tuple[int, int | None]:
+    """The ``hk`` table a solve reads, as ``(h, base)``: ``h`` unset, the largest stored for this
+    metric (else 0); ``base`` unset, :func:`exact.cube.h48table.default_base` or, where that table is not
+    stored and one of another base is, that one (``None``: the default, to be built)."""
+    for k in [h] if h is not None else range(11, -1, -1):
+        b = _stored_base(puzzle, metric, k, base, pdb_dir)
+        if b is not None:
+            return k, b
+    return (0 if h is None else h), base
 
-    for h in range(11, -1, -1):
-        s = spec(puzzle.table, metric, h, base)
+
+def _stored_base(puzzle, metric: str, h: int, base: int | None, pdb_dir) -> int | None:
+    """The base of a stored ``hk`` table of ``h`` (``base`` where given; else the default first,
+    then the larger bases stored), or ``None`` where none is stored."""
+    import re
+    from pathlib import Path
+
+    from exact.cube.h48table import spec
+    from exact.pdb.store import default_dir, stored_entries
+
+    where = default_dir() if pdb_dir is None else Path(pdb_dir)
+    named = re.compile(rf"cube3-h48-h{h}-b(\d+)-{metric}\.json")
+    found = (named.fullmatch(f.name) for f in where.glob(f"cube3-h48-h{h}-b*-{metric}.json"))
+    others = sorted((int(m[1]) for m in found if m), reverse=True)
+    for b in [base] if base is not None else [None, *others]:
+        s = spec(puzzle.table, metric, h, b)
         if stored_entries(s.name, pdb_dir) == s.entries:
-            return h
-    return 0
+            return s.pattern["base"]
+    return None
 
 
 _H48_LOADED: dict[tuple, object] = {}
@@ -161,9 +180,7 @@ def _h48_setups(puzzle, options, pdb_dir) -> list[Setup]:
     from exact.pdb.store import setup_estimate
 
     metric = puzzle.table.metadata.get("metric", "qtm")
-    base = options.get("base")
-    h = options.get("h")
-    h = _stored_h(puzzle, metric, base, pdb_dir) if h is None else h
+    h, base = _chosen(puzzle, metric, options.get("h"), options.get("base"), pdb_dir)
     if (puzzle, metric, h, base, pdb_dir, bool(options.get("fallback"))) in _H48_LOADED:
         return []  # loaded (and compiled) by an earlier solve of this process: no set-up
     specs = [h48table.spec(puzzle.table, metric, h, base)]
@@ -192,7 +209,8 @@ register_method(
     "cube3-h48", _h48, needs="cube3-coordinates", rank=30, setups=_h48_setups, nodes=True, options=(
         Option("h", "count", None, "H48's table: edge flips tracked, 0-11 (unset: the largest stored, else 0)",
                most=11),
-        Option("base", "count", None, "the table's two-bit offset (unset: H48's for h, plus 2 in QTM)"),
+        Option("base", "count", None, "the table's two-bit offset (unset: H48's for h, plus 2 in QTM up to 11, or "
+               "where that table is not stored and one of another base is, that one's)"),
         Option("fallback", "flag", False, "where an entry reads 0, also read the edges' table (35 MB, built in "
                "20 s), as H48 does: 8% fewer nodes with h6, no faster yet"),
         THREADS,
