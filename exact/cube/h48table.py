@@ -24,8 +24,8 @@ lowered by compare-and-swap (:func:`exact.memory.compare_exchange`), so no updat
 two threads write one byte. Measured for ``h6`` (base 9: three moves from each of the 6,235,366
 starts) on 2 cores shared with another job (2026-11-29), by timing the first 4,000 starts:
 about 9,300 s for the whole table with the earlier kernel (each thread walked every sequence and
-wrote only its own corner classes), 3,400 s with this one; the whole build on 2 free cores runs
-at about 2,700 s (:data:`MARK_SECONDS`, measured before the next change, so now a ceiling).
+wrote only its own corner classes), 3,400 s with this one; the whole build on 2 free cores ran
+at about 2,700 s before the next change (:data:`MARK_SECONDS` is now set from builds after it).
 
 The leaves, twelve or so of every node one move from the end and most of the cubes met, are
 not built (:func:`_leaves`): a child's corners are one read of the corner move table, its edges
@@ -773,10 +773,13 @@ def spec(table: MoveTable, metric: str, h: int, base: int | None = None, directo
     )
 
 
-MARK_SECONDS = 2650.0
-"""Seconds the marking of ``h6`` (base 9: three levels below the 6,235,366 short cosets, half-turn
-metric) takes on 2 free cores: its parts 194-223 of 256 ran alone at 10.3 s a part (2026-11-29;
-the whole build, shared with another job and paused, stored 5,622 s)."""
+MARK_SECONDS = 1700.0
+"""Seconds a marking of three levels below the 6,235,366 short cosets (half-turn metric, as
+``h6`` at base 9) takes on 2 cores, scaled from whole builds with the walk of 2026-11-30, whose
+``build_seconds`` (summed over a resumed build's runs) ran at 1,287 s for this much walking in
+``h8`` at base 10 (17,245 s, four levels, 2026-11-30/12-01) and 1,681 s in the quarter-turn
+``h6`` at base 11 (5,475 s, 2026-11-30): the larger, rounded up, so that the estimate stays a
+ceiling on both. Before that walk, the ``h6`` marking ran at about 2,650 s on 2 free cores."""
 SHORT_COSETS = {"htm": 6_235_366, "qtm": 659_035}
 """The ``h11`` cosets at :data:`SHORT_DEPTH` (measured by :func:`short_cubes`)."""
 BRANCHING = {"htm": (18, 13.35), "qtm": (12, 9.5)}
