@@ -3,9 +3,11 @@
 Each cube of ``deepcubea-cube3`` (``instances/data/cube/deepcubea_cube3_qtm_1000.tsv``: facelets
 and the optimal quarter-turn length DeepCubeA's PDB solver proved) is solved through the method
 registry (:func:`exact.solvers.solve`) with a stored ``hk`` table, and its proven optimum, nodes,
-seconds and moves go to docs/benchmarks/data/deepcubea_h48.jsonl, one line per cube, appended as
-each is proven: a stop loses at most the cube in progress, and ``--resume`` goes on from the
-cubes the file holds. The page, docs/benchmarks/deepcubea_h48.md, is written from the file after
+seconds and moves go to docs/benchmarks/data/deepcubea_h48.jsonl, one line per cube and table,
+appended as each is proven: a stop loses at most the cube in progress, and ``--resume`` goes on
+from the cubes the file holds for the table in use. The target is judged on the largest table of
+at most 2 GB; a larger one (``--h 8``, the largest that fits 8 GB) stands beside it on the cubes
+both proved. The page, docs/benchmarks/deepcubea_h48.md, is written from the file after
 every cube (``--render-only``: from the file alone). A long run goes in the background:
 
     nohup python benchmarks/deepcubea_h48.py --h 6 --threads 2 --resume > /tmp/deepcubea_h48.log 2>&1 &
