@@ -79,7 +79,7 @@ short coset, about 9.5 times more sequences per move, whatever ``h``: the ``h6``
 took 5,475 s on 2 cores, so ``h8`` at base 11 should take about as long and at base 12 some ten
 times longer (the store's estimates: 5,534 and 52,067 s). ``h6`` at base 11 reads 0, 1, 2, 3 in
 6.9%, 33.3%, 54.1% and 5.7% of its entries (counted 2026-12-01): at base 11, ``h8`` entries will
-read 3 ("at least 14") more often than ``h6``'s; how much that costs the search is measured, not
+read 3 ("at least 14") more often than ``h6``'s; what that costs the search is to be measured, not
 assumed (docs/benchmarks/deepcubea_h48.md)."""
 
 
