@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 import instances  # noqa: E402
 from benchmarks.common import load_meter, machine, markdown_table, write_page  # noqa: E402
-from benchmarks.h48 import TARGET_BYTES  # noqa: E402
+from benchmarks.h48 import TARGET_BYTES, built, stored_meta  # noqa: E402
 from exact import registry  # noqa: E402
 from exact.provenance import stamp  # noqa: E402
 
@@ -160,9 +160,12 @@ def table_bytes(name: str) -> int:
     return spec(puzzle().table, "qtm", h, base).nbytes
 
 
-def render(rows: list[dict], known: dict[str, dict], setup: float | None, load: str) -> list[str]:
+def render(
+    rows: list[dict], known: dict[str, dict], setup: float | None, load: str, builds: dict[str, dict] | None = None
+) -> list[str]:
     """The page's lines from the checked rows: the target judged on the tables of at most
-    :data:`TARGET_BYTES`, the larger ones beside them on the same cubes."""
+    :data:`TARGET_BYTES`, the larger ones beside them on the same cubes; ``builds``: each table's
+    ``build_seconds`` (:func:`benchmarks.h48.stored_meta`), where known."""
     title = "# Benchmark: DeepCubeA's 1,000 cubes certified by the H48 solver (QTM)"
     if not rows:
         return [title, "", "No cube certified yet. The run needs the QTM `hk` table (`python -m exact.pdb build "
@@ -187,8 +190,8 @@ def render(rows: list[dict], known: dict[str, dict], setup: float | None, load: 
     by_table = {n: [r for r in rows if r["table"] == n] for n in tables}
     out += markdown_table(
         ["cubes", "proven optimal", "equal to the file's", "median s", "mean s", "90th percentile s", "max s",
-         "median nodes", "table", "size GB", "threads"],
-        [_summary(by_table[n], known, n) for n in tables],
+         "median nodes", "table", "size GB", "threads", "build s (this machine, 2 cores)"],
+        [_summary(by_table[n], known, n) + [built((builds or {}).get(n, {}))] for n in tables],
     )  # fmt: skip
     small = [n for n in tables if table_bytes(n) <= TARGET_BYTES]
     judged = by_table[small[-1]] if small else []
@@ -281,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rows = checked(p, read_rows(), known)
         if args.render_only:
-            write_page(PAGE, render(rows, known, None, ""))
+            write_page(PAGE, render(rows, known, None, "", stored_meta(sorted({r["table"] for r in rows}))))
             return 0
         if rows and not args.resume:
             print(f"{DATA} holds {len(rows)} cubes: add --resume to go on from them (or move the file away)",
@@ -300,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
         setup = warm(p, table[0], args.threads)
 
         def page() -> None:
-            write_page(PAGE, render(checked(p, read_rows(), known), known, setup, load()))
+            now = checked(p, read_rows(), known)
+            write_page(PAGE, render(now, known, setup, load(), stored_meta(sorted({r["table"] for r in now}))))
 
         certify(p, todo, *table, args.threads, args.time_limit, command, after=page)
         page()

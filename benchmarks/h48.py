@@ -261,8 +261,7 @@ def render(rows: list[dict], tables: dict[str, dict]) -> list[str]:
     for name in names:
         meta = tables.get(name, {})
         size = f"{meta['bytes'] / 2**30:.2f} GiB" if "bytes" in meta else "?"
-        secs = f"{meta['build_seconds']:,.0f}" if "build_seconds" in meta else "?"
-        trows.append([f"`{name}`", size, secs])
+        trows.append([f"`{name}`", size, built(meta)])
     out += markdown_table(["table", "size", "build seconds (this machine, 2 cores)"], trows)
     out += ["", "## Seconds per cube", ""]
     here = sorted({r["table"] for r in rows if r["solver"] == NISSY})
@@ -371,6 +370,11 @@ def _findings(rows: list[dict], names: list[str], tables: dict[str, dict] | None
 def _set(row: dict) -> str:
     """A row's line in the summary: its length, or the hard cube's own id."""
     return f"hard {row['id']}" if row["set"] == "hard" else row["set"]
+
+
+def built(meta: dict) -> str:
+    """A table's build seconds from its :func:`stored_meta` entry, or ``?``."""
+    return f"{meta['build_seconds']:,.0f}" if "build_seconds" in meta else "?"
 
 
 def stored_meta(names: list[str]) -> dict[str, dict]:
