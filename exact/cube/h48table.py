@@ -76,11 +76,12 @@ tuned: the base decides speed, never correctness), up to :data:`QTM_MOST_BASE`."
 QTM_MOST_BASE = 11
 """The quarter-turn metric's largest default base. The build walks ``base - 6`` moves from each
 short coset, about 9.5 times more sequences per move, whatever ``h``: the ``h6`` table at base 11
-took 5,475 s on 2 cores, so ``h8`` at base 11 should take about as long and at base 12 some ten
-times longer (the store's estimates: 5,534 and 52,067 s). ``h6`` at base 11 reads 0, 1, 2, 3 in
-6.9%, 33.3%, 54.1% and 5.7% of its entries (counted 2026-12-01): at base 11, ``h8`` entries will
-read 3 ("at least 14") more often than ``h6``'s; what that costs the search is to be measured, not
-assumed (docs/benchmarks/deepcubea_h48.md)."""
+took 5,475 s on 2 cores and ``h8`` at base 11 6,027 s (summed over two runs, 2026-12-01); at base
+12 ``h8`` would take some ten times longer (the store's estimate: 52,067 s). At base 11 the entries
+of ``h6`` read 0, 1, 2, 3 in 6.9%, 33.3%, 54.1% and 5.7% of them, those of ``h8`` in 2.0%, 13.0%,
+52.2% and 32.8% (counted 2026-12-01): ``h8``'s more often read 3 ("at least 14"), and it still
+proved DeepCubeA's first 100 cubes in a median of 2.41 s against ``h6``'s 6.55 s with 0.27 times the
+nodes (2 threads; docs/benchmarks/deepcubea_h48.md), so base 11 stays the default for both."""
 
 
 def default_base(metric: str, h: int) -> int:

@@ -114,8 +114,11 @@ def _h48(
 
 def _chosen(puzzle, metric: str, h: int | None, base: int | None, pdb_dir) -> tuple[int, int | None]:
     """The ``hk`` table a solve reads, as ``(h, base)``: ``h`` unset, the largest stored for this
-    metric (else 0); ``base`` unset, :func:`exact.cube.h48table.default_base` or, where that table is not
-    stored and one of another base is, that one (``None``: the default, to be built)."""
+    metric (else 0), the fastest measured in both metrics (h8 against h6 on 2 threads: HTM, Tronto's
+    18-move cubes, medians 4.49 s and 6.68 s, docs/benchmarks/h48.md; QTM, DeepCubeA's first 100,
+    2.41 s and 6.55 s, docs/benchmarks/deepcubea_h48.md); ``base`` unset,
+    :func:`exact.cube.h48table.default_base` or, where that table is not stored and one of another
+    base is, that one (``None``: the default, to be built)."""
     for k in [h] if h is not None else range(11, -1, -1):
         b = _stored_base(puzzle, metric, k, base, pdb_dir)
         if b is not None:
@@ -196,7 +199,8 @@ H48_STORED_RANK = 18
 and Korf's three tables (``ida*-cube``, 25). Measured in HTM on the same hard cubes (2 threads):
 r5 13.7 s and r7 9.9 s with h6 (docs/benchmarks/h48.md) against 105.9 s and 90.9 s with
 ``cube3-optimal`` (issue 67's figures), and a median of 6.7 s on Tronto's 18-move cubes. In QTM,
-DeepCubeA's 1,000 cubes with the h6 table: a median of 7.1 s (docs/benchmarks/deepcubea_h48.md),
+DeepCubeA's 1,000 cubes with the h6 table: a median of 7.1 s (docs/benchmarks/deepcubea_h48.md; the
+first 100 with h8: 2.4 s),
 where ``cube3-optimal`` took 22.0 s on the first 100 (another run, docs/benchmarks/cube3_optimal.md)."""
 
 
