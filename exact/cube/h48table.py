@@ -81,7 +81,8 @@ took 5,475 s on 2 cores and ``h8`` at base 11 6,027 s (summed over two runs, 202
 of ``h6`` read 0, 1, 2, 3 in 6.9%, 33.3%, 54.1% and 5.7% of them, those of ``h8`` in 2.0%, 13.0%,
 52.2% and 32.8% (counted 2026-12-01): ``h8``'s more often read 3 ("at least 14"), and it still
 proved DeepCubeA's first 100 cubes in a median of 2.41 s against ``h6``'s 6.55 s with 0.27 times the
-nodes (2 threads; docs/benchmarks/deepcubea_h48.md), so base 11 stays the default for both."""
+nodes (2 threads; docs/benchmarks/deepcubea_h48.md). Base 11 stays the default for its build
+cost; whether base 12 would search faster was not measured."""
 
 
 def default_base(metric: str, h: int) -> int:
